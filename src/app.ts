@@ -1,0 +1,163 @@
+import http from 'node:http';
+import express from 'express';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { expressMiddleware } from '@as-integrations/express5';
+import { GraphQLError, Kind, type OperationDefinitionNode } from 'graphql';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Config } from './core/config';
+import type { Logger } from './core/logger';
+import { createOrm, migrate } from './core/db/orm';
+import { AppError, ERROR_TABLE } from './core/errors';
+import type { RequestContext } from './core/context';
+import { ContextFactory } from './core/context-factory';
+import { accessLog, authenticate, rebindScope, requestId } from './core/http/middleware';
+import { buildGraphqlSchema } from './core/graphql/schema';
+import { complexityLimit, depthLimit } from './core/graphql/limits';
+import { formatGraphqlError } from './core/graphql/errors';
+import { explorerRouter } from './core/graphql/explorer';
+import { notFoundRoute, restErrorHandler } from './core/rest/errors';
+import { createServices, type Services } from './modules/services';
+import { mountRoutes } from './modules/routes';
+import { HealthService } from './modules/health/health.service';
+import { healthRouter } from './modules/health/health.rest';
+import { ensureBootstrapAdmin, type BootstrapResult } from './modules/user/bootstrap';
+
+export interface AppOptions {
+  config: Config;
+  log: Logger;
+  databaseUrl: string;
+  /** called with every SQL statement (tests count them) */
+  onQuery?: (sql: string) => void;
+}
+
+export interface App {
+  config: Config;
+  orm: MikroORM;
+  services: Services;
+  contexts: ContextFactory;
+  server: http.Server;
+  bootstrap: BootstrapResult;
+  listen(port?: number, host?: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Only `__schema`, `__type` and `__typename` at the top: explorers may introspect anonymously. */
+function introspectionOnly(op: OperationDefinitionNode): boolean {
+  return op.selectionSet.selections.every((s) => s.kind === Kind.FIELD && s.name.value.startsWith('__'));
+}
+
+const requireCaller: ApolloServerPlugin<RequestContext> = {
+  requestDidStart() {
+    return Promise.resolve({
+      didResolveOperation({ contextValue, operation }) {
+        if (!contextValue.isAuthenticated && !(operation && introspectionOnly(operation))) {
+          throw new GraphQLError('An API key is required: send "Authorization: Bearer <api key>"', {
+            extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
+          });
+        }
+        return Promise.resolve();
+      },
+    });
+  },
+};
+
+/** Builds the HTTP application (GraphQL, REST shim, health) over a migrated database. */
+export async function createApp(opts: AppOptions): Promise<App> {
+  const { config, log } = opts;
+  const orm = await createOrm({
+    clientUrl: opts.databaseUrl,
+    poolMax: config.dbPoolMax,
+    logger: log,
+    onQuery: opts.onQuery,
+  });
+  await migrate(orm);
+  const services = createServices({ config, log });
+  const bootstrap = await ensureBootstrapAdmin(orm.em.fork(), services.user, config.adminApiKey);
+  const contexts = new ContextFactory(orm, services, config, log);
+  const health = new HealthService(orm, config);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', true);
+  const server = http.createServer(app);
+  const apollo = new ApolloServer<RequestContext>({
+    schema: await buildGraphqlSchema(),
+    introspection: true,
+    csrfPrevention: true,
+    includeStacktraceInErrorResponses: false,
+    validationRules: [depthLimit(config.limits.graphqlMaxDepth)],
+    formatError: formatGraphqlError(log),
+    plugins: [
+      ApolloServerPluginDrainHttpServer({
+        httpServer: server,
+        stopGracePeriodMillis: config.shutdownTimeoutMs,
+      }),
+      ApolloServerPluginLandingPageDisabled(),
+      complexityLimit(config.limits.graphqlMaxComplexity),
+      requireCaller,
+    ],
+  });
+  await apollo.start();
+
+  app.use(requestId);
+  app.use(accessLog(log));
+  const healthRoutes = healthRouter(health);
+  app.use(healthRoutes);
+  app.use('/api/v2', healthRoutes);
+  app.use(explorerRouter());
+  app.use(
+    '/graphql',
+    express.json({ limit: config.limits.maxJsonBodyBytes }),
+    rebindScope,
+    expressMiddleware(apollo, {
+      context: async ({ req }) => {
+        try {
+          return await contexts.forRequest(req.requestId, req.get('authorization'), true);
+        } catch (err) {
+          if (err instanceof AppError) {
+            throw new GraphQLError(err.message, {
+              extensions: { code: ERROR_TABLE[err.code].graphql, http: { status: err.status } },
+            });
+          }
+          throw err;
+        }
+      },
+    }),
+  );
+  const api = express.Router();
+  api.use(express.json({ limit: config.limits.maxJsonBodyBytes }));
+  api.use(authenticate(contexts));
+  mountRoutes(api);
+  api.use(notFoundRoute);
+  app.use('/api/v2', api);
+  app.use(notFoundRoute);
+  app.use(restErrorHandler(log));
+
+  let closed = false;
+  return {
+    config,
+    orm,
+    services,
+    contexts,
+    server,
+    bootstrap,
+    listen(port = config.port, host = config.host) {
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          const address = server.address();
+          resolve(typeof address === 'object' && address ? address.port : port);
+        });
+      });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      server.closeIdleConnections();
+      await apollo.stop();
+      await orm.close(true);
+    },
+  };
+}

@@ -1,0 +1,199 @@
+import path from 'node:path';
+
+/**
+ * The only reader of `process.env`. Every setting is parsed and validated once at start; all
+ * problems are reported together. Defaults make `npm start` work with nothing set: role `all`,
+ * an embedded PostgreSQL and a filesystem object store under `./data`.
+ */
+export type Role = 'all' | 'api' | 'worker';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface S3Settings {
+  endpoint?: string;
+  bucket: string;
+  region: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  forcePathStyle: boolean;
+}
+
+export interface Config {
+  role: Role;
+  host: string;
+  port: number;
+  logLevel: LogLevel;
+  /** Absent: run the embedded PostgreSQL under `dataDir/db`. */
+  databaseUrl?: string;
+  dbPoolMax: number;
+  embeddedDbPort: number;
+  dataDir: string;
+  /** Absent: the filesystem object store under `dataDir/objects`. */
+  s3?: S3Settings;
+  publicBaseUrl: string;
+  adminApiKey?: string;
+  urlSigningSecret?: string;
+  limits: {
+    maxUploadBytes: number;
+    maxPageSize: number;
+    defaultPageSize: number;
+    graphqlMaxDepth: number;
+    graphqlMaxComplexity: number;
+    graphMaxDepth: number;
+    maxJsonBodyBytes: number;
+  };
+  workerConcurrency: number;
+  shutdownTimeoutMs: number;
+  gitCommit?: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+class Reader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  str(name: string): string | undefined {
+    const v = this.env[name];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  }
+
+  int(name: string, def: number, min: number, max: number): number {
+    const raw = this.str(name);
+    if (raw === undefined) return def;
+    if (!/^\d+$/.test(raw)) {
+      this.problems.push(`${name} must be a whole number (got "${raw}")`);
+      return def;
+    }
+    const n = Number(raw);
+    if (n < min || n > max) this.problems.push(`${name} must be between ${min} and ${max} (got ${n})`);
+    return n;
+  }
+
+  bool(name: string, def: boolean): boolean {
+    const raw = this.str(name);
+    if (raw === undefined) return def;
+    if (/^(true|1|yes)$/i.test(raw)) return true;
+    if (/^(false|0|no)$/i.test(raw)) return false;
+    this.problems.push(`${name} must be true or false (got "${raw}")`);
+    return def;
+  }
+
+  oneOf<T extends string>(name: string, def: T, allowed: readonly T[]): T {
+    const raw = this.str(name);
+    if (raw === undefined) return def;
+    if ((allowed as readonly string[]).includes(raw)) return raw as T;
+    this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+    return def;
+  }
+
+  url(name: string, protocols: string[]): string | undefined {
+    const raw = this.str(name);
+    if (raw === undefined) return undefined;
+    try {
+      const u = new URL(raw);
+      if (!protocols.includes(u.protocol)) {
+        this.problems.push(`${name} must use ${protocols.join(' or ')} (got "${u.protocol}")`);
+      }
+      return raw;
+    } catch {
+      this.problems.push(`${name} is not a valid URL`);
+      return undefined;
+    }
+  }
+}
+
+const GiB = 1024 ** 3;
+
+export function loadConfig(env: Env = process.env): Config {
+  const r = new Reader(env);
+  const role = r.oneOf<Role>('ROLE', 'all', ['all', 'api', 'worker']);
+  const port = r.int('PORT', 8000, 0, 65535);
+  const host = r.str('HOST') ?? '127.0.0.1';
+  const databaseUrl = r.url('DATABASE_URL', ['postgres:', 'postgresql:']);
+  const dataDir = path.resolve(r.str('DATA_DIR') ?? './data');
+
+  const bucket = r.str('S3_BUCKET');
+  const s3Endpoint = r.url('S3_ENDPOINT', ['http:', 'https:']);
+  const accessKeyId = r.str('S3_ACCESS_KEY_ID');
+  const secretAccessKey = r.str('S3_SECRET_ACCESS_KEY');
+  const s3Region = r.str('S3_REGION') ?? 'us-east-1';
+  const forcePathStyle = r.bool('S3_FORCE_PATH_STYLE', true);
+  let s3: S3Settings | undefined;
+  if (bucket) {
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
+      r.problems.push('S3_BUCKET is not a valid bucket name');
+    if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
+      r.problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+    }
+    s3 = { bucket, endpoint: s3Endpoint, region: s3Region, accessKeyId, secretAccessKey, forcePathStyle };
+  } else if (s3Endpoint || accessKeyId || secretAccessKey) {
+    r.problems.push('S3_BUCKET is required when any other S3_* setting is given');
+  }
+
+  const publicBaseUrl = (r.url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(
+    /\/+$/,
+    '',
+  );
+  const adminApiKey = r.str('ADMIN_API_KEY');
+  if (adminApiKey !== undefined && adminApiKey.length < 24) {
+    r.problems.push('ADMIN_API_KEY must be at least 24 characters long');
+  }
+  const urlSigningSecret = r.str('URL_SIGNING_SECRET');
+  if (urlSigningSecret !== undefined && urlSigningSecret.length < 32) {
+    r.problems.push('URL_SIGNING_SECRET must be at least 32 characters long');
+  }
+
+  const maxPageSize = r.int('MAX_PAGE_SIZE', 1000, 1, 10000);
+  const defaultPageSize = r.int('DEFAULT_PAGE_SIZE', 100, 1, 10000);
+  if (defaultPageSize > maxPageSize) r.problems.push('DEFAULT_PAGE_SIZE must not exceed MAX_PAGE_SIZE');
+
+  if (role === 'worker' && !databaseUrl) {
+    r.problems.push(
+      'ROLE=worker needs DATABASE_URL: the embedded database lives inside the process that owns DATA_DIR',
+    );
+  }
+
+  const config: Config = {
+    role,
+    host,
+    port,
+    logLevel: r.oneOf<LogLevel>('LOG_LEVEL', 'info', [
+      'fatal',
+      'error',
+      'warn',
+      'info',
+      'debug',
+      'trace',
+      'silent',
+    ]),
+    databaseUrl,
+    dbPoolMax: r.int('DB_POOL_MAX', 10, 1, 200),
+    embeddedDbPort: r.int('EMBEDDED_DB_PORT', 0, 0, 65535),
+    dataDir,
+    s3,
+    publicBaseUrl,
+    adminApiKey,
+    urlSigningSecret,
+    limits: {
+      maxUploadBytes: r.int('MAX_UPLOAD_BYTES', 100 * GiB, 1, Number.MAX_SAFE_INTEGER),
+      maxPageSize,
+      defaultPageSize,
+      graphqlMaxDepth: r.int('GRAPHQL_MAX_DEPTH', 12, 2, 100),
+      graphqlMaxComplexity: r.int('GRAPHQL_MAX_COMPLEXITY', 20000, 10, 10_000_000),
+      graphMaxDepth: r.int('GRAPH_MAX_DEPTH', 64, 1, 10000),
+      maxJsonBodyBytes: r.int('MAX_JSON_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 ** 3),
+    },
+    workerConcurrency: r.int('WORKER_CONCURRENCY', 2, 1, 64),
+    shutdownTimeoutMs: r.int('SHUTDOWN_TIMEOUT_MS', 10000, 0, 600000),
+    gitCommit: r.str('GIT_COMMIT'),
+  };
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+  return Object.freeze(config);
+}

@@ -1,0 +1,74 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from './config';
+import type { Logger } from './logger';
+import { unauthenticated } from './errors';
+import type { User } from '../modules/user/user.entity';
+import type { ApiKey } from '../modules/user/api-key.entity';
+import type { Services } from '../modules/services';
+import type { Loaders } from '../modules/loaders';
+import type { GrantablePermission } from '../modules/access/permission';
+
+/** Who is calling: the user behind the API key of this request. */
+export interface Caller {
+  user: User;
+  apiKey: ApiKey;
+  /** The secret the caller presented on this request (never stored). */
+  token: string;
+}
+
+/** What the caller may reach through membership, loaded once per request when first needed. */
+export interface AccessScope {
+  userId: string;
+  isPlatformAdmin: boolean;
+  /** project MFID -> role the caller holds there (lead/owner counts as `admin`) */
+  projectRoles: Map<string, GrantablePermission>;
+}
+
+/**
+ * The per-request context, built once per request by one builder shared by Apollo and Express.
+ * Every service method takes it first. `em` is a fork private to this request.
+ */
+export class RequestContext {
+  private scopePromise?: Promise<AccessScope>;
+  /** Records fetched by a canonical single read: only these get `capabilities` computed. */
+  readonly canonical = new WeakSet<object>();
+
+  constructor(
+    readonly requestId: string,
+    readonly em: EntityManager,
+    private readonly currentCaller: Caller | null,
+    readonly services: Services,
+    readonly loaders: Loaders,
+    readonly config: Config,
+    readonly log: Logger,
+  ) {}
+
+  get isAuthenticated(): boolean {
+    return this.currentCaller !== null;
+  }
+
+  /** The caller; throws UNAUTHENTICATED for an anonymous context. */
+  get caller(): Caller {
+    if (!this.currentCaller) throw unauthenticated();
+    return this.currentCaller;
+  }
+
+  get userId(): string {
+    return this.caller.user.uniqueId;
+  }
+
+  get isPlatformAdmin(): boolean {
+    return this.currentCaller?.user.isPlatformAdmin === true;
+  }
+
+  /** The caller's access scope, computed on first use and shared for the rest of the request. */
+  scope(): Promise<AccessScope> {
+    if (!this.scopePromise) this.scopePromise = this.services.access.loadScope(this);
+    return this.scopePromise;
+  }
+
+  /** Forgets the cached scope (after the caller's own memberships change). */
+  resetScope(): void {
+    this.scopePromise = undefined;
+  }
+}

@@ -1,0 +1,81 @@
+import 'reflect-metadata';
+import { MikroORM, defineConfig, type PostgreSqlDriver } from '@mikro-orm/postgresql';
+import type { Options } from '@mikro-orm/core';
+import { Migrator } from '@mikro-orm/migrations';
+import { ENTITIES } from '../../modules/entities';
+import { MIGRATIONS } from '../../../migrations';
+import type { Logger } from '../logger';
+
+export interface OrmOptions {
+  clientUrl: string;
+  poolMax?: number;
+  logger?: Logger;
+  /** Called with every SQL statement the ORM sends (tests count statements with it). */
+  onQuery?: (sql: string) => void;
+}
+
+/** One MikroORM configuration for the embedded database and a server: only the URL differs. */
+export function ormConfig(opts: OrmOptions): Options<PostgreSqlDriver> {
+  const { onQuery, logger } = opts;
+  return defineConfig({
+    clientUrl: opts.clientUrl,
+    entities: ENTITIES,
+    extensions: [Migrator],
+    pool: { min: 0, max: opts.poolMax ?? 10 },
+    forceUtcTimezone: true,
+    allowGlobalContext: false,
+    ignoreUndefinedInQuery: true,
+    debug: onQuery ? ['query'] : false,
+    logger: (message: string) => {
+      if (onQuery) {
+        onQuery(message);
+        return;
+      }
+      logger?.debug({ orm: message });
+    },
+    colors: false,
+    discovery: { warnWhenNoEntities: true },
+    migrations: {
+      migrationsList: MIGRATIONS,
+      path: 'migrations',
+      pathTs: 'migrations',
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      emit: 'ts',
+    },
+  });
+}
+
+export async function createOrm(opts: OrmOptions): Promise<MikroORM> {
+  return MikroORM.init(ormConfig(opts));
+}
+
+const MIGRATION_LOCK = 7247_1000;
+
+/**
+ * Applies pending migrations under a PostgreSQL advisory lock, so replicas starting together
+ * apply them once. Returns the name of the newest applied migration (the schema revision).
+ */
+export async function migrate(orm: MikroORM): Promise<string | null> {
+  const knex = orm.em.getConnection().getKnex();
+  const pool = knex.client as {
+    acquireConnection(): Promise<object>;
+    releaseConnection(c: object): Promise<void>;
+  };
+  // a session-level lock on an idle connection: the migrator's own transaction runs elsewhere
+  const conn = await pool.acquireConnection();
+  try {
+    await knex.raw('select pg_advisory_lock(?)', [MIGRATION_LOCK]).connection(conn);
+    await orm.getMigrator().up();
+  } finally {
+    await knex.raw('select pg_advisory_unlock(?)', [MIGRATION_LOCK]).connection(conn);
+    await pool.releaseConnection(conn);
+  }
+  return schemaRevision(orm);
+}
+
+export async function schemaRevision(orm: MikroORM): Promise<string | null> {
+  const executed = await orm.getMigrator().getExecutedMigrations();
+  return executed.length > 0 ? executed[executed.length - 1].name : null;
+}

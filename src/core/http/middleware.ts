@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import { logScope, type Logger } from '../logger';
+import type { ContextFactory } from '../context-factory';
+
+const SAFE_ID = /^[\w.:-]{1,128}$/;
+
+/** Gives every request an id (the caller's `x-request-id` when sane) and echoes it back. */
+export const requestId: RequestHandler = (req, res, next) => {
+  const incoming = req.get('x-request-id');
+  const id = incoming && SAFE_ID.test(incoming) ? incoming : randomUUID();
+  req.requestId = id;
+  res.setHeader('x-request-id', id);
+  logScope.run({ requestId: id }, next);
+};
+
+/**
+ * Re-enters the request's log scope. Body parsers resume the chain from stream callbacks, which
+ * run outside it, so this goes after them.
+ */
+export const rebindScope: RequestHandler = (req, _res, next) => {
+  logScope.run({ requestId: req.requestId }, next);
+};
+
+export function accessLog(log: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const line = {
+        requestId: req.requestId,
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        ms: Math.round(ms * 10) / 10,
+      };
+      if (res.statusCode >= 500) log.error(line, 'request');
+      else log.info(line, 'request');
+    });
+    next();
+  };
+}
+
+/** Authenticates REST requests: every route behind it needs a valid API key. */
+export function authenticate(contexts: ContextFactory): RequestHandler {
+  return (req, _res, next) => {
+    contexts
+      .forRequest(req.requestId, req.get('authorization'))
+      .then((ctx) => {
+        req.ctx = ctx;
+        logScope.run({ requestId: req.requestId }, next);
+      })
+      .catch(next);
+  };
+}

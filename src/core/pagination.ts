@@ -1,0 +1,32 @@
+import { validationError } from './errors';
+import { isMfid } from './ids';
+
+/**
+ * Keyset pagination over MFIDs, newest first. A cursor is the opaque encoding of the last MFID
+ * of a page; the next page holds the records whose MFID sorts before it.
+ */
+export function encodeCursor(uniqueId: string): string {
+  return Buffer.from(`k:${uniqueId}`, 'utf8').toString('base64url');
+}
+
+export function decodeCursor(cursor: string | undefined | null, field = 'cursor'): string | undefined {
+  if (cursor === undefined || cursor === null || cursor === '') return undefined;
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const id = text.startsWith('k:') ? text.slice(2) : '';
+  if (!isMfid(id)) throw validationError(field, 'is not a cursor this server issued');
+  return id;
+}
+
+export interface KeysetPage<T> {
+  items: T[];
+  /** the cursor of the following page, or null on the last page */
+  nextCursor: string | null;
+}
+
+/** Cuts a result fetched with `limit + 1` rows into a page and its next cursor. */
+export function keysetPage<T extends { uniqueId: string }>(rows: T[], limit: number): KeysetPage<T> {
+  const items = rows.slice(0, limit);
+  const nextCursor =
+    rows.length > limit && items.length > 0 ? encodeCursor(items[items.length - 1].uniqueId) : null;
+  return { items, nextCursor };
+}

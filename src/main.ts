@@ -1,0 +1,103 @@
+import 'reflect-metadata';
+import path from 'node:path';
+import { ConfigError, loadConfig, type Config } from './core/config';
+import { createLogger, type Logger } from './core/logger';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './core/db/embedded';
+import { createOrm, migrate } from './core/db/orm';
+import { createApp, type App } from './app';
+
+/**
+ * Process entry. Roles: `all` (HTTP and ingestion workers, the default), `api` (HTTP only) and
+ * `worker` (ingestion only). With no DATABASE_URL an embedded PostgreSQL runs in this process.
+ */
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = createLogger(config.logLevel);
+  const stoppers: (() => Promise<void>)[] = [];
+
+  let embedded: EmbeddedPostgres | undefined;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    const dir = path.join(config.dataDir, 'db');
+    embedded = await startEmbeddedPostgres({
+      dir,
+      port: config.embeddedDbPort,
+      maxConnections: config.dbPoolMax + 10,
+    });
+    databaseUrl = embedded.url;
+    log.info({ dir, url: embedded.url }, 'embedded PostgreSQL started');
+  }
+
+  let app: App | undefined;
+  if (config.role === 'all' || config.role === 'api') {
+    app = await createApp({ config, log, databaseUrl });
+    const port = await app.listen();
+    stoppers.push(() => app!.close());
+    if (app.bootstrap.secret) announceAdminKey(app.bootstrap.secret, app.bootstrap.user?.uniqueId ?? 'admin');
+    log.info(
+      { port, host: config.host, role: config.role, graphql: `${config.publicBaseUrl}/graphql` },
+      'catalog service listening',
+    );
+  } else {
+    const orm = await createOrm({ clientUrl: databaseUrl, poolMax: config.dbPoolMax, logger: log });
+    await migrate(orm);
+    stoppers.push(() => orm.close(true));
+    log.info({ role: config.role }, 'worker started');
+  }
+  if (embedded) stoppers.push(() => embedded.stop());
+
+  installShutdown(log, stoppers, config.shutdownTimeoutMs);
+}
+
+/** The bootstrap admin key is printed once, on the run that creates it. */
+function announceAdminKey(secret: string, userId: string): void {
+  const line = '='.repeat(78);
+  process.stdout.write(
+    `\n${line}\nA platform administrator (${userId}) was created. Its API key, shown only this once:\n\n    ${secret}\n\n` +
+      `Use it as "Authorization: Bearer <key>". Create more users and keys with: npm run admin -- help\n${line}\n\n`,
+  );
+}
+
+function installShutdown(log: Logger, stoppers: (() => Promise<void>)[], timeoutMs: number): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      log.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      log.error('shutdown timed out');
+      process.exit(1);
+    }, timeoutMs + 5000);
+    force.unref();
+    (async () => {
+      for (const s of stoppers) await s();
+    })()
+      .then(() => {
+        log.info('stopped');
+        process.exit(0);
+      })
+      .catch((err: unknown) => {
+        log.error({ err }, 'error during shutdown');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,103 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { rawQuery } from '../../core/db/raw';
+import type { AccessScope, RequestContext } from '../../core/context';
+import { and, inList, or, sql, type Sql } from '../../core/db/sql';
+import { higher, rank, type GrantablePermission, type Permission } from './permission';
+import type { ResourceType } from './access-grant.entity';
+
+/** What the access rules need to know about one record. */
+export interface AccessSubject {
+  uniqueId: string;
+  type: ResourceType;
+  ownerId: string;
+  /** the MFID of the project the record is assigned to, if any */
+  projectMfid?: string | null;
+  public?: boolean;
+}
+
+interface GrantRow {
+  permission: GrantablePermission;
+}
+
+/**
+ * Effective permission, computed one way for every module (DESIGN §5): the highest of
+ * ownership; a direct user grant; grants to the caller's projects; the role implied by
+ * membership of the record's project; viewer when public; everything for platform admins.
+ */
+export class AccessService {
+  /** Loads the caller's project roles (membership, or `admin` for projects they lead). */
+  async loadScope(ctx: RequestContext): Promise<AccessScope> {
+    const user = ctx.caller.user;
+    const rows = await rawQuery<{ project: string; role: GrantablePermission }>(
+      ctx.em,
+      `select project_mfid as project, role from project_member where user_id = ?
+       union all select unique_id as project, 'admin' as role from project where owner_id = ?`,
+      [user.uniqueId, user.uniqueId],
+    );
+    const projectRoles = new Map<string, GrantablePermission>();
+    for (const row of rows) {
+      const current = projectRoles.get(row.project) ?? null;
+      projectRoles.set(row.project, (higher(current, row.role) ?? row.role) as GrantablePermission);
+    }
+    return { userId: user.uniqueId, isPlatformAdmin: user.isPlatformAdmin, projectRoles };
+  }
+
+  /** The caller's effective permission on one record, or null when they may not even read it. */
+  async effective(
+    ctx: RequestContext,
+    subject: AccessSubject,
+    em: EntityManager = ctx.em,
+  ): Promise<Permission | null> {
+    const scope = await ctx.scope();
+    if (scope.isPlatformAdmin || subject.ownerId === scope.userId) return 'owner';
+    let permission: Permission | null = null;
+    if (subject.projectMfid) permission = scope.projectRoles.get(subject.projectMfid) ?? null;
+    const grantCondition = this.grantPrincipals(scope, 'g');
+    const rows = await rawQuery<GrantRow>(
+      em,
+      `select g.permission from access_grant g where g.resource_id = ? and (${grantCondition.sql})`,
+      [subject.uniqueId, ...grantCondition.params],
+    );
+    for (const row of rows) permission = higher(permission, row.permission);
+    if (subject.public) permission = higher(permission, 'viewer');
+    return rank(permission) > 0 ? permission : null;
+  }
+
+  /**
+   * The condition, on rows of a table aliased `alias` with columns `unique_id`, `owner_id`,
+   * `public` and (optionally) `project_mfid`, that keeps what the caller may read. Null for
+   * platform admins (no restriction).
+   */
+  async readableCondition(
+    ctx: RequestContext,
+    alias: string,
+    opts: { project?: boolean } = {},
+  ): Promise<Sql | null> {
+    const scope = await ctx.scope();
+    if (scope.isPlatformAdmin) return null;
+    const projects = [...scope.projectRoles.keys()];
+    const grants = this.grantPrincipals(scope, 'g');
+    return or(
+      sql(`${alias}.public = true`),
+      sql(`${alias}.owner_id = ?`, scope.userId),
+      opts.project === false ? null : inList(`${alias}.project_mfid`, projects),
+      {
+        sql: `exists (select 1 from access_grant g where g.resource_id = ${alias}.unique_id and (${grants.sql}))`,
+        params: grants.params,
+      },
+    );
+  }
+
+  /** Grants that reach the caller: to them directly, or to a project they belong to. */
+  grantPrincipals(scope: AccessScope, alias: string): Sql {
+    return or(
+      and(sql(`${alias}.principal_type = 'user'`), sql(`${alias}.principal_id = ?`, scope.userId)),
+      scope.projectRoles.size > 0
+        ? and(
+            sql(`${alias}.principal_type = 'project'`),
+            inList(`${alias}.principal_id`, [...scope.projectRoles.keys()]),
+          )
+        : null,
+    );
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * The permission ladder and what each level allows. This table is the single statement of the
+ * rules; policies consult it, the README reproduces it.
+ *
+ *   viewer < contributor < editor < admin < owner
+ */
+export const PERMISSIONS = ['viewer', 'contributor', 'editor', 'admin', 'owner'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** Levels the access routes may grant; `owner` moves only through ownership transfer. */
+export const GRANTABLE_PERMISSIONS = ['viewer', 'contributor', 'editor', 'admin'] as const;
+export type GrantablePermission = (typeof GRANTABLE_PERMISSIONS)[number];
+
+export type Action =
+  /** see the record and everything attached to it */
+  | 'read'
+  /** add files, thumbnails, metadata, keywords and links */
+  | 'contribute'
+  /** change the record's own fields; delete files and thumbnails */
+  | 'update'
+  /** grant and revoke access, make public or private, request deletion */
+  | 'manage'
+  /** transfer ownership, reassign to another project */
+  | 'own';
+
+export const ACTION_LEVEL: Record<Action, Permission> = {
+  read: 'viewer',
+  contribute: 'contributor',
+  update: 'editor',
+  manage: 'admin',
+  own: 'owner',
+};
+
+export function rank(p: Permission | null | undefined): number {
+  return p ? PERMISSIONS.indexOf(p) + 1 : 0;
+}
+
+export function higher(a: Permission | null, b: Permission | null): Permission | null {
+  return rank(a) >= rank(b) ? a : b;
+}
+
+export function allows(p: Permission | null, action: Action): boolean {
+  return rank(p) >= rank(ACTION_LEVEL[action]);
+}
+
+export function isGrantable(value: unknown): value is GrantablePermission {
+  return typeof value === 'string' && (GRANTABLE_PERMISSIONS as readonly string[]).includes(value);
+}

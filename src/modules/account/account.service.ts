@@ -1,0 +1,30 @@
+import type { RequestContext } from '../../core/context';
+import type { ApiKey } from '../user/api-key.entity';
+import type { User } from '../user/user.entity';
+import type { Project } from '../project/project.entity';
+import type { ProjectService } from '../project/project.service';
+import type { GrantablePermission } from '../access/permission';
+
+export interface Whoami {
+  user: User;
+  apiKey: ApiKey;
+  /** legacy access-group names: the user's own id and the slugs of their projects */
+  accessGroups: string[];
+  projects: { project: Project; role: GrantablePermission }[];
+}
+
+/** The caller's own account: the full authentication context of the current API key. */
+export class AccountService {
+  constructor(private readonly projects: ProjectService) {}
+
+  async whoami(ctx: RequestContext): Promise<Whoami> {
+    const { user, apiKey } = ctx.caller;
+    const projects = await this.projects.membershipsOf(ctx, user);
+    return {
+      user,
+      apiKey,
+      accessGroups: [user.uniqueId, ...projects.map((p) => p.project.projectId)],
+      projects,
+    };
+  }
+}

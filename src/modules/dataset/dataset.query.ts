@@ -1,0 +1,176 @@
+import type { RequestContext } from '../../core/context';
+import { rawQuery } from '../../core/db/raw';
+import { and, sql, type Sql } from '../../core/db/sql';
+import { keysetPage } from '../../core/pagination';
+import { Dataset } from './dataset.entity';
+import type { DatasetPolicy } from './dataset.policy';
+import type { ProjectService } from '../project/project.service';
+
+export type ProjectScope = 'assigned' | 'shared' | 'all';
+export type ProjectRelation = 'assigned' | 'shared';
+
+/** Filters of the dataset collection. All exact-match except `keyword` (substring, any case). */
+export interface DatasetFilter {
+  projectId?: string;
+  projectMfid?: string;
+  projectScope?: ProjectScope;
+  instrumentMfid?: string;
+  instrumentName?: string;
+  measurement?: string;
+  keyword?: string;
+  uniqueId?: string;
+  public?: boolean;
+  datasetName?: string;
+  ownerOrcid?: string;
+  timestamp?: string;
+  size?: number;
+  dataFormat?: string;
+  dataType?: string;
+  sessionName?: string;
+}
+
+export interface DatasetPage {
+  items: Dataset[];
+  nextCursor: string | null;
+  /** set when the filter names a project: how each item relates to it */
+  relations?: Map<string, ProjectRelation>;
+}
+
+interface Compiled {
+  where: Sql;
+  /** the project the filter is scoped to, for project_relation */
+  projectMfid?: string;
+}
+
+const EXACT: [keyof DatasetFilter, string][] = [
+  ['uniqueId', 'd.unique_id'],
+  ['datasetName', 'd.dataset_name'],
+  ['measurement', 'd.measurement'],
+  ['ownerOrcid', 'd.owner_id'],
+  ['timestamp', 'd.timestamp'],
+  ['dataFormat', 'd.data_format'],
+  ['dataType', 'd.data_type'],
+  ['sessionName', 'd.session_name'],
+  ['public', 'd.public'],
+  ['size', 'd.size'],
+  ['instrumentMfid', 'd.instrument_mfid'],
+];
+
+function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * The SQL of the dataset collection: one statement for a page, one for the total. The caller's
+ * visibility condition is always part of the WHERE clause.
+ */
+export class DatasetQuery {
+  constructor(
+    private readonly policy: DatasetPolicy,
+    private readonly projects: ProjectService,
+  ) {}
+
+  async compile(ctx: RequestContext, f: DatasetFilter): Promise<Compiled> {
+    const parts: Sql[] = [];
+    for (const [key, column] of EXACT) {
+      const value = f[key];
+      if (value !== undefined) parts.push(sql(`${column} = ?`, value));
+    }
+    if (f.keyword !== undefined) {
+      parts.push(
+        sql(
+          `exists (select 1 from dataset_keyword dk join keyword k on k.id = dk.keyword_id
+           where dk.dataset_mfid = d.unique_id and lower(k.text) like ? escape '\\')`,
+          `%${likeEscape(f.keyword.toLowerCase())}%`,
+        ),
+      );
+    }
+    if (f.instrumentName !== undefined) {
+      parts.push(
+        sql(
+          `(d.instrument_mfid in (select unique_id from instrument where instrument_name = ?) or d.legacy_instrument_name = ?)`,
+          f.instrumentName,
+          f.instrumentName,
+        ),
+      );
+    }
+    let projectMfid: string | undefined;
+    if (f.projectId !== undefined || f.projectMfid !== undefined) {
+      const project = await this.findProject(ctx, f);
+      if (project) {
+        projectMfid = project;
+        parts.push(this.scopeCondition(project, f.projectScope ?? 'assigned'));
+      } else if (f.projectId !== undefined && f.projectMfid === undefined) {
+        // a slug no project has: legacy records may still carry it as their display value
+        parts.push(sql('d.project_mfid is null and d.legacy_project_id = ?', f.projectId));
+      } else {
+        parts.push(sql('false'));
+      }
+    }
+    parts.push((await this.policy.visibleWhere(ctx, 'd')) ?? sql('true'));
+    return { where: and(...parts), projectMfid };
+  }
+
+  async page(
+    ctx: RequestContext,
+    f: DatasetFilter,
+    page: { limit: number; cursor?: string },
+  ): Promise<DatasetPage> {
+    const { where, projectMfid } = await this.compile(ctx, f);
+    const cursor = page.cursor ? sql('d.unique_id < ?', page.cursor) : null;
+    const full = and(where, cursor);
+    const relation = projectMfid
+      ? { sql: `case when d.project_mfid = ? then 'assigned' else 'shared' end`, params: [projectMfid] }
+      : { sql: 'null', params: [] };
+    const rows = await rawQuery<Record<string, unknown> & { project_relation: ProjectRelation | null }>(
+      ctx.em,
+      `select d.*, ${relation.sql} as project_relation from dataset d where ${full.sql}
+       order by d.unique_id desc limit ?`,
+      [...relation.params, ...full.params, page.limit + 1],
+    );
+    const relations = projectMfid ? new Map<string, ProjectRelation>() : undefined;
+    const items = rows.map((row) => {
+      const { project_relation: rel, ...columns } = row;
+      const ds = ctx.em.map(Dataset, columns);
+      if (relations && rel) relations.set(ds.uniqueId, rel);
+      return ds;
+    });
+    return { ...keysetPage(items, page.limit), relations };
+  }
+
+  async count(ctx: RequestContext, f: DatasetFilter): Promise<number> {
+    const { where } = await this.compile(ctx, f);
+    const rows = await rawQuery<{ n: number }>(
+      ctx.em,
+      `select count(*)::int as n from dataset d where ${where.sql}`,
+      where.params,
+    );
+    return rows[0].n;
+  }
+
+  private async findProject(ctx: RequestContext, f: DatasetFilter): Promise<string | null> {
+    const slug = f.projectId;
+    const mfid = f.projectMfid;
+    const bySlug = slug !== undefined ? await this.projects.find(ctx.em, slug) : null;
+    if (slug !== undefined && mfid !== undefined) {
+      // both selectors must agree (spec 4.2 list rule 1)
+      await this.projects.resolveSelectors(ctx.em, slug, mfid);
+    }
+    if (mfid !== undefined) return (await this.projects.find(ctx.em, mfid))?.uniqueId ?? null;
+    return bySlug?.uniqueId ?? null;
+  }
+
+  /** assigned: in the project; shared: shared with it but assigned elsewhere or nowhere. */
+  private scopeCondition(projectMfid: string, scope: ProjectScope): Sql {
+    const assigned = sql('d.project_mfid = ?', projectMfid);
+    const shared = sql(
+      `d.project_mfid is distinct from ? and exists (select 1 from access_grant g
+       where g.resource_id = d.unique_id and g.principal_type = 'project' and g.principal_id = ?)`,
+      projectMfid,
+      projectMfid,
+    );
+    if (scope === 'assigned') return assigned;
+    if (scope === 'shared') return shared;
+    return { sql: `(${assigned.sql}) or (${shared.sql})`, params: [...assigned.params, ...shared.params] };
+  }
+}

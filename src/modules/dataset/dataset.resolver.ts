@@ -1,0 +1,168 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../../core/context';
+import { PageArgs, pageOf } from '../../core/graphql/page-args';
+import { toConnection } from '../../core/graphql/connect';
+import { User } from '../user/user.entity';
+import { ProjectRef } from '../project/project.types';
+import { InstrumentRef } from '../instrument/instrument.types';
+import { Project } from '../project/project.entity';
+import { Dataset } from './dataset.entity';
+import type { DatasetFilter } from './dataset.query';
+import {
+  CreateDatasetInput,
+  DatasetCapabilities,
+  DatasetConnection,
+  DatasetFilterInput,
+  KeywordCountType,
+  ProjectScopeEnum,
+  UpdateDatasetInput,
+} from './dataset.types';
+
+async function datasetConnection(ctx: RequestContext, filter: DatasetFilter, args: PageArgs) {
+  const page = await ctx.services.dataset.list(ctx, filter, pageOf(ctx, args));
+  return toConnection(
+    DatasetConnection,
+    page,
+    () => ctx.services.dataset.count(ctx, filter),
+    (ds) => ({ projectRelation: page.relations?.get(ds.uniqueId) ?? null }),
+  );
+}
+
+@Resolver(() => Dataset)
+export class DatasetResolver {
+  @Query(() => Dataset, {
+    description: 'One dataset by MFID (NOT_FOUND when it does not exist or you may not read it).',
+  })
+  async dataset(
+    @Arg('id', () => ID, { description: 'The dataset MFID.' }) id: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    const ds = await ctx.services.dataset.get(ctx, id);
+    ctx.canonical.add(ds);
+    return ds;
+  }
+
+  @Query(() => DatasetConnection, { description: 'Datasets you may read, newest first.' })
+  datasets(
+    @Args() args: PageArgs,
+    @Arg('filter', () => DatasetFilterInput, { nullable: true, description: 'Filters; all must match.' })
+    filter: DatasetFilterInput | undefined,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return datasetConnection(ctx, { ...(filter ?? {}) }, args);
+  }
+
+  @Mutation(() => Dataset, { description: 'Creates a dataset record (files are added afterwards).' })
+  createDataset(@Arg('input') input: CreateDatasetInput, @Ctx() ctx: RequestContext) {
+    return ctx.services.dataset.create(ctx, input);
+  }
+
+  @Mutation(() => Dataset, { description: 'Changes fields of a dataset.' })
+  updateDataset(
+    @Arg('id', () => ID, { description: 'The dataset MFID.' }) id: string,
+    @Arg('input') input: UpdateDatasetInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.dataset.update(ctx, id, input);
+  }
+
+  @Mutation(() => KeywordCountType, { description: 'Adds one keyword to a dataset (idempotent).' })
+  addDatasetKeyword(
+    @Arg('id', () => ID, { description: 'The dataset MFID.' }) id: string,
+    @Arg('keyword', { description: 'The keyword.' }) keyword: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.keyword.add(ctx, id, keyword);
+  }
+
+  @FieldResolver(() => String, { description: 'The canonical owner identifier (ORCID or MFID).' })
+  ownerOrcid(@Root() ds: Dataset): string {
+    return ds.owner.uniqueId;
+  }
+
+  @FieldResolver(() => User, { nullable: true, description: 'The owner, public-safe.' })
+  owner(@Root() ds: Dataset, @Ctx() ctx: RequestContext) {
+    return ctx.loaders.user.load(ds.owner.uniqueId);
+  }
+
+  @FieldResolver(() => ProjectRef, { nullable: true, description: 'The project it is assigned to, if any.' })
+  async project(@Root() ds: Dataset, @Ctx() ctx: RequestContext): Promise<ProjectRef | null> {
+    const p = ds.project ? await ctx.loaders.project.load(ds.project.uniqueId) : null;
+    return p ? { uniqueId: p.uniqueId, projectId: p.projectId, title: p.title ?? null } : null;
+  }
+
+  @FieldResolver(() => InstrumentRef, {
+    nullable: true,
+    description: 'The instrument it was measured on, if registered.',
+  })
+  async instrument(@Root() ds: Dataset, @Ctx() ctx: RequestContext): Promise<InstrumentRef | null> {
+    const i = ds.instrument ? await ctx.loaders.instrument.load(ds.instrument.uniqueId) : null;
+    return i
+      ? { uniqueId: i.uniqueId, instrumentId: i.instrumentId, instrumentName: i.instrumentName }
+      : null;
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: 'Project slug (display fallback for legacy records).',
+  })
+  async projectId(@Root() ds: Dataset, @Ctx() ctx: RequestContext): Promise<string | null> {
+    const p = ds.project ? await ctx.loaders.project.load(ds.project.uniqueId) : null;
+    return p?.projectId ?? ds.legacyProjectId ?? null;
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: 'Instrument slug (display fallback for legacy records).',
+  })
+  async instrumentId(@Root() ds: Dataset, @Ctx() ctx: RequestContext): Promise<string | null> {
+    const i = ds.instrument ? await ctx.loaders.instrument.load(ds.instrument.uniqueId) : null;
+    return i?.instrumentId ?? ds.legacyInstrumentId ?? null;
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: 'Instrument name (display fallback for legacy records).',
+  })
+  async instrumentName(@Root() ds: Dataset, @Ctx() ctx: RequestContext): Promise<string | null> {
+    const i = ds.instrument ? await ctx.loaders.instrument.load(ds.instrument.uniqueId) : null;
+    return i?.instrumentName ?? ds.legacyInstrumentName ?? null;
+  }
+
+  @FieldResolver(() => [String], { description: 'Keywords.' })
+  async keywords(@Root() ds: Dataset, @Ctx() ctx: RequestContext): Promise<string[]> {
+    const rows = await ctx.loaders.keywords.byDataset.load(ds.uniqueId);
+    return rows.map((r) => r.keyword);
+  }
+
+  @FieldResolver(() => DatasetCapabilities, {
+    nullable: true,
+    description: 'What you may do next; computed on single reads, null in collections (not calculated).',
+  })
+  capabilities(@Root() ds: Dataset, @Ctx() ctx: RequestContext) {
+    return ctx.canonical.has(ds) ? ctx.services.dataset.policy.capabilities(ctx, ds) : null;
+  }
+}
+
+@Resolver(() => Project)
+export class ProjectDatasetsResolver {
+  @FieldResolver(() => DatasetConnection, { description: 'Datasets of this project that you may read.' })
+  datasets(
+    @Root() project: Project,
+    @Args() args: PageArgs,
+    @Arg('scope', () => ProjectScopeEnum, {
+      nullable: true,
+      description: 'assigned (default), shared or all.',
+    })
+    scope: ProjectScopeEnum | undefined,
+    @Arg('filter', () => DatasetFilterInput, { nullable: true, description: 'Further filters.' })
+    filter: DatasetFilterInput | undefined,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return datasetConnection(
+      ctx,
+      { ...(filter ?? {}), projectMfid: project.uniqueId, projectId: undefined, projectScope: scope },
+      args,
+    );
+  }
+}

@@ -1,0 +1,163 @@
+import type { RequestContext } from '../../core/context';
+import { assertNoProblems, conflict, forbidden, notFound, validationError } from '../../core/errors';
+import { isMfid, newMfid } from '../../core/ids';
+import { uniquely } from '../../core/db/unique';
+import { allows } from '../access/permission';
+import { User } from '../user/user.entity';
+import type { UserService } from '../user/user.service';
+import type { Project } from '../project/project.entity';
+import type { ProjectService } from '../project/project.service';
+import type { InstrumentService } from '../instrument/instrument.service';
+import { Dataset } from './dataset.entity';
+import type { DatasetPolicy } from './dataset.policy';
+import { checkTextFields, TEXT_FIELDS, type TextField } from './dataset.fields';
+import { DatasetQuery, type DatasetFilter, type DatasetPage } from './dataset.query';
+
+export interface DatasetCreateInput extends Partial<Record<TextField, string | null>> {
+  uniqueId?: string | null;
+  public?: boolean | null;
+  projectId?: string | null;
+  projectMfid?: string | null;
+  instrumentName?: string | null;
+  instrumentId?: string | null;
+  instrumentMfid?: string | null;
+  /** flexible owner: ORCID, MFID, username or email; defaults to the caller */
+  owner?: string | null;
+  /** deprecated owner selector; an error together with `owner` */
+  ownerOrcid?: string | null;
+}
+
+export interface DatasetPatch extends Partial<Record<TextField, string | null>> {
+  public?: boolean;
+  /** may only repeat the current instrument: changing or clearing it is a 409 */
+  instrumentId?: string | null;
+  instrumentName?: string | null;
+  instrumentMfid?: string | null;
+}
+
+export interface DatasetDeps {
+  users: UserService;
+  projects: ProjectService;
+  instruments: InstrumentService;
+  policy: DatasetPolicy;
+}
+
+/** Dataset records: create, read, update and list, under the dataset policy. */
+export class DatasetService {
+  readonly policy: DatasetPolicy;
+  private readonly query: DatasetQuery;
+
+  constructor(private readonly deps: DatasetDeps) {
+    this.policy = deps.policy;
+    this.query = new DatasetQuery(deps.policy, deps.projects);
+  }
+
+  /** A dataset the caller may read; 404 otherwise (also for malformed ids). */
+  async get(ctx: RequestContext, uniqueId: string): Promise<Dataset> {
+    const ds = isMfid(uniqueId) ? await ctx.em.findOne(Dataset, { uniqueId }) : null;
+    if (!ds || !(await this.policy.permission(ctx, ds))) throw notFound('Dataset', uniqueId);
+    return ds;
+  }
+
+  list(
+    ctx: RequestContext,
+    filter: DatasetFilter,
+    page: { limit: number; cursor?: string },
+  ): Promise<DatasetPage> {
+    return this.query.page(ctx, filter, page);
+  }
+
+  count(ctx: RequestContext, filter: DatasetFilter): Promise<number> {
+    return this.query.count(ctx, filter);
+  }
+
+  async create(ctx: RequestContext, input: DatasetCreateInput): Promise<Dataset> {
+    const problems = checkTextFields(input);
+    if (input.uniqueId != null && !isMfid(input.uniqueId)) {
+      problems.push({ field: 'unique_id', message: 'must be a 26-character MFID' });
+    }
+    if (input.owner && input.ownerOrcid) {
+      problems.push({ field: 'owner', message: 'give owner or the deprecated owner_orcid, not both' });
+      problems.push({ field: 'owner_orcid', message: 'give owner or the deprecated owner_orcid, not both' });
+    }
+    if (input.public !== undefined && input.public !== null && typeof input.public !== 'boolean') {
+      problems.push({ field: 'public', message: 'must be true or false' });
+    }
+    assertNoProblems(problems);
+
+    const em = ctx.em;
+    const project = await this.deps.projects.resolveSelectors(em, input.projectId, input.projectMfid);
+    const { instrument, unresolvedName } = await this.deps.instruments.resolveSelectors(em, input);
+    const ownerSelector = input.owner ?? input.ownerOrcid;
+    const owner = ownerSelector
+      ? await this.deps.users.resolveField(em, input.owner ? 'owner' : 'owner_orcid', ownerSelector)
+      : ctx.caller.user;
+    await this.assertMayCreate(ctx, project, owner);
+
+    const ds = em.create(Dataset, {
+      uniqueId: input.uniqueId ?? newMfid(),
+      owner: em.getReference(User, owner.uniqueId),
+      project: project ?? null,
+      instrument: instrument ?? null,
+      legacyInstrumentName: unresolvedName,
+      public: input.public ?? false,
+      ...textValues(input),
+    });
+    await uniquely(() => em.flush(), `a dataset with unique_id ${ds.uniqueId} already exists`);
+    return ds;
+  }
+
+  async update(ctx: RequestContext, uniqueId: string, patch: DatasetPatch): Promise<Dataset> {
+    const ds = await this.get(ctx, uniqueId);
+    const permission = await this.policy.assertCan(ctx, 'update', ds);
+    if (patch.public !== undefined && !allows(permission, 'manage')) {
+      throw forbidden('Making a dataset public or private needs admin permission on it');
+    }
+    assertNoProblems(checkTextFields(patch));
+    await this.assertSameInstrument(ctx, ds, patch);
+    Object.assign(ds, textValues(patch));
+    if (patch.public !== undefined) ds.public = patch.public;
+    await ctx.em.flush();
+    return ds;
+  }
+
+  /** Creating in a project needs contributor there; naming another owner needs more. */
+  private async assertMayCreate(ctx: RequestContext, project: Project | null, owner: User): Promise<void> {
+    const projectPermission = project ? await this.deps.projects.policy.permission(ctx, project) : null;
+    if (project && !allows(projectPermission, 'contribute')) {
+      throw forbidden(`You may not create datasets in project ${project.projectId}`);
+    }
+    if (owner.uniqueId === ctx.userId) return;
+    const caller = ctx.caller.user;
+    if (caller.isPlatformAdmin || caller.isServiceAccount || (project && allows(projectPermission, 'manage')))
+      return;
+    throw forbidden(
+      'Only platform admins, service accounts and project admins may create datasets for another owner',
+    );
+  }
+
+  /** Instrument assignment is fixed at creation: resubmitting it is fine, changing it is 409. */
+  private async assertSameInstrument(ctx: RequestContext, ds: Dataset, patch: DatasetPatch): Promise<void> {
+    const current = ds.instrument ? await ctx.loaders.instrument.load(ds.instrument.uniqueId) : null;
+    const checks: [string, string | null | undefined, string | null][] = [
+      ['instrument_id', patch.instrumentId, current?.instrumentId ?? ds.legacyInstrumentId ?? null],
+      ['instrument_name', patch.instrumentName, current?.instrumentName ?? ds.legacyInstrumentName ?? null],
+      ['instrument_mfid', patch.instrumentMfid, current?.uniqueId ?? null],
+    ];
+    for (const [field, sent, now] of checks) {
+      if (sent === undefined) continue;
+      if (sent !== null && typeof sent !== 'string') throw validationError(field, 'must be a string');
+      if ((sent ?? null) !== now) {
+        throw conflict(`${field}: the instrument is fixed at creation and cannot be changed or cleared`);
+      }
+    }
+  }
+}
+
+function textValues(
+  input: Partial<Record<TextField, string | null>>,
+): Partial<Record<TextField, string | null>> {
+  const out: Partial<Record<TextField, string | null>> = {};
+  for (const key of TEXT_FIELDS) if (input[key] !== undefined) out[key] = input[key];
+  return out;
+}

@@ -1,0 +1,22 @@
+import { User } from './user/user.entity';
+import { ApiKey } from './user/api-key.entity';
+import { Project } from './project/project.entity';
+import { ProjectMember } from './project/project-member.entity';
+import { Instrument } from './instrument/instrument.entity';
+import { Dataset } from './dataset/dataset.entity';
+import { AccessGrant } from './access/access-grant.entity';
+import { Keyword } from './keyword/keyword.entity';
+import { DatasetKeyword } from './keyword/dataset-keyword.entity';
+
+/** Every MikroORM entity, listed explicitly (no globbing: the same list in jest and in dist). */
+export const ENTITIES = [
+  User,
+  ApiKey,
+  Project,
+  ProjectMember,
+  Instrument,
+  Dataset,
+  AccessGrant,
+  Keyword,
+  DatasetKeyword,
+];

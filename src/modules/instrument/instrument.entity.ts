@@ -1,0 +1,79 @@
+import { Field, ID, ObjectType } from 'type-graphql';
+import {
+  OptionalProps,
+  PrimaryKeyProp,
+  Entity,
+  Index,
+  ManyToOne,
+  PrimaryKey,
+  Property,
+  type Rel,
+} from '@mikro-orm/core';
+import { User } from '../user/user.entity';
+
+/** A registered instrument: a slug, a unique name, exactly one owner and descriptive fields. */
+@ObjectType('Instrument', { description: 'A registered instrument.' })
+@Entity({ tableName: 'instrument' })
+export class Instrument {
+  [PrimaryKeyProp]?: 'uniqueId';
+  [OptionalProps]?: 'status' | 'public' | 'creationTime' | 'modificationTime';
+
+  @Field(() => ID, { description: 'The instrument MFID.' })
+  @PrimaryKey({ length: 26 })
+  uniqueId!: string;
+
+  @Field(() => String, { description: 'Human-readable slug, unique.' })
+  @Property({ length: 100, unique: true })
+  instrumentId!: string;
+
+  @Field(() => String, { description: 'Registered name, unique.' })
+  @Property({ length: 200, unique: true })
+  instrumentName!: string;
+
+  @Index()
+  @ManyToOne(() => User, { fieldName: 'owner_id' })
+  owner!: Rel<User>;
+
+  @Field(() => String, { description: 'Status, for example active.' })
+  @Property({ length: 50, default: 'active' })
+  status: string = 'active';
+
+  @Field(() => String, { description: 'Where the instrument is.', nullable: true })
+  @Property({ length: 300, nullable: true })
+  location?: string | null;
+
+  @Field(() => String, { description: 'Manufacturer.', nullable: true })
+  @Property({ length: 300, nullable: true })
+  manufacturer?: string | null;
+
+  @Field(() => String, { description: 'Model.', nullable: true })
+  @Property({ length: 300, nullable: true })
+  model?: string | null;
+
+  @Field(() => String, { description: 'Kind of instrument.', nullable: true })
+  @Property({ length: 200, nullable: true })
+  instrumentType?: string | null;
+
+  @Field(() => String, { description: 'Free-text description.', nullable: true })
+  @Property({ type: 'text', nullable: true })
+  description?: string | null;
+
+  @Field(() => String, { description: 'An identifier in another registry.', nullable: true })
+  @Property({ length: 200, nullable: true })
+  otherId?: string | null;
+
+  @Field(() => String, { description: 'The registry otherId belongs to.', nullable: true })
+  @Property({ length: 200, nullable: true })
+  otherIdSource?: string | null;
+
+  @Property({ default: false })
+  public: boolean = false;
+
+  @Field({ description: 'When the record was created.' })
+  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
+  creationTime: Date = new Date();
+
+  @Field({ description: 'When the record last changed.' })
+  @Property({ type: 'timestamptz', defaultRaw: 'now()', onUpdate: () => new Date() })
+  modificationTime: Date = new Date();
+}

@@ -1,0 +1,71 @@
+import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../../core/context';
+import { PageArgs, pageOf } from '../../core/graphql/page-args';
+import { toConnection } from '../../core/graphql/connect';
+import { User } from '../user/user.entity';
+import { Instrument } from './instrument.entity';
+import {
+  CreateInstrumentInput,
+  InstrumentCapabilities,
+  InstrumentConnection,
+  UpdateInstrumentInput,
+} from './instrument.types';
+
+@Resolver(() => Instrument)
+export class InstrumentResolver {
+  @Query(() => Instrument, { description: 'One instrument, by MFID, slug or exact name.' })
+  async instrument(
+    @Arg('id', { description: 'MFID, slug or name.' }) id: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    const instrument = await ctx.services.instrument.get(ctx, id);
+    ctx.canonical.add(instrument);
+    return instrument;
+  }
+
+  @Query(() => InstrumentConnection, { description: 'Instruments, newest first.' })
+  async instruments(
+    @Args() args: PageArgs,
+    @Arg('instrumentName', () => String, { nullable: true, description: 'Exact name.' })
+    instrumentName: string | undefined,
+    @Ctx() ctx: RequestContext,
+  ) {
+    const filter = { instrumentName: instrumentName ?? undefined };
+    const page = await ctx.services.instrument.page(ctx, filter, pageOf(ctx, args));
+    return toConnection(InstrumentConnection, page, () => ctx.services.instrument.count(ctx, filter));
+  }
+
+  @Mutation(() => Instrument, { description: 'Registers an instrument (platform administrators).' })
+  createInstrument(@Arg('input') input: CreateInstrumentInput, @Ctx() ctx: RequestContext) {
+    return ctx.services.instrument.create(ctx, input);
+  }
+
+  @Mutation(() => Instrument, { description: 'Changes fields of an instrument.' })
+  updateInstrument(
+    @Arg('id', { description: 'MFID, slug or name.' }) id: string,
+    @Arg('input') input: UpdateInstrumentInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.instrument.update(ctx, id, input);
+  }
+
+  @FieldResolver(() => User, { description: 'The owner (operator), public-safe.' })
+  owner(@Root() instrument: Instrument, @Ctx() ctx: RequestContext) {
+    return ctx.loaders.user.load(instrument.owner.uniqueId);
+  }
+
+  @FieldResolver(() => String, { description: 'The canonical owner identifier.' })
+  ownerOrcid(@Root() instrument: Instrument): string {
+    return instrument.owner.uniqueId;
+  }
+
+  @FieldResolver(() => InstrumentCapabilities, {
+    nullable: true,
+    description: 'What you may do with it; null in collections (not calculated).',
+  })
+  capabilities(@Root() instrument: Instrument, @Ctx() ctx: RequestContext) {
+    return ctx.canonical.has(instrument)
+      ? ctx.services.instrument.policy.capabilities(ctx, instrument)
+      : null;
+  }
+}

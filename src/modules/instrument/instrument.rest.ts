@@ -1,0 +1,147 @@
+import type { Router } from 'express';
+import type { RequestContext } from '../../core/context';
+import { handle, param } from '../../core/rest/handler';
+import { bodyObject, qInt, qLimit, qStr } from '../../core/rest/params';
+import { optionalBool, optionalString, pickFields, requiredString, type Body } from '../../core/rest/body';
+import { AppError } from '../../core/errors';
+import { toPublicUser } from '../user/user.rest';
+import type { Instrument } from './instrument.entity';
+import type { InstrumentCapabilities } from './instrument.policy';
+import type { InstrumentPatch, InstrumentText } from './instrument.service';
+
+export async function toLegacyInstrument(
+  ctx: RequestContext,
+  instrument: Instrument,
+  capabilities: InstrumentCapabilities | null = null,
+): Promise<Record<string, unknown>> {
+  const owner = await ctx.loaders.user.load(instrument.owner.uniqueId);
+  return {
+    unique_id: instrument.uniqueId,
+    instrument_id: instrument.instrumentId,
+    instrument_name: instrument.instrumentName,
+    owner_orcid: instrument.owner.uniqueId,
+    owner: owner ? toPublicUser(ctx, owner) : null,
+    status: instrument.status,
+    location: instrument.location ?? null,
+    manufacturer: instrument.manufacturer ?? null,
+    model: instrument.model ?? null,
+    instrument_type: instrument.instrumentType ?? null,
+    description: instrument.description ?? null,
+    other_id: instrument.otherId ?? null,
+    other_id_source: instrument.otherIdSource ?? null,
+    public: instrument.public,
+    creation_time: instrument.creationTime.toISOString(),
+    modification_time: instrument.modificationTime.toISOString(),
+    resource_type: 'instrument',
+    capabilities: capabilities
+      ? {
+          can_read: capabilities.canRead,
+          can_update: capabilities.canUpdate,
+          can_manage_access: capabilities.canManageAccess,
+          can_transfer_ownership: capabilities.canTransferOwnership,
+        }
+      : null,
+  };
+}
+
+const TEXT_WIRE: [string, keyof InstrumentText][] = [
+  ['location', 'location'],
+  ['manufacturer', 'manufacturer'],
+  ['model', 'model'],
+  ['instrument_type', 'instrumentType'],
+  ['description', 'description'],
+  ['other_id', 'otherId'],
+  ['other_id_source', 'otherIdSource'],
+  ['status', 'status'],
+];
+const TEXT_FIELDS = TEXT_WIRE.map(([w]) => w);
+const OWNERSHIP = 'ownership changes only through POST /resources/{mfid}/transfer_ownership';
+
+function textInput(body: Body): InstrumentText {
+  const out: InstrumentText = {};
+  for (const [wire, key] of TEXT_WIRE) if (wire in body) out[key] = optionalString(body, wire);
+  return out;
+}
+
+export function instrumentRoutes(router: Router): void {
+  router.get(
+    '/instruments',
+    handle(async (ctx, req) => {
+      const limit = qLimit(req.query, ctx.config.limits.defaultPageSize, ctx.config.limits.maxPageSize);
+      const offset = qInt(req.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+      const page = await ctx.services.instrument.list(
+        ctx,
+        { instrumentName: qStr(req.query, 'instrument_name') },
+        { limit, offset },
+      );
+      return {
+        items: await Promise.all(page.items.map((i) => toLegacyInstrument(ctx, i))),
+        total: page.total,
+      };
+    }),
+  );
+  router.post(
+    '/instruments',
+    handle(async (ctx, req) => {
+      const body = pickFields(
+        bodyObject(req.body),
+        ['instrument_name', 'instrument_id', 'owner', 'owner_orcid', 'public', ...TEXT_FIELDS],
+        {
+          ignore: ['unique_id', 'resource_type', 'creation_time', 'modification_time', 'scientific_metadata'],
+        },
+      );
+      const owner = optionalString(body, 'owner');
+      const ownerOrcid = optionalString(body, 'owner_orcid');
+      if (owner && ownerOrcid) {
+        throw new AppError('VALIDATION', 'owner and owner_orcid must not both be given', [
+          { field: 'owner', message: 'conflicts with owner_orcid' },
+          { field: 'owner_orcid', message: 'conflicts with owner' },
+        ]);
+      }
+      const instrument = await ctx.services.instrument.create(ctx, {
+        instrumentName: requiredString(body, 'instrument_name'),
+        instrumentId: optionalString(body, 'instrument_id'),
+        owner: owner ?? ownerOrcid,
+        public: optionalBool(body, 'public'),
+        ...textInput(body),
+      });
+      return toLegacyInstrument(
+        ctx,
+        instrument,
+        await ctx.services.instrument.policy.capabilities(ctx, instrument),
+      );
+    }, 201),
+  );
+  router.get(
+    '/instruments/:id',
+    handle(async (ctx, req) => {
+      const instrument = await ctx.services.instrument.get(ctx, param(req, 'id'));
+      return toLegacyInstrument(
+        ctx,
+        instrument,
+        await ctx.services.instrument.policy.capabilities(ctx, instrument),
+      );
+    }),
+  );
+  router.patch(
+    '/instruments/:id',
+    handle(async (ctx, req) => {
+      const body = pickFields(
+        bodyObject(req.body),
+        ['instrument_name', 'instrument_id', 'public', ...TEXT_FIELDS],
+        {
+          rejectWith: { owner: OWNERSHIP, owner_orcid: OWNERSHIP },
+        },
+      );
+      const patch: InstrumentPatch = { ...textInput(body), public: optionalBool(body, 'public') };
+      if ('instrument_name' in body) patch.instrumentName = requiredString(body, 'instrument_name');
+      if ('instrument_id' in body) patch.instrumentId = requiredString(body, 'instrument_id');
+      const instrument = await ctx.services.instrument.update(ctx, param(req, 'id'), patch);
+      return toLegacyInstrument(
+        ctx,
+        instrument,
+        await ctx.services.instrument.policy.capabilities(ctx, instrument),
+      );
+    }),
+  );
+}

@@ -1,0 +1,203 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../../core/context';
+import { AppError, assertNoProblems, notFound, validationError, type FieldProblem } from '../../core/errors';
+import { isMfid, newMfid } from '../../core/ids';
+import { slugify, validateSlug } from '../../core/slugs';
+import { uniquely } from '../../core/db/unique';
+import { keysetFind } from '../../core/db/keyset';
+import type { KeysetPage } from '../../core/pagination';
+import { User } from '../user/user.entity';
+import type { UserService } from '../user/user.service';
+import { Instrument } from './instrument.entity';
+import type { InstrumentPolicy } from './instrument.policy';
+
+export const INSTRUMENT_TEXT_FIELDS = {
+  location: 300,
+  manufacturer: 300,
+  model: 300,
+  instrumentType: 200,
+  description: 100_000,
+  otherId: 200,
+  otherIdSource: 200,
+  status: 50,
+} as const;
+type TextField = keyof typeof INSTRUMENT_TEXT_FIELDS;
+
+export type InstrumentText = Partial<Record<TextField, string | null>>;
+
+export interface InstrumentCreateInput extends InstrumentText {
+  instrumentName: string;
+  instrumentId?: string | null;
+  /** flexible owner (the operator): ORCID, MFID, username or email; defaults to the caller */
+  owner?: string | null;
+  public?: boolean;
+}
+
+export interface InstrumentPatch extends InstrumentText {
+  instrumentName?: string;
+  instrumentId?: string;
+  public?: boolean;
+}
+
+/** Registered instruments. */
+export class InstrumentService {
+  constructor(
+    private readonly users: UserService,
+    readonly policy: InstrumentPolicy,
+  ) {}
+
+  /** By MFID, slug or exact name. */
+  async find(em: EntityManager, id: string): Promise<Instrument | null> {
+    if (isMfid(id)) return em.findOne(Instrument, { uniqueId: id });
+    return em.findOne(Instrument, { $or: [{ instrumentId: id }, { instrumentName: id }] });
+  }
+
+  /**
+   * Resolves the instrument selectors of a dataset input. MFID and slug must name a registered
+   * instrument; a name that matches none is returned as `unresolvedName` (a display fallback)
+   * unless another selector resolved. Selectors that name different instruments: 422.
+   */
+  async resolveSelectors(
+    em: EntityManager,
+    sel: { instrumentMfid?: string | null; instrumentId?: string | null; instrumentName?: string | null },
+  ): Promise<{ instrument: Instrument | null; unresolvedName: string | null }> {
+    const found: [string, Instrument][] = [];
+    if (sel.instrumentMfid) {
+      const i = await em.findOne(Instrument, { uniqueId: sel.instrumentMfid });
+      if (!i) throw validationError('instrument_mfid', `no instrument has the MFID "${sel.instrumentMfid}"`);
+      found.push(['instrument_mfid', i]);
+    }
+    if (sel.instrumentId) {
+      const i = await em.findOne(Instrument, { instrumentId: sel.instrumentId });
+      if (!i) throw validationError('instrument_id', `no instrument has the id "${sel.instrumentId}"`);
+      found.push(['instrument_id', i]);
+    }
+    let unresolvedName: string | null = null;
+    if (sel.instrumentName) {
+      const i = await em.findOne(Instrument, { instrumentName: sel.instrumentName });
+      if (i) found.push(['instrument_name', i]);
+      else if (found.length)
+        throw validationError('instrument_name', `does not name the instrument ${found[0][1].instrumentId}`);
+      else unresolvedName = sel.instrumentName;
+    }
+    const distinct = new Set(found.map(([, i]) => i.uniqueId));
+    if (distinct.size > 1) {
+      throw new AppError(
+        'VALIDATION',
+        `${found.map(([f]) => f).join(', ')} name different instruments`,
+        found.map(([field]) => ({ field, message: 'conflicts with another instrument selector' })),
+      );
+    }
+    return { instrument: found[0]?.[1] ?? null, unresolvedName };
+  }
+
+  async get(ctx: RequestContext, id: string): Promise<Instrument> {
+    const instrument = await this.find(ctx.em, id);
+    if (!instrument) throw notFound('Instrument', id);
+    return instrument;
+  }
+
+  async list(
+    ctx: RequestContext,
+    filter: { instrumentName?: string },
+    page: { limit: number; offset: number },
+  ): Promise<{ items: Instrument[]; total: number }> {
+    const where = filter.instrumentName !== undefined ? { instrumentName: filter.instrumentName } : {};
+    const [items, total] = await ctx.em.findAndCount(Instrument, where, {
+      orderBy: { instrumentName: 'asc' },
+      limit: page.limit,
+      offset: page.offset,
+    });
+    return { items, total };
+  }
+
+  async page(
+    ctx: RequestContext,
+    filter: { instrumentName?: string },
+    page: { limit: number; cursor?: string },
+  ): Promise<KeysetPage<Instrument>> {
+    const where = filter.instrumentName !== undefined ? { instrumentName: filter.instrumentName } : {};
+    return keysetFind(ctx.em, Instrument, where, page);
+  }
+
+  async count(ctx: RequestContext, filter: { instrumentName?: string }): Promise<number> {
+    return ctx.em.count(
+      Instrument,
+      filter.instrumentName !== undefined ? { instrumentName: filter.instrumentName } : {},
+    );
+  }
+
+  async create(ctx: RequestContext, input: InstrumentCreateInput): Promise<Instrument> {
+    this.policy.assertCanCreate(ctx);
+    const problems = checkText(input);
+    const name = (input.instrumentName ?? '').trim();
+    if (!name) problems.push({ field: 'instrument_name', message: 'is required' });
+    else if (name.length > 200)
+      problems.push({ field: 'instrument_name', message: 'must be at most 200 characters' });
+    assertNoProblems(problems);
+    const slug = input.instrumentId
+      ? validateSlug('instrument_id', input.instrumentId)
+      : await this.freeSlug(ctx.em, name);
+    const owner = input.owner ? await this.users.resolveField(ctx.em, 'owner', input.owner) : ctx.caller.user;
+    const instrument = ctx.em.create(Instrument, {
+      uniqueId: newMfid(),
+      instrumentId: slug,
+      instrumentName: name,
+      owner: ctx.em.getReference(User, owner.uniqueId),
+      public: input.public ?? false,
+      ...textValues(input),
+      status: input.status ?? 'active',
+    });
+    await uniquely(() => ctx.em.flush(), `an instrument named ${name} or with slug ${slug} already exists`);
+    return instrument;
+  }
+
+  async update(ctx: RequestContext, id: string, patch: InstrumentPatch): Promise<Instrument> {
+    const instrument = await this.get(ctx, id);
+    await this.policy.assertCan(ctx, 'update', instrument);
+    const problems = checkText(patch);
+    if (patch.instrumentName !== undefined && !patch.instrumentName.trim()) {
+      problems.push({ field: 'instrument_name', message: 'must not be empty' });
+    }
+    assertNoProblems(problems);
+    if (patch.instrumentId !== undefined && patch.instrumentId !== instrument.instrumentId) {
+      instrument.instrumentId = validateSlug('instrument_id', patch.instrumentId);
+    }
+    if (patch.instrumentName !== undefined) instrument.instrumentName = patch.instrumentName.trim();
+    if (patch.public !== undefined) instrument.public = patch.public;
+    Object.assign(instrument, textValues(patch));
+    if (patch.status === null) instrument.status = 'active';
+    await uniquely(() => ctx.em.flush(), 'another instrument has that name or slug');
+    return instrument;
+  }
+
+  private async freeSlug(em: EntityManager, name: string): Promise<string> {
+    const base = slugify(name);
+    for (let i = 1; ; i++) {
+      const candidate = i === 1 ? base : `${base}-${i}`;
+      if ((await em.count(Instrument, { instrumentId: candidate })) === 0) return candidate;
+    }
+  }
+}
+
+function textValues(input: InstrumentText): InstrumentText {
+  const out: InstrumentText = {};
+  for (const key of Object.keys(INSTRUMENT_TEXT_FIELDS) as TextField[]) {
+    if (input[key] !== undefined) out[key] = input[key];
+  }
+  return out;
+}
+
+function checkText(input: InstrumentText): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  for (const [key, max] of Object.entries(INSTRUMENT_TEXT_FIELDS) as [TextField, number][]) {
+    const v = input[key];
+    if (typeof v === 'string' && v.length > max) {
+      problems.push({
+        field: key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+        message: `must be at most ${max} characters`,
+      });
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,19 @@
+import { Entity, ManyToOne, OptionalProps, PrimaryKeyProp, Property, type Rel } from '@mikro-orm/core';
+import { Dataset } from '../dataset/dataset.entity';
+import { Keyword } from './keyword.entity';
+
+/** The keywords of a dataset (many to many). */
+@Entity({ tableName: 'dataset_keyword' })
+export class DatasetKeyword {
+  [PrimaryKeyProp]?: ['dataset', 'keyword'];
+  [OptionalProps]?: 'creationTime';
+
+  @ManyToOne(() => Dataset, { primary: true, fieldName: 'dataset_mfid', deleteRule: 'cascade' })
+  dataset!: Rel<Dataset>;
+
+  @ManyToOne(() => Keyword, { primary: true, fieldName: 'keyword_id', deleteRule: 'cascade', index: true })
+  keyword!: Rel<Keyword>;
+
+  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
+  creationTime: Date = new Date();
+}

@@ -1,0 +1,77 @@
+import type { RequestContext } from '../../core/context';
+import { rawQuery } from '../../core/db/raw';
+import { validationError } from '../../core/errors';
+import type { DatasetService } from '../dataset/dataset.service';
+
+export interface KeywordCount {
+  keyword: string;
+  /** how many datasets the caller may read carry this keyword */
+  numDatasets: number;
+}
+
+const MAX_KEYWORD = 200;
+
+/** Keywords on datasets: added one per request, listed with their dataset counts. */
+export class KeywordService {
+  constructor(private readonly datasets: DatasetService) {}
+
+  normalize(raw: unknown): string {
+    if (typeof raw !== 'string' || raw.trim() === '') throw validationError('keyword', 'is required');
+    const keyword = raw.trim().replace(/\s+/g, ' ');
+    if (keyword.length > MAX_KEYWORD)
+      throw validationError('keyword', `must be at most ${MAX_KEYWORD} characters`);
+    return keyword;
+  }
+
+  /** Adds a keyword to a dataset (idempotent) and returns it with its count. */
+  async add(ctx: RequestContext, datasetId: string, raw: unknown): Promise<KeywordCount> {
+    const keyword = this.normalize(raw);
+    const ds = await this.datasets.get(ctx, datasetId);
+    await this.datasets.policy.assertCan(ctx, 'contribute', ds);
+    await ctx.em.transactional(async (em) => {
+      await rawQuery(em, `insert into keyword (text) values (?) on conflict ((lower(text))) do nothing`, [
+        keyword,
+      ]);
+      await rawQuery(
+        em,
+        `insert into dataset_keyword (dataset_mfid, keyword_id)
+         select ?, id from keyword where lower(text) = lower(?) on conflict do nothing`,
+        [ds.uniqueId, keyword],
+      );
+    });
+    const counts = await this.counts(ctx, [keyword]);
+    return counts[0] ?? { keyword, numDatasets: 1 };
+  }
+
+  /** The keywords of a dataset the caller may read, with counts. */
+  async ofDataset(ctx: RequestContext, datasetId: string): Promise<KeywordCount[]> {
+    const ds = await this.datasets.get(ctx, datasetId);
+    const rows = await rawQuery<{ text: string }>(
+      ctx.em,
+      `select k.text from dataset_keyword dk join keyword k on k.id = dk.keyword_id where dk.dataset_mfid = ? order by k.text`,
+      [ds.uniqueId],
+    );
+    return rows.length
+      ? this.counts(
+          ctx,
+          rows.map((r) => r.text),
+        )
+      : [];
+  }
+
+  /** Counts, per keyword, the datasets the caller may read that carry it. */
+  async counts(ctx: RequestContext, keywords: string[]): Promise<KeywordCount[]> {
+    const visible = await this.datasets.policy.visibleWhere(ctx, 'd');
+    const rows = await rawQuery<{ keyword: string; n: number }>(
+      ctx.em,
+      `select k.text as keyword, count(d.unique_id)::int as n
+       from keyword k
+       left join dataset_keyword dk on dk.keyword_id = k.id
+       left join dataset d on d.unique_id = dk.dataset_mfid and ${visible ? `(${visible.sql})` : 'true'}
+       where lower(k.text) in (?)
+       group by k.text order by k.text`,
+      [...(visible?.params ?? []), keywords.map((k) => k.toLowerCase())],
+    );
+    return rows.map((r) => ({ keyword: r.keyword, numDatasets: r.n }));
+  }
+}

@@ -1,0 +1,59 @@
+import { Field, ID, ObjectType } from 'type-graphql';
+import {
+  OptionalProps,
+  PrimaryKeyProp,
+  Entity,
+  Index,
+  ManyToOne,
+  PrimaryKey,
+  Property,
+  type Rel,
+} from '@mikro-orm/core';
+import { User } from '../user/user.entity';
+
+/** A project: a slug (`projectId`), descriptive fields and exactly one owner, its lead. */
+@ObjectType('Project', {
+  description: 'A project: the unit of membership that datasets and samples are assigned to.',
+})
+@Entity({ tableName: 'project' })
+export class Project {
+  [PrimaryKeyProp]?: 'uniqueId';
+  [OptionalProps]?: 'status' | 'creationTime' | 'modificationTime';
+
+  @Field(() => ID, { description: 'The project MFID.' })
+  @PrimaryKey({ length: 26 })
+  uniqueId!: string;
+
+  @Field(() => String, { description: 'Human-readable slug, unique.' })
+  @Property({ length: 100, unique: true })
+  projectId!: string;
+
+  @Field(() => String, { description: 'Title.', nullable: true })
+  @Property({ length: 500, nullable: true })
+  title?: string | null;
+
+  @Field(() => String, { description: 'Organization the project belongs to.', nullable: true })
+  @Property({ length: 500, nullable: true })
+  organization?: string | null;
+
+  @Field(() => String, { description: 'Free-text description.', nullable: true })
+  @Property({ type: 'text', nullable: true })
+  description?: string | null;
+
+  @Field(() => String, { description: 'Status, for example active.' })
+  @Property({ length: 50, default: 'active' })
+  status: string = 'active';
+
+  /** The project lead; the project's one owner. */
+  @Index()
+  @ManyToOne(() => User, { fieldName: 'owner_id' })
+  owner!: Rel<User>;
+
+  @Field({ description: 'When the record was created.' })
+  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
+  creationTime: Date = new Date();
+
+  @Field({ description: 'When the record last changed.' })
+  @Property({ type: 'timestamptz', defaultRaw: 'now()', onUpdate: () => new Date() })
+  modificationTime: Date = new Date();
+}

@@ -1,0 +1,73 @@
+import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../../core/context';
+import { PageArgs, pageOf } from '../../core/graphql/page-args';
+import { toConnection } from '../../core/graphql/connect';
+import { User } from '../user/user.entity';
+import { Project } from './project.entity';
+import {
+  CreateProjectInput,
+  ProjectCapabilities,
+  ProjectConnection,
+  ProjectMemberInput,
+  ProjectMembership,
+  UpdateProjectInput,
+} from './project.types';
+import type { GrantablePermission } from '../access/permission';
+
+@Resolver(() => Project)
+export class ProjectResolver {
+  @Query(() => Project, { description: 'One project, by MFID or slug.' })
+  async project(@Arg('id', { description: 'Project MFID or slug.' }) id: string, @Ctx() ctx: RequestContext) {
+    const project = await ctx.services.project.get(ctx, id);
+    ctx.canonical.add(project);
+    return project;
+  }
+
+  @Query(() => ProjectConnection, { description: 'Projects, newest first.' })
+  async projects(@Args() args: PageArgs, @Ctx() ctx: RequestContext) {
+    const page = await ctx.services.project.page(ctx, pageOf(ctx, args));
+    return toConnection(ProjectConnection, page, () => ctx.services.project.count(ctx));
+  }
+
+  @Mutation(() => Project, { description: 'Creates a project (platform administrators).' })
+  createProject(@Arg('input') input: CreateProjectInput, @Ctx() ctx: RequestContext) {
+    return ctx.services.project.create(ctx, input);
+  }
+
+  @Mutation(() => Project, { description: 'Changes fields of a project, or renames its slug.' })
+  updateProject(
+    @Arg('id', { description: 'Project MFID or slug.' }) id: string,
+    @Arg('input') input: UpdateProjectInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.project.update(ctx, id, input);
+  }
+
+  @Mutation(() => [ProjectMembership], {
+    description: "Adds a member to a project or changes their role; returns the project's members.",
+  })
+  async setProjectMember(
+    @Arg('project', { description: 'Project MFID or slug.' }) projectId: string,
+    @Arg('member') member: ProjectMemberInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    const project = await ctx.services.project.get(ctx, projectId);
+    const user = await ctx.services.user.resolveField(ctx.em, 'user', member.user);
+    await ctx.services.project.setMember(ctx, project, user, member.role as GrantablePermission);
+    const members = await ctx.services.project.members(ctx, project);
+    return members.map((m) => ({ role: m.role, project, user: m.user }));
+  }
+
+  @FieldResolver(() => User, { description: 'The project lead (its owner).' })
+  lead(@Root() project: Project, @Ctx() ctx: RequestContext) {
+    return ctx.loaders.user.load(project.owner.uniqueId);
+  }
+
+  @FieldResolver(() => ProjectCapabilities, {
+    nullable: true,
+    description: 'What you may do with this project; null in collections (not calculated).',
+  })
+  capabilities(@Root() project: Project, @Ctx() ctx: RequestContext) {
+    return ctx.canonical.has(project) ? ctx.services.project.policy.capabilities(ctx, project) : null;
+  }
+}

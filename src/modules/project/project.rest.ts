@@ -1,0 +1,122 @@
+import type { Router } from 'express';
+import type { RequestContext } from '../../core/context';
+import { handle, param } from '../../core/rest/handler';
+import { bodyObject, qInt, qLimit } from '../../core/rest/params';
+import { pickFields, optionalString, requiredString } from '../../core/rest/body';
+import { toPublicUser } from '../user/user.rest';
+import type { Project } from './project.entity';
+import type { ProjectCapabilities } from './project.policy';
+import type { ProjectCreateInput, ProjectPatch } from './project.service';
+
+export async function toLegacyProject(
+  ctx: RequestContext,
+  project: Project,
+  capabilities: ProjectCapabilities | null = null,
+): Promise<Record<string, unknown>> {
+  const lead = await ctx.loaders.user.load(project.owner.uniqueId);
+  const showEmail = lead ? ctx.services.user.canSeeEmail(ctx, lead) : false;
+  return {
+    unique_id: project.uniqueId,
+    project_id: project.projectId,
+    title: project.title ?? null,
+    organization: project.organization ?? null,
+    description: project.description ?? null,
+    status: project.status,
+    project_lead_orcid: project.owner.uniqueId,
+    project_lead_email: showEmail ? (lead?.email ?? null) : null,
+    project_lead_username: lead?.username ?? null,
+    lead: lead ? toPublicUser(ctx, lead) : null,
+    creation_time: project.creationTime.toISOString(),
+    modification_time: project.modificationTime.toISOString(),
+    resource_type: 'project',
+    capabilities: capabilities ? toLegacyProjectCapabilities(capabilities) : null,
+  };
+}
+
+function toLegacyProjectCapabilities(c: ProjectCapabilities): Record<string, boolean> {
+  return {
+    can_read: c.canRead,
+    can_update: c.canUpdate,
+    can_manage_members: c.canManageMembers,
+    can_manage_access: c.canManageAccess,
+    can_transfer_ownership: c.canTransferOwnership,
+    can_create_datasets: c.canCreateDatasets,
+  };
+}
+
+const CREATE_FIELDS = [
+  'project_id',
+  'title',
+  'organization',
+  'description',
+  'status',
+  'project_lead',
+  'project_lead_orcid',
+  'project_lead_email',
+  'project_lead_username',
+] as const;
+const PATCH_FIELDS = ['project_id', 'title', 'organization', 'description', 'status'] as const;
+
+export function projectRoutes(router: Router): void {
+  router.get(
+    '/projects',
+    handle(async (ctx, req) => {
+      const limit = qLimit(req.query, ctx.config.limits.defaultPageSize, ctx.config.limits.maxPageSize);
+      const offset = qInt(req.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+      const page = await ctx.services.project.list(ctx, { limit, offset });
+      return { items: await Promise.all(page.items.map((p) => toLegacyProject(ctx, p))), total: page.total };
+    }),
+  );
+  router.post(
+    '/projects',
+    handle(async (ctx, req) => {
+      const body = pickFields(bodyObject(req.body), CREATE_FIELDS, {
+        ignore: ['lead', 'scientific_metadata'],
+      });
+      const input: ProjectCreateInput = {
+        projectId: requiredString(body, 'project_id'),
+        title: optionalString(body, 'title'),
+        organization: optionalString(body, 'organization'),
+        description: optionalString(body, 'description'),
+        status: optionalString(body, 'status'),
+        projectLead: optionalString(body, 'project_lead'),
+        projectLeadOrcid: optionalString(body, 'project_lead_orcid'),
+        projectLeadEmail: optionalString(body, 'project_lead_email'),
+        projectLeadUsername: optionalString(body, 'project_lead_username'),
+      };
+      const project = await ctx.services.project.create(ctx, input);
+      return toLegacyProject(ctx, project, await ctx.services.project.policy.capabilities(ctx, project));
+    }, 201),
+  );
+  router.get(
+    '/projects/:pid',
+    handle(async (ctx, req) => {
+      const project = await ctx.services.project.get(ctx, param(req, 'pid'));
+      return toLegacyProject(ctx, project, await ctx.services.project.policy.capabilities(ctx, project));
+    }),
+  );
+  router.patch(
+    '/projects/:pid',
+    handle(async (ctx, req) => {
+      const body = pickFields(bodyObject(req.body), PATCH_FIELDS, {
+        rejectWith: {
+          project_lead: 'the lead changes only through POST /resources/{mfid}/transfer_ownership',
+          project_lead_orcid: 'the lead changes only through POST /resources/{mfid}/transfer_ownership',
+          project_lead_email: 'the lead changes only through POST /resources/{mfid}/transfer_ownership',
+        },
+      });
+      const patch: ProjectPatch = {};
+      if ('project_id' in body) patch.projectId = requiredString(body, 'project_id');
+      for (const [wire, key] of [
+        ['title', 'title'],
+        ['organization', 'organization'],
+        ['description', 'description'],
+        ['status', 'status'],
+      ] as const) {
+        if (wire in body) patch[key] = optionalString(body, wire);
+      }
+      const project = await ctx.services.project.update(ctx, param(req, 'pid'), patch);
+      return toLegacyProject(ctx, project, await ctx.services.project.policy.capabilities(ctx, project));
+    }),
+  );
+}

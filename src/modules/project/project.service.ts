@@ -1,0 +1,209 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../../core/context';
+import { AppError, assertNoProblems, notFound, validationError, type FieldProblem } from '../../core/errors';
+import { uniquely } from '../../core/db/unique';
+import { keysetFind } from '../../core/db/keyset';
+import type { KeysetPage } from '../../core/pagination';
+import { isMfid, newMfid } from '../../core/ids';
+import { validateSlug } from '../../core/slugs';
+import type { UserService } from '../user/user.service';
+import { User } from '../user/user.entity';
+import type { GrantablePermission } from '../access/permission';
+import { Project } from './project.entity';
+import { ProjectMember } from './project-member.entity';
+import type { ProjectPolicy } from './project.policy';
+
+export interface ProjectCreateInput {
+  projectId: string;
+  title?: string | null;
+  organization?: string | null;
+  description?: string | null;
+  status?: string | null;
+  /** flexible lead: ORCID, MFID, username or email; defaults to the caller */
+  projectLead?: string | null;
+  /** legacy lead selectors; must agree with projectLead when both are given */
+  projectLeadOrcid?: string | null;
+  projectLeadEmail?: string | null;
+  projectLeadUsername?: string | null;
+}
+
+export interface ProjectPatch {
+  projectId?: string;
+  title?: string | null;
+  organization?: string | null;
+  description?: string | null;
+  status?: string | null;
+}
+
+const TEXT_LIMITS: Record<string, number> = {
+  title: 500,
+  organization: 500,
+  status: 50,
+  description: 100_000,
+};
+
+/** Projects, their lead and members. */
+export class ProjectService {
+  constructor(
+    private readonly users: UserService,
+    readonly policy: ProjectPolicy,
+  ) {}
+
+  /** Finds a project by MFID or slug, or null. Every authenticated caller may read projects. */
+  async find(em: EntityManager, idOrSlug: string): Promise<Project | null> {
+    return em.findOne(Project, isMfid(idOrSlug) ? { uniqueId: idOrSlug } : { projectId: idOrSlug });
+  }
+
+  /**
+   * Resolves a slug/MFID selector pair of an input: null when neither is given; 422 when one
+   * names no project or the two name different projects.
+   */
+  async resolveSelectors(
+    em: EntityManager,
+    slug: string | null | undefined,
+    mfid: string | null | undefined,
+    fields: { slug: string; mfid: string } = { slug: 'project_id', mfid: 'project_mfid' },
+  ): Promise<Project | null> {
+    const bySlug = slug ? await em.findOne(Project, { projectId: slug }) : null;
+    if (slug && !bySlug) throw validationError(fields.slug, `no project has the id "${slug}"`);
+    const byMfid = mfid ? await em.findOne(Project, { uniqueId: mfid }) : null;
+    if (mfid && !byMfid) throw validationError(fields.mfid, `no project has the MFID "${mfid}"`);
+    if (bySlug && byMfid && bySlug !== byMfid) {
+      throw new AppError('VALIDATION', `${fields.slug} and ${fields.mfid} name different projects`, [
+        { field: fields.slug, message: `conflicts with ${fields.mfid}` },
+        { field: fields.mfid, message: `conflicts with ${fields.slug}` },
+      ]);
+    }
+    return bySlug ?? byMfid;
+  }
+
+  async get(ctx: RequestContext, idOrSlug: string): Promise<Project> {
+    const project = await this.find(ctx.em, idOrSlug);
+    if (!project) throw notFound('Project', idOrSlug);
+    return project;
+  }
+
+  async list(
+    ctx: RequestContext,
+    page: { limit: number; offset: number },
+  ): Promise<{ items: Project[]; total: number }> {
+    const [items, total] = await ctx.em.findAndCount(
+      Project,
+      {},
+      { orderBy: { projectId: 'asc' }, limit: page.limit, offset: page.offset },
+    );
+    return { items, total };
+  }
+
+  async page(ctx: RequestContext, page: { limit: number; cursor?: string }): Promise<KeysetPage<Project>> {
+    return keysetFind(ctx.em, Project, {}, page);
+  }
+
+  async count(ctx: RequestContext): Promise<number> {
+    return ctx.em.count(Project, {});
+  }
+
+  async create(ctx: RequestContext, input: ProjectCreateInput): Promise<Project> {
+    this.policy.assertCanCreate(ctx);
+    const problems = checkText(input);
+    assertNoProblems(problems);
+    const projectId = validateSlug('project_id', input.projectId);
+    const lead = await this.resolveLead(ctx, input);
+    const em = ctx.em;
+    const project = em.create(Project, {
+      uniqueId: newMfid(),
+      projectId,
+      title: input.title ?? null,
+      organization: input.organization ?? null,
+      description: input.description ?? null,
+      status: input.status ?? 'active',
+      owner: em.getReference(User, lead.uniqueId),
+    });
+    await uniquely(() => em.flush(), `project ${projectId} already exists`);
+    return project;
+  }
+
+  async update(ctx: RequestContext, idOrSlug: string, patch: ProjectPatch): Promise<Project> {
+    const project = await this.get(ctx, idOrSlug);
+    await this.policy.assertCan(ctx, 'update', project);
+    assertNoProblems(checkText(patch));
+    if (patch.projectId !== undefined && patch.projectId !== project.projectId) {
+      project.projectId = validateSlug('project_id', patch.projectId);
+    }
+    for (const key of ['title', 'organization', 'description', 'status'] as const) {
+      if (key === 'status') {
+        if (patch.status !== undefined) project.status = patch.status ?? 'active';
+      } else if (patch[key] !== undefined) project[key] = patch[key];
+    }
+    await uniquely(() => ctx.em.flush(), `project ${project.projectId} already exists`);
+    return project;
+  }
+
+  /** Adds a member or changes their role; returns the membership. */
+  async setMember(
+    ctx: RequestContext,
+    project: Project,
+    user: User,
+    role: GrantablePermission,
+  ): Promise<ProjectMember> {
+    await this.policy.assertCan(ctx, 'manage', project);
+    const em = ctx.em;
+    let member = await em.findOne(ProjectMember, { project, user });
+    if (member) member.role = role;
+    else member = em.create(ProjectMember, { project, user, role });
+    await em.flush();
+    ctx.resetScope();
+    return member;
+  }
+
+  async members(ctx: RequestContext, project: Project): Promise<ProjectMember[]> {
+    return ctx.em.find(ProjectMember, { project }, { populate: ['user'], orderBy: { id: 'asc' } });
+  }
+
+  /** The projects a user belongs to, with their role; the projects they lead count as admin. */
+  async membershipsOf(
+    ctx: RequestContext,
+    user: User,
+  ): Promise<{ project: Project; role: GrantablePermission }[]> {
+    const [members, led] = await Promise.all([
+      ctx.em.find(ProjectMember, { user }, { populate: ['project'] }),
+      ctx.em.find(Project, { owner: user }),
+    ]);
+    const byProject = new Map<string, { project: Project; role: GrantablePermission }>();
+    for (const m of members) byProject.set(m.project.uniqueId, { project: m.project, role: m.role });
+    for (const p of led) byProject.set(p.uniqueId, { project: p, role: 'admin' });
+    return [...byProject.values()].sort((a, b) => a.project.projectId.localeCompare(b.project.projectId));
+  }
+
+  private async resolveLead(ctx: RequestContext, input: ProjectCreateInput): Promise<User> {
+    const selectors: [string, string | null | undefined][] = [
+      ['project_lead', input.projectLead],
+      ['project_lead_orcid', input.projectLeadOrcid],
+      ['project_lead_email', input.projectLeadEmail],
+      ['project_lead_username', input.projectLeadUsername],
+    ];
+    const given = selectors.filter(([, v]) => v !== undefined && v !== null && v !== '');
+    if (given.length === 0) return ctx.caller.user;
+    const resolved: User[] = [];
+    for (const [field, value] of given) resolved.push(await this.users.resolveField(ctx.em, field, value));
+    if (resolved.some((u) => u.uniqueId !== resolved[0].uniqueId)) {
+      throw new AppError(
+        'VALIDATION',
+        `${given.map(([f]) => f).join(' and ')} name different users`,
+        given.map(([field]) => ({ field, message: 'conflicts with another lead selector' })),
+      );
+    }
+    return resolved[0];
+  }
+}
+
+function checkText(input: object): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  for (const [key, max] of Object.entries(TEXT_LIMITS)) {
+    const v = (input as Record<string, unknown>)[key];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'string') problems.push({ field: key, message: 'must be a string' });
+    else if (v.length > max) problems.push({ field: key, message: `must be at most ${max} characters` });
+  }
+  return problems;
+}

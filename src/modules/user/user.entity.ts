@@ -1,0 +1,59 @@
+import { Field, ID, ObjectType } from 'type-graphql';
+import { OptionalProps, PrimaryKeyProp, Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
+
+/**
+ * A person (keyed by ORCID) or a service account (keyed by MFID). `id` is the legacy integer id
+ * some clients sort by; `uniqueId` is the canonical key everywhere else.
+ */
+@ObjectType('User', {
+  description:
+    'A person (keyed by ORCID) or a service account (keyed by MFID). The public-safe record: email only for yourself or platform administrators.',
+})
+@Entity({ tableName: 'app_user' })
+@Index({
+  name: 'app_user_email_lower_idx',
+  expression: 'create unique index app_user_email_lower_idx on app_user (lower(email))',
+})
+@Index({
+  name: 'app_user_username_lower_idx',
+  expression: 'create unique index app_user_username_lower_idx on app_user (lower(username))',
+})
+export class User {
+  [PrimaryKeyProp]?: 'uniqueId';
+  [OptionalProps]?: 'id' | 'isServiceAccount' | 'isPlatformAdmin' | 'creationTime' | 'modificationTime';
+
+  @Field(() => ID, { description: 'ORCID for people, MFID for service accounts.' })
+  @PrimaryKey({ length: 32 })
+  uniqueId!: string;
+
+  @Property({ autoincrement: true, unique: true, columnType: 'serial' })
+  id!: number;
+
+  @Field(() => String, { description: 'Login-style handle, unique.', nullable: true })
+  @Property({ length: 64, nullable: true })
+  username?: string | null;
+
+  @Property({ length: 320, nullable: true })
+  email?: string | null;
+
+  @Field(() => String, { description: 'Given name.', nullable: true })
+  @Property({ length: 200, nullable: true })
+  firstName?: string | null;
+
+  @Field(() => String, { description: 'Family name.', nullable: true })
+  @Property({ length: 200, nullable: true })
+  lastName?: string | null;
+
+  @Field({ description: 'Whether this is a service account (instrument operators, pipelines).' })
+  @Property({ default: false })
+  isServiceAccount: boolean = false;
+
+  @Property({ default: false })
+  isPlatformAdmin: boolean = false;
+
+  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
+  creationTime: Date = new Date();
+
+  @Property({ type: 'timestamptz', defaultRaw: 'now()', onUpdate: () => new Date() })
+  modificationTime: Date = new Date();
+}

@@ -1,0 +1,161 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { rawQuery } from '../../core/db/raw';
+import type { Caller, RequestContext } from '../../core/context';
+import { assertNoProblems, conflict, validationError, type FieldProblem } from '../../core/errors';
+import { isMfid, isOrcid, newMfid } from '../../core/ids';
+import { generateApiKeySecret, hashApiKey, keyDisplayPrefix } from '../../core/auth/api-keys';
+import { User } from './user.entity';
+import { ApiKey } from './api-key.entity';
+
+export interface NewUser {
+  uniqueId?: string;
+  username?: string | null;
+  email?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  isServiceAccount?: boolean;
+  isPlatformAdmin?: boolean;
+}
+
+export interface IssuedKey {
+  key: ApiKey;
+  /** The secret; shown once, never stored. */
+  secret: string;
+}
+
+const USERNAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Users, their identifiers and their API keys. */
+export class UserService {
+  /**
+   * Finds a user by any of its identifiers: ORCID or MFID (the unique_id), email (contains `@`)
+   * or username; emails and usernames match case-insensitively.
+   */
+  async resolve(em: EntityManager, identifier: string): Promise<User | null> {
+    const value = identifier.trim();
+    if (!value) return null;
+    if (isOrcid(value) || isMfid(value)) return em.findOne(User, { uniqueId: value });
+    const column = value.includes('@') ? 'email' : 'username';
+    const rows = await rawQuery<{ unique_id: string }>(
+      em,
+      `select unique_id from app_user where lower(${column}) = lower(?)`,
+      [value],
+    );
+    return rows.length === 1 ? em.findOne(User, { uniqueId: rows[0].unique_id }) : null;
+  }
+
+  /** Resolves a flexible user identifier supplied in input field `field`; 422 when none matches. */
+  async resolveField(em: EntityManager, field: string, identifier: unknown): Promise<User> {
+    if (typeof identifier !== 'string' || identifier.trim() === '') {
+      throw validationError(field, 'must be an ORCID, MFID, username or email');
+    }
+    const user = await this.resolve(em, identifier);
+    if (!user) throw validationError(field, `no user matches "${identifier}"`);
+    return user;
+  }
+
+  async get(em: EntityManager, uniqueId: string): Promise<User | null> {
+    return em.findOne(User, { uniqueId });
+  }
+
+  validateNewUser(input: NewUser): FieldProblem[] {
+    const problems: FieldProblem[] = [];
+    if (input.uniqueId !== undefined && !isOrcid(input.uniqueId) && !isMfid(input.uniqueId)) {
+      problems.push({ field: 'unique_id', message: 'must be an ORCID (0000-0000-0000-000X) or an MFID' });
+    }
+    if (input.uniqueId && isOrcid(input.uniqueId) && input.isServiceAccount) {
+      problems.push({ field: 'unique_id', message: 'service accounts are keyed by MFID, not ORCID' });
+    }
+    if (input.username != null && !USERNAME.test(input.username)) {
+      problems.push({
+        field: 'username',
+        message: 'letters, digits, ".", "_" and "-" only, at most 64 characters',
+      });
+    }
+    if (input.email != null && !EMAIL.test(input.email)) {
+      problems.push({ field: 'email', message: 'is not an email address' });
+    }
+    return problems;
+  }
+
+  /** Creates a user; unique_id defaults to a new MFID. 409 when an identifier is taken. */
+  async create(em: EntityManager, input: NewUser): Promise<User> {
+    assertNoProblems(this.validateNewUser(input));
+    const user = em.create(User, {
+      uniqueId: input.uniqueId ?? newMfid(),
+      username: input.username ?? null,
+      email: input.email ?? null,
+      firstName: input.firstName ?? null,
+      lastName: input.lastName ?? null,
+      isServiceAccount: input.isServiceAccount ?? false,
+      isPlatformAdmin: input.isPlatformAdmin ?? false,
+    });
+    await this.assertIdentifiersFree(em, user);
+    await em.persistAndFlush(user);
+    return user;
+  }
+
+  /** 409 when another user already holds the unique_id, username or email of `user`. */
+  async assertIdentifiersFree(em: EntityManager, user: User, isNew = true): Promise<void> {
+    const rows = await rawQuery<{ unique_id: string; username: string | null; email: string | null }>(
+      em,
+      `select unique_id, username, email from app_user
+       where unique_id = ? or lower(username) = lower(?) or lower(email) = lower(?)`,
+      [user.uniqueId, user.username ?? '', user.email ?? ''],
+    );
+    for (const row of rows) {
+      if (row.unique_id === user.uniqueId) {
+        if (isNew) throw conflict(`a user with unique_id ${user.uniqueId} already exists`);
+        continue;
+      }
+      if (user.username && row.username?.toLowerCase() === user.username.toLowerCase()) {
+        throw conflict(`username ${user.username} is taken`);
+      }
+      if (user.email && row.email?.toLowerCase() === user.email.toLowerCase()) {
+        throw conflict(`email ${user.email} is already registered`);
+      }
+    }
+  }
+
+  /** Issues a new API key for a user. */
+  async issueKey(
+    em: EntityManager,
+    user: User,
+    opts: { label?: string; expiresAt?: Date; secret?: string } = {},
+  ): Promise<IssuedKey> {
+    const secret = opts.secret ?? generateApiKeySecret();
+    const key = em.create(ApiKey, {
+      uniqueId: newMfid(),
+      hash: hashApiKey(secret),
+      prefix: keyDisplayPrefix(secret),
+      user,
+      label: opts.label ?? null,
+      expiresAt: opts.expiresAt ?? null,
+    });
+    await em.persistAndFlush(key);
+    return { key, secret };
+  }
+
+  /** Revokes every active key of a user; returns how many were revoked. */
+  async revokeKeys(em: EntityManager, user: User): Promise<number> {
+    return em.nativeUpdate(ApiKey, { user, revokedAt: null }, { revokedAt: new Date() });
+  }
+
+  /** The caller behind a bearer secret, or null for unknown, revoked and expired keys. */
+  async authenticate(em: EntityManager, token: string): Promise<Caller | null> {
+    const key = await em.findOne(ApiKey, { hash: hashApiKey(token) }, { populate: ['user'] });
+    if (!key || key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= Date.now())) return null;
+    const now = Date.now();
+    if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > 5 * 60_000) {
+      // bookkeeping only: a failure here must not fail the request
+      await em.nativeUpdate(ApiKey, { uniqueId: key.uniqueId }, { lastUsedAt: new Date(now) }).catch(() => 0);
+    }
+    return { user: key.user, apiKey: key, token };
+  }
+
+  /** May the caller see this user's email? Only their own, or as a platform admin. */
+  canSeeEmail(ctx: RequestContext, user: User): boolean {
+    return ctx.isPlatformAdmin || (ctx.isAuthenticated && ctx.userId === user.uniqueId);
+  }
+}

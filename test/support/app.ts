@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../src/core/config';
+import { createLogger } from '../../src/core/logger';
+import { createApp, type App } from '../../src/app';
+
+export interface TestApp {
+  app: App;
+  url: string;
+  dataDir: string;
+  /** SQL statements seen since the last reset (see countQueries) */
+  queries: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A whole service on a random loopback port, over the test database (embedded by default, or
+ * the server in DATABASE_URL). Tests share one database: create your own records.
+ */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-test-'));
+  const config = loadConfig({
+    DATABASE_URL: process.env.DATABASE_URL,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    SHUTDOWN_TIMEOUT_MS: '0',
+    DB_POOL_MAX: '4',
+    ...env,
+  });
+  const queries: string[] = [];
+  const app = await createApp({
+    config,
+    log: createLogger(config.logLevel),
+    databaseUrl: config.databaseUrl!,
+    onQuery: (sql) => {
+      queries.push(sql);
+    },
+  });
+  const port = await app.listen(0, '127.0.0.1');
+  return {
+    app,
+    url: `http://127.0.0.1:${port}`,
+    dataDir,
+    queries,
+    async close() {
+      app.server.closeAllConnections();
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
