@@ -15,7 +15,7 @@ const BOOTSTRAP_LOCK = 7247_1001;
 
 /**
  * Makes sure the catalog can be administered: with `adminApiKey` set, that key belongs to a
- * platform admin (created when missing); otherwise, on an empty database, a platform admin
+ * platform admin (created when missing); otherwise, when no platform admin exists, one
  * `admin` is created with a new key that the caller prints once.
  */
 export async function ensureBootstrapAdmin(
@@ -34,7 +34,7 @@ export async function ensureBootstrapAdmin(
       await users.issueKey(tx, admin, { secret: adminApiKey, label: 'ADMIN_API_KEY' });
       return { user: admin };
     }
-    if ((await tx.count(User, {})) > 0) return {};
+    if ((await tx.count(User, { isPlatformAdmin: true })) > 0) return {};
     const admin = await createAdmin(tx, users);
     const { secret } = await users.issueKey(tx, admin, { label: 'bootstrap' });
     return { secret, user: admin };
