@@ -14,7 +14,7 @@ import type { RequestContext } from './core/context';
 import { ContextFactory } from './core/context-factory';
 import { accessLog, authenticate, rebindScope, requestId } from './core/http/middleware';
 import { buildGraphqlSchema } from './core/graphql/schema';
-import { complexityLimit, depthLimit } from './core/graphql/limits';
+import { queryLimits } from './core/graphql/limits';
 import { formatGraphqlError } from './core/graphql/errors';
 import { explorerRouter } from './core/graphql/explorer';
 import { notFoundRoute, restErrorHandler } from './core/rest/errors';
@@ -87,7 +87,6 @@ export async function createApp(opts: AppOptions): Promise<App> {
     introspection: true,
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
-    validationRules: [depthLimit(config.limits.graphqlMaxDepth)],
     formatError: formatGraphqlError(log),
     plugins: [
       ApolloServerPluginDrainHttpServer({
@@ -95,7 +94,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
         stopGracePeriodMillis: config.shutdownTimeoutMs,
       }),
       ApolloServerPluginLandingPageDisabled(),
-      complexityLimit(config.limits.graphqlMaxComplexity),
+      queryLimits(config.limits.graphqlMaxDepth, config.limits.graphqlMaxComplexity),
       requireCaller,
     ],
   });

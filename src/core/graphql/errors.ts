@@ -36,7 +36,7 @@ export function formatGraphqlError(log: Logger) {
       const { stacktrace: _drop, ...extensions } = formatted.extensions ?? {};
       return { ...formatted, extensions };
     }
-    log.error({ err: original }, 'unhandled GraphQL error');
+    log.error({ err: original, formatted }, 'unhandled GraphQL error');
     return {
       message: 'Internal server error',
       path: formatted.path,

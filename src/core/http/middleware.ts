@@ -30,7 +30,7 @@ export function accessLog(log: Logger): RequestHandler {
       const line = {
         requestId: req.requestId,
         method: req.method,
-        path: req.path,
+        path: req.originalUrl.split('?')[0],
         status: res.statusCode,
         ms: Math.round(ms * 10) / 10,
       };

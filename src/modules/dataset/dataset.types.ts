@@ -12,6 +12,11 @@ export enum ProjectScopeEnum {
 registerEnumType(ProjectScopeEnum, {
   name: 'ProjectScope',
   description: 'Which datasets of a project: assigned to it, shared with it (assigned elsewhere), or both.',
+  valuesConfig: {
+    assigned: { description: 'Assigned to the project.' },
+    shared: { description: 'Shared with the project but assigned elsewhere or nowhere.' },
+    all: { description: 'Both.' },
+  },
 });
 
 @ObjectType({ description: 'What you may do with a dataset next (guidance; every mutation re-checks).' })

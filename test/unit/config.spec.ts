@@ -1,0 +1,68 @@
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../../src/core/config';
+
+describe('configuration', () => {
+  test('runs with nothing set: role all, embedded database, filesystem store under ./data', () => {
+    const c = loadConfig({});
+    expect(c.role).toBe('all');
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.s3).toBeUndefined();
+    expect(c.dataDir).toBe(path.resolve('./data'));
+    expect(c.port).toBe(8000);
+    expect(c.limits.maxPageSize).toBe(1000);
+    expect(c.publicBaseUrl).toBe('http://localhost:8000');
+  });
+
+  test('reports every problem at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        ROLE: 'scheduler',
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        S3_ACCESS_KEY_ID: 'a',
+        ADMIN_API_KEY: 'short',
+        LOG_LEVEL: 'loud',
+        MAX_PAGE_SIZE: '0',
+      });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    for (const name of [
+      'ROLE',
+      'PORT',
+      'DATABASE_URL',
+      'S3_BUCKET',
+      'ADMIN_API_KEY',
+      'LOG_LEVEL',
+      'MAX_PAGE_SIZE',
+    ]) {
+      expect(problems).toContain(name);
+    }
+  });
+
+  test('a worker needs a database server', () => {
+    expect(() => loadConfig({ ROLE: 'worker' })).toThrow(/ROLE=worker needs DATABASE_URL/);
+    expect(loadConfig({ ROLE: 'worker', DATABASE_URL: 'postgresql://h/db' }).role).toBe('worker');
+  });
+
+  test('S3 settings switch the object store', () => {
+    const c = loadConfig({
+      S3_BUCKET: 'catalog',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_ACCESS_KEY_ID: 'k',
+      S3_SECRET_ACCESS_KEY: 's',
+    });
+    expect(c.s3).toEqual({
+      bucket: 'catalog',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'us-east-1',
+      accessKeyId: 'k',
+      secretAccessKey: 's',
+      forcePathStyle: true,
+    });
+    expect(() => loadConfig({ S3_BUCKET: 'catalog', S3_ACCESS_KEY_ID: 'k' })).toThrow(/set together/);
+  });
+});
