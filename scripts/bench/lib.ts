@@ -1,0 +1,60 @@
+/** Shared helpers of the benchmark scripts: timing, percentiles and table output. */
+export interface Stats {
+  requests: number;
+  seconds: number;
+  perSecond: number;
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Runs `task` `total` times with `concurrency` in flight; latencies in milliseconds. */
+export async function measure(
+  total: number,
+  concurrency: number,
+  task: (i: number) => Promise<void>,
+): Promise<Stats> {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = process.hrtime.bigint();
+  const worker = async () => {
+    while (next < total) {
+      const i = next++;
+      const t0 = process.hrtime.bigint();
+      await task(i);
+      latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: total,
+    seconds,
+    perSecond: total / seconds,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+  };
+}
+
+export function printTable(title: string, rows: [string, Stats][]): void {
+  console.log(`\n${title}`);
+  console.log('| case | requests | req/s | p50 ms | p95 ms | p99 ms |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const [name, s] of rows) {
+    console.log(
+      `| ${name} | ${s.requests} | ${s.perSecond.toFixed(1)} | ${s.p50.toFixed(1)} | ${s.p95.toFixed(1)} | ${s.p99.toFixed(1)} |`,
+    );
+  }
+}
+
+export async function ok(res: Response): Promise<unknown> {
+  if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
+  return res.json();
+}
