@@ -65,12 +65,20 @@ test('starts with no configuration, prints the admin key once, stops cleanly and
   const ready = await fetch(`${base}/health/ready`);
   expect(ready.status).toBe(200);
   const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const created = await fetch(`${base}/api/v2/datasets`, { method: 'POST', headers: auth, body: JSON.stringify({ dataset_name: 'survives restarts' }) });
+  const created = await fetch(`${base}/api/v2/datasets`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ dataset_name: 'survives restarts' }),
+  });
   expect(created.status).toBe(201);
   const { unique_id: id } = (await created.json()) as { unique_id: string };
   expect(created.headers.get('x-request-id')).toBeTruthy();
   // every log line of a request carries its request id (the access line is written on finish)
-  const requestLines = () => first.output().split('\n').filter((l) => l.includes('"path":"/api/v2/datasets"'));
+  const requestLines = () =>
+    first
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('"path":"/api/v2/datasets"'));
   for (let i = 0; i < 50 && requestLines().length === 0; i++) await new Promise((r) => setTimeout(r, 50));
   expect(requestLines().length).toBeGreaterThan(0);
   expect(requestLines().every((l) => /"requestId":"[0-9a-f-]{36}"/.test(l))).toBe(true);
