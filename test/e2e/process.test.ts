@@ -101,7 +101,7 @@ test('starts with no configuration, prints the admin key once, stops cleanly and
 }, 120_000);
 
 test('invalid configuration fails at start, listing every problem', () => {
-  const env = { ...(process.env as Record<string, string>), ROLE: 'nope', PORT: 'x', MAX_PAGE_SIZE: '-1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, ROLE: 'nope', PORT: 'x', MAX_PAGE_SIZE: '-1' };
   delete env.DATABASE_URL;
   const res = spawnSync(process.execPath, [MAIN], { env, encoding: 'utf8', timeout: 30_000 });
   expect(res.status).toBe(2);
