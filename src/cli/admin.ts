@@ -7,6 +7,7 @@ import { createOrm, migrate } from '../core/db/orm';
 import { runningEmbeddedUrl, startEmbeddedPostgres, type EmbeddedPostgres } from '../core/db/embedded';
 import { AppError } from '../core/errors';
 import { UserService } from '../modules/user/user.service';
+import { UserPolicy } from '../modules/user/user.policy';
 import { User } from '../modules/user/user.entity';
 import { Project } from '../modules/project/project.entity';
 import { ProjectMember } from '../modules/project/project-member.entity';
@@ -76,7 +77,7 @@ async function main(argv: string[]): Promise<void> {
       role: { type: 'string', default: 'contributor' },
     },
   });
-  const users = new UserService();
+  const users = new UserService(new UserPolicy());
   switch (command) {
     case 'create-user':
       return withOrm(async (orm) => {

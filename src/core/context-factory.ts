@@ -38,7 +38,7 @@ export class ContextFactory {
     } else if (!anonymous) {
       throw unauthenticated('An API key is required: send "Authorization: Bearer <api key>"');
     }
-    return new RequestContext(requestId, em, caller, this.services, createLoaders(em), this.config, this.log);
+    return new RequestContext(requestId, em, caller, this.services, createLoaders, this.config, this.log);
   }
 
   /** A context acting as `userId`, for jobs and command-line tools. */
@@ -52,7 +52,7 @@ export class ContextFactory {
       em,
       { user, apiKey, token: '' },
       this.services,
-      createLoaders(em),
+      createLoaders,
       this.config,
       this.log,
     );

@@ -33,15 +33,36 @@ export class RequestContext {
   /** Records fetched by a canonical single read: only these get `capabilities` computed. */
   readonly canonical = new WeakSet<object>();
 
+  readonly loaders: Loaders;
+
   constructor(
     readonly requestId: string,
     readonly em: EntityManager,
     private readonly currentCaller: Caller | null,
     readonly services: Services,
-    readonly loaders: Loaders,
+    private readonly makeLoaders: (em: EntityManager) => Loaders,
     readonly config: Config,
     readonly log: Logger,
-  ) {}
+  ) {
+    this.loaders = makeLoaders(em);
+  }
+
+  /**
+   * The same request seen as `user` would see it (platform admins inspecting another user's
+   * access). Shares the EntityManager; has its own loaders and access scope.
+   */
+  as(user: User): RequestContext {
+    const caller: Caller = { user, apiKey: this.caller.apiKey, token: '' };
+    return new RequestContext(
+      this.requestId,
+      this.em,
+      caller,
+      this.services,
+      this.makeLoaders,
+      this.config,
+      this.log,
+    );
+  }
 
   get isAuthenticated(): boolean {
     return this.currentCaller !== null;

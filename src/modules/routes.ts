@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import { accountRoutes } from './account/account.rest';
+import { userRoutes } from './user/user.rest';
 import { projectRoutes } from './project/project.rest';
 import { instrumentRoutes } from './instrument/instrument.rest';
 import { datasetRoutes } from './dataset/dataset.rest';
@@ -11,6 +12,7 @@ import { keywordRoutes } from './keyword/keyword.rest';
  */
 export function mountRoutes(router: Router): void {
   accountRoutes(router);
+  userRoutes(router);
   projectRoutes(router);
   instrumentRoutes(router);
   datasetRoutes(router);

@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import { handle } from '../../core/rest/handler';
-import { toLegacyUser } from '../user/user.rest';
+import { parseUserPatch, toLegacyUser } from '../user/user.rest';
+import { bodyObject } from '../../core/rest/params';
 
 export function accountRoutes(router: Router): void {
   router.get(
@@ -31,5 +32,31 @@ export function accountRoutes(router: Router): void {
   router.get(
     '/account/profile',
     handle((ctx) => Promise.resolve(toLegacyUser(ctx, ctx.caller.user))),
+  );
+  router.patch(
+    '/account/profile',
+    handle(async (ctx, req) =>
+      toLegacyUser(
+        ctx,
+        await ctx.services.userAdmin.updateProfile(ctx, parseUserPatch(bodyObject(req.body), false)),
+      ),
+    ),
+  );
+  // Keys are stored hashed, so the only secret the service can show is the one this request
+  // was made with: the caller's own key, which they already hold.
+  router.get(
+    '/account/apikey',
+    handle((ctx) => Promise.resolve({ api_key: ctx.caller.token })),
+  );
+  router.get(
+    '/account/verify',
+    handle((ctx) => {
+      const key = ctx.caller.apiKey;
+      return Promise.resolve({
+        valid: true,
+        created_at: key.createdAt.toISOString(),
+        expires_at: key.expiresAt?.toISOString() ?? null,
+      });
+    }),
   );
 }

@@ -138,6 +138,17 @@ export class DatasetQuery {
     return { ...keysetPage(items, page.limit), relations };
   }
 
+  /** Every matching id, newest first (for inspecting what one user may reach). */
+  async ids(ctx: RequestContext, f: DatasetFilter): Promise<string[]> {
+    const { where } = await this.compile(ctx, f);
+    const rows = await rawQuery<{ unique_id: string }>(
+      ctx.em,
+      `select d.unique_id from dataset d where ${where.sql} order by d.unique_id desc`,
+      where.params,
+    );
+    return rows.map((r) => r.unique_id);
+  }
+
   async count(ctx: RequestContext, f: DatasetFilter): Promise<number> {
     const { where } = await this.compile(ctx, f);
     const rows = await rawQuery<{ n: number }>(

@@ -67,6 +67,11 @@ export class DatasetService {
     return this.query.page(ctx, filter, page);
   }
 
+  /** The ids of every dataset the caller may read that matches `filter`. */
+  readableIds(ctx: RequestContext, filter: DatasetFilter = {}): Promise<string[]> {
+    return this.query.ids(ctx, filter);
+  }
+
   count(ctx: RequestContext, filter: DatasetFilter): Promise<number> {
     return this.query.count(ctx, filter);
   }

@@ -14,7 +14,7 @@ export async function toLegacyProject(
   capabilities: ProjectCapabilities | null = null,
 ): Promise<Record<string, unknown>> {
   const lead = await ctx.loaders.user.load(project.owner.uniqueId);
-  const showEmail = lead ? ctx.services.user.canSeeEmail(ctx, lead) : false;
+  const showEmail = lead ? ctx.services.user.policy.canSeeEmail(ctx, lead) : false;
   return {
     unique_id: project.uniqueId,
     project_id: project.projectId,
@@ -58,6 +58,20 @@ const CREATE_FIELDS = [
 const PATCH_FIELDS = ['project_id', 'title', 'organization', 'description', 'status'] as const;
 
 export function projectRoutes(router: Router): void {
+  router.get(
+    '/users/:id/projects',
+    handle(async (ctx, req) => {
+      const user = await ctx.services.userAdmin.get(ctx, param(req, 'id'));
+      ctx.services.user.policy.assertSelfOrAdmin(ctx, user, "list another user's projects");
+      const limit = qLimit(req.query, ctx.config.limits.defaultPageSize, ctx.config.limits.maxPageSize);
+      const offset = qInt(req.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+      const all = await ctx.services.project.membershipsOf(ctx, user);
+      const items = await Promise.all(
+        all.slice(offset, offset + limit).map((m) => toLegacyProject(ctx, m.project)),
+      );
+      return { items, total: all.length };
+    }),
+  );
   router.get(
     '/projects',
     handle(async (ctx, req) => {

@@ -156,6 +156,12 @@ export class ProjectService {
     return member;
   }
 
+  /** Makes `user` a member (contributor) unless they already hold a role; returns the membership. */
+  async ensureMember(ctx: RequestContext, project: Project, user: User): Promise<ProjectMember> {
+    const existing = await ctx.em.findOne(ProjectMember, { project, user });
+    return existing ?? this.setMember(ctx, project, user, 'contributor');
+  }
+
   async members(ctx: RequestContext, project: Project): Promise<ProjectMember[]> {
     return ctx.em.find(ProjectMember, { project }, { populate: ['user'], orderBy: { id: 'asc' } });
   }

@@ -9,6 +9,6 @@ export class UserResolver {
     description: 'Email address: only on your own record, or for platform administrators.',
   })
   email(@Root() user: User, @Ctx() ctx: RequestContext): string | null {
-    return ctx.services.user.canSeeEmail(ctx, user) ? (user.email ?? null) : null;
+    return ctx.services.user.policy.canSeeEmail(ctx, user) ? (user.email ?? null) : null;
   }
 }

@@ -1,5 +1,12 @@
+import type { Router } from 'express';
 import type { RequestContext } from '../../core/context';
+import { handle, param } from '../../core/rest/handler';
+import { bodyObject, qBool, qInt, qLimit, qStr } from '../../core/rest/params';
+import { optionalBool, optionalString, pickFields, type Body } from '../../core/rest/body';
+import { validationError } from '../../core/errors';
+import { allows } from '../access/permission';
 import type { User } from './user.entity';
+import type { UserPatch } from './user-admin.service';
 
 /** The public-safe user record (spec 2.1 rule 6): email only for yourself or platform admins. */
 export function toPublicUser(ctx: RequestContext, user: User): Record<string, unknown> {
@@ -8,12 +15,15 @@ export function toPublicUser(ctx: RequestContext, user: User): Record<string, un
     username: user.username ?? null,
     first_name: user.firstName ?? null,
     last_name: user.lastName ?? null,
-    ...(ctx.services.user.canSeeEmail(ctx, user) ? { email: user.email ?? null } : {}),
+    ...(ctx.services.user.policy.canSeeEmail(ctx, user) ? { email: user.email ?? null } : {}),
   };
 }
 
-/** The full user record, as the account routes return it to its owner. */
+/** The full user record for oneself and platform admins; others get the public-safe record. */
 export function toLegacyUser(ctx: RequestContext, user: User): Record<string, unknown> {
+  if (!ctx.services.user.policy.isSelfOrAdmin(ctx, user)) {
+    return { ...toPublicUser(ctx, user), orcid: user.uniqueId, is_service_account: user.isServiceAccount };
+  }
   return {
     ...toPublicUser(ctx, user),
     id: user.id,
@@ -23,4 +33,150 @@ export function toLegacyUser(ctx: RequestContext, user: User): Record<string, un
     creation_time: user.creationTime.toISOString(),
     modification_time: user.modificationTime.toISOString(),
   };
+}
+
+const PATCH_FIELDS = ['username', 'email', 'first_name', 'last_name', 'is_service_account'] as const;
+
+export function parseUserPatch(body: Body, allowServiceAccount: boolean): UserPatch {
+  const picked = pickFields(body, allowServiceAccount ? PATCH_FIELDS : PATCH_FIELDS.slice(0, 4), {
+    ignore: allowServiceAccount
+      ? ['id', 'unique_id', 'orcid']
+      : ['id', 'unique_id', 'orcid', 'is_service_account'],
+  });
+  const patch: UserPatch = {};
+  if ('username' in picked) patch.username = optionalString(picked, 'username');
+  if ('email' in picked) patch.email = optionalString(picked, 'email');
+  if ('first_name' in picked) patch.firstName = optionalString(picked, 'first_name');
+  if ('last_name' in picked) patch.lastName = optionalString(picked, 'last_name');
+  if ('is_service_account' in picked) patch.isServiceAccount = optionalBool(picked, 'is_service_account');
+  return patch;
+}
+
+function stringList(body: Body, field: string): string[] | undefined {
+  const v = body[field];
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string'))
+    throw validationError(field, 'must be a list of strings');
+  return v as string[];
+}
+
+/** Users and service accounts. Literal segments come before `/users/:id`. */
+export function userRoutes(router: Router): void {
+  router.get(
+    '/users',
+    handle(async (ctx, req) => {
+      const limit = qLimit(req.query, ctx.config.limits.defaultPageSize, ctx.config.limits.maxPageSize);
+      const offset = qInt(req.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+      const page = await ctx.services.userAdmin.list(
+        ctx,
+        {
+          email: qStr(req.query, 'email'),
+          permissive: qBool(req.query, 'permissive', false),
+          username: qStr(req.query, 'username'),
+          isServiceAccount: qBool(req.query, 'is_service_account'),
+        },
+        { limit, offset },
+      );
+      return { items: page.items.map((u) => toLegacyUser(ctx, u)), total: page.total };
+    }),
+  );
+  router.post(
+    '/users',
+    handle(async (ctx, req) => {
+      const body = pickFields(bodyObject(req.body), ['user_info', 'project_ids']);
+      const info = bodyObject(body.user_info);
+      const orcid = optionalString(info, 'orcid') ?? optionalString(info, 'unique_id') ?? undefined;
+      const patch = parseUserPatch(
+        Object.fromEntries(Object.entries(info).filter(([k]) => k !== 'orcid' && k !== 'unique_id')),
+        true,
+      );
+      const projects = stringList(body, 'project_ids') ?? [];
+      const { user } = await ctx.services.userAdmin.upsert(ctx, orcid, patch);
+      for (const pid of projects) {
+        const project = await ctx.services.project.get(ctx, pid);
+        await ctx.services.project.ensureMember(ctx, project, user);
+      }
+      return toLegacyUser(ctx, user);
+    }),
+  );
+  router.post(
+    '/users/resolve',
+    handle(async (ctx, req) => {
+      const body = pickFields(bodyObject(req.body), ['orcids', 'usernames', 'emails']);
+      const resolved = await ctx.services.userAdmin.resolveMany(ctx, {
+        orcids: stringList(body, 'orcids'),
+        usernames: stringList(body, 'usernames'),
+        emails: stringList(body, 'emails'),
+      });
+      return Object.fromEntries([...resolved].map(([k, u]) => [k, u ? toPublicUser(ctx, u) : null]));
+    }),
+  );
+  router.get(
+    '/users/by-username/:username',
+    handle(async (ctx, req) =>
+      toPublicUser(ctx, await ctx.services.userAdmin.getByUsername(ctx, param(req, 'username'))),
+    ),
+  );
+  router.get(
+    '/users/:id',
+    handle(async (ctx, req) => toLegacyUser(ctx, await ctx.services.userAdmin.get(ctx, param(req, 'id')))),
+  );
+  router.patch(
+    '/users/:id',
+    handle(async (ctx, req) => {
+      const patch = parseUserPatch(bodyObject(req.body), true);
+      return toLegacyUser(ctx, await ctx.services.userAdmin.update(ctx, param(req, 'id'), patch));
+    }),
+  );
+  router.get(
+    '/users/:id/apikey/verify',
+    handle(async (ctx, req) => {
+      const status = await ctx.services.userAdmin.keyStatus(
+        ctx,
+        await ctx.services.userAdmin.get(ctx, param(req, 'id')),
+      );
+      return {
+        valid: status.valid,
+        created_at: status.createdAt?.toISOString() ?? null,
+        expires_at: status.expiresAt?.toISOString() ?? null,
+      };
+    }),
+  );
+  router.get(
+    '/users/:id/datasets',
+    handle(async (ctx, req) => {
+      ctx.services.user.policy.assertPlatformAdmin(ctx, "inspect another user's access");
+      const user = await ctx.services.userAdmin.get(ctx, param(req, 'id'));
+      return ctx.services.dataset.readableIds(ctx.as(user));
+    }),
+  );
+  router.get(
+    '/users/:id/datasets/:dsid',
+    handle(async (ctx, req) => {
+      ctx.services.user.policy.assertPlatformAdmin(ctx, "inspect another user's access");
+      const user = await ctx.services.userAdmin.get(ctx, param(req, 'id'));
+      const ds = await ctx.services.dataset.get(ctx, param(req, 'dsid'));
+      const p = await ctx.services.dataset.policy.permission(ctx.as(user), ds);
+      return { read: allows(p, 'read'), write: allows(p, 'contribute') };
+    }),
+  );
+  router.post(
+    '/service_accounts',
+    handle(async (ctx, req) => {
+      const body = pickFields(bodyObject(req.body), ['username', 'unique_id']);
+      const { user, secret } = await ctx.services.userAdmin.createServiceAccount(
+        ctx,
+        body.username,
+        body.unique_id ?? undefined,
+      );
+      return { ...toLegacyUser(ctx, user), api_key: secret };
+    }, 201),
+  );
+  router.post(
+    '/service_accounts/:id/rotate_key',
+    handle(async (ctx, req) => {
+      const { user, secret } = await ctx.services.userAdmin.rotateServiceAccountKey(ctx, param(req, 'id'));
+      return { ...toLegacyUser(ctx, user), api_key: secret };
+    }),
+  );
 }

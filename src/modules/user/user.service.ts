@@ -1,11 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../../core/db/raw';
-import type { Caller, RequestContext } from '../../core/context';
+import type { Caller } from '../../core/context';
 import { assertNoProblems, conflict, validationError, type FieldProblem } from '../../core/errors';
 import { isMfid, isOrcid, newMfid } from '../../core/ids';
 import { generateApiKeySecret, hashApiKey, keyDisplayPrefix } from '../../core/auth/api-keys';
 import { User } from './user.entity';
 import { ApiKey } from './api-key.entity';
+import type { UserPolicy } from './user.policy';
 
 export interface NewUser {
   uniqueId?: string;
@@ -28,6 +29,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Users, their identifiers and their API keys. */
 export class UserService {
+  constructor(readonly policy: UserPolicy) {}
+
   /**
    * Finds a user by any of its identifiers: ORCID or MFID (the unique_id), email (contains `@`)
    * or username; emails and usernames match case-insensitively.
@@ -152,10 +155,5 @@ export class UserService {
       await em.nativeUpdate(ApiKey, { uniqueId: key.uniqueId }, { lastUsedAt: new Date(now) }).catch(() => 0);
     }
     return { user: key.user, apiKey: key, token };
-  }
-
-  /** May the caller see this user's email? Only their own, or as a platform admin. */
-  canSeeEmail(ctx: RequestContext, user: User): boolean {
-    return ctx.isPlatformAdmin || (ctx.isAuthenticated && ctx.userId === user.uniqueId);
   }
 }
