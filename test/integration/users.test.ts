@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../support/app';
-import { rest } from '../support/http';
+import { gql, rest } from '../support/http';
 import { addMember, makeProject, makeUser, randomOrcid, unique, type TestUser } from '../support/factories';
 import { newMfid } from '../../src/core/ids';
 
@@ -224,4 +224,30 @@ test('platform admins inspect what another user may read', async () => {
   expect((await rest(t.url, 'GET', `/users/${alice.user.uniqueId}/datasets`, { key: bob.key })).status).toBe(
     403,
   );
+});
+
+test('GraphQL: user lookup, own profile, service accounts', async () => {
+  const found = await gql(t.url, bob.key, `query($id: String!) { user(id: $id) { uniqueId email } }`, {
+    id: alice.user.email!,
+  });
+  expect(found.data.user).toEqual({ uniqueId: alice.user.uniqueId, email: null });
+  const profile = await gql(
+    t.url,
+    bob.key,
+    `mutation { updateMyProfile(input: { firstName: "Robert" }) { firstName email } }`,
+  );
+  expect(profile.data.updateMyProfile).toEqual({ firstName: 'Robert', email: bob.user.email });
+  const sa = await gql(
+    t.url,
+    admin.key,
+    `mutation($u: String!) { createServiceAccount(username: $u) { apiKey user { uniqueId isServiceAccount } } }`,
+    { u: unique('gql-bot') },
+  );
+  expect(sa.data.createServiceAccount.user.isServiceAccount).toBe(true);
+  const denied = await gql(
+    t.url,
+    bob.key,
+    `mutation { createServiceAccount(username: "nope-bot") { apiKey } }`,
+  );
+  expect(denied.errors?.[0].extensions?.code).toBe('FORBIDDEN');
 });

@@ -1,9 +1,57 @@
-import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
+import { notFound } from '../../core/errors';
 import { User } from './user.entity';
+import { IssuedServiceAccount, ProfileInput } from './user.types';
 
 @Resolver(() => User)
 export class UserResolver {
+  @Query(() => User, { description: 'A user by exact ORCID, MFID, username or email (public-safe record).' })
+  async user(
+    @Arg('id', { description: 'ORCID, MFID, username or email.' }) id: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    const user = await ctx.services.user.resolve(ctx.em, id);
+    if (!user) throw notFound('User', id);
+    return user;
+  }
+
+  @Mutation(() => User, { description: 'Changes your own profile.' })
+  updateMyProfile(
+    @Arg('input', { description: 'The fields to change.' }) input: ProfileInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.userAdmin.updateProfile(ctx, input);
+  }
+
+  @Mutation(() => IssuedServiceAccount, {
+    description: 'Creates a service account and its first key (platform administrators).',
+  })
+  async createServiceAccount(
+    @Arg('username', { description: 'Lowercase letters, digits, "-" and "_".' }) username: string,
+    @Arg('uniqueId', () => String, { nullable: true, description: 'Your own MFID for it.' })
+    uniqueId: string | undefined,
+    @Ctx() ctx: RequestContext,
+  ): Promise<IssuedServiceAccount> {
+    const { user, secret } = await ctx.services.userAdmin.createServiceAccount(
+      ctx,
+      username,
+      uniqueId ?? undefined,
+    );
+    return { user, apiKey: secret };
+  }
+
+  @Mutation(() => IssuedServiceAccount, {
+    description: "Revokes a service account's keys and issues a new one (platform administrators).",
+  })
+  async rotateServiceAccountKey(
+    @Arg('id', { description: 'The service account MFID.' }) id: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<IssuedServiceAccount> {
+    const { user, secret } = await ctx.services.userAdmin.rotateServiceAccountKey(ctx, id);
+    return { user, apiKey: secret };
+  }
+
   @FieldResolver(() => String, {
     nullable: true,
     description: 'Email address: only on your own record, or for platform administrators.',
