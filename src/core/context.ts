@@ -6,7 +6,7 @@ import type { User } from '../modules/user/user.entity';
 import type { ApiKey } from '../modules/user/api-key.entity';
 import type { Services } from '../modules/services';
 import type { Loaders } from '../modules/loaders';
-import type { GrantablePermission } from '../modules/access/permission';
+import type { GrantablePermission, Permission } from '../modules/access/permission';
 
 /** Who is calling: the user behind the API key of this request. */
 export interface Caller {
@@ -32,6 +32,8 @@ export class RequestContext {
   private scopePromise?: Promise<AccessScope>;
   /** Records fetched by a canonical single read: only these get `capabilities` computed. */
   readonly canonical = new WeakSet<object>();
+  /** Effective permissions computed during this request, by resource id. */
+  readonly permissions = new Map<string, Promise<Permission | null>>();
 
   readonly loaders: Loaders;
 
@@ -91,5 +93,6 @@ export class RequestContext {
   /** Forgets the cached scope (after the caller's own memberships change). */
   resetScope(): void {
     this.scopePromise = undefined;
+    this.permissions.clear();
   }
 }

@@ -42,11 +42,28 @@ export class AccessService {
     return { userId: user.uniqueId, isPlatformAdmin: user.isPlatformAdmin, projectRoles };
   }
 
-  /** The caller's effective permission on one record, or null when they may not even read it. */
-  async effective(
+  /**
+   * The caller's effective permission on one record, or null when they may not even read it.
+   * Memoised for the request (access changes call `ctx.resetScope()`).
+   */
+  effective(
     ctx: RequestContext,
     subject: AccessSubject,
     em: EntityManager = ctx.em,
+  ): Promise<Permission | null> {
+    const key = `${subject.uniqueId}:${subject.ownerId}:${subject.projectMfid ?? ''}:${subject.public ? 1 : 0}`;
+    let result = ctx.permissions.get(key);
+    if (!result) {
+      result = this.compute(ctx, subject, em);
+      ctx.permissions.set(key, result);
+    }
+    return result;
+  }
+
+  private async compute(
+    ctx: RequestContext,
+    subject: AccessSubject,
+    em: EntityManager,
   ): Promise<Permission | null> {
     const scope = await ctx.scope();
     if (scope.isPlatformAdmin || subject.ownerId === scope.userId) return 'owner';
