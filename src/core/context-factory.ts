@@ -38,7 +38,16 @@ export class ContextFactory {
     } else if (!anonymous) {
       throw unauthenticated('An API key is required: send "Authorization: Bearer <api key>"');
     }
-    return new RequestContext(requestId, em, caller, this.services, createLoaders(em), this.config, this.log);
+    const ctx: RequestContext = new RequestContext(
+      requestId,
+      em,
+      caller,
+      this.services,
+      createLoaders(em, () => ctx),
+      this.config,
+      this.log,
+    );
+    return ctx;
   }
 
   /** A context acting as `userId`, for jobs and command-line tools. */
@@ -47,14 +56,15 @@ export class ContextFactory {
     const user = await this.services.user.get(em, userId);
     if (!user) throw unauthenticated(`no user ${userId}`);
     const apiKey = { uniqueId: 'internal', prefix: 'internal', createdAt: new Date(), user } as never;
-    return new RequestContext(
+    const ctx: RequestContext = new RequestContext(
       requestId,
       em,
       { user, apiKey, token: '' },
       this.services,
-      createLoaders(em),
+      createLoaders(em, () => ctx),
       this.config,
       this.log,
     );
+    return ctx;
   }
 }

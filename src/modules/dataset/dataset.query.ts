@@ -1,10 +1,12 @@
 import type { RequestContext } from '../../core/context';
-import { rawQuery } from '../../core/db/raw';
 import { and, sql, type Sql } from '../../core/db/sql';
-import { keysetPage } from '../../core/pagination';
+import { countRows, selectPage, type PageRequest } from '../../core/db/page';
 import { Dataset } from './dataset.entity';
 import type { DatasetPolicy } from './dataset.policy';
 import type { ProjectService } from '../project/project.service';
+import type { AccessService } from '../access/access.service';
+import { metadataCondition, type MetadataCondition } from '../metadata/metadata.filter';
+import { notHiddenByDeletion } from '../deletion/deletion.visibility';
 
 export type ProjectScope = 'assigned' | 'shared' | 'all';
 export type ProjectRelation = 'assigned' | 'shared';
@@ -27,6 +29,14 @@ export interface DatasetFilter {
   dataFormat?: string;
   dataType?: string;
   sessionName?: string;
+  /** associated with this sample (which the caller must be able to read) */
+  sampleMfid?: string;
+  /** children of this dataset */
+  childrenOf?: string;
+  /** parents of this dataset */
+  parentsOf?: string;
+  /** typed conditions on the scientific metadata; all must hold */
+  metadata?: MetadataCondition[];
 }
 
 export interface DatasetPage {
@@ -62,12 +72,14 @@ function likeEscape(text: string): string {
 
 /**
  * The SQL of the dataset collection: one statement for a page, one for the total. The caller's
- * visibility condition is always part of the WHERE clause.
+ * visibility condition is always part of the WHERE clause, and datasets hidden by a pending
+ * deletion request are left out.
  */
 export class DatasetQuery {
   constructor(
     private readonly policy: DatasetPolicy,
     private readonly projects: ProjectService,
+    private readonly access: AccessService,
   ) {}
 
   async compile(ctx: RequestContext, f: DatasetFilter): Promise<Compiled> {
@@ -94,6 +106,31 @@ export class DatasetQuery {
         ),
       );
     }
+    if (f.sampleMfid !== undefined) {
+      const sampleVisible = (await this.access.readableCondition(ctx, 's')) ?? sql('true');
+      parts.push({
+        sql: `exists (select 1 from dataset_sample x join sample s on s.unique_id = x.sample_mfid
+          where x.dataset_mfid = d.unique_id and x.sample_mfid = ? and (${sampleVisible.sql}))`,
+        params: [f.sampleMfid, ...sampleVisible.params],
+      });
+    }
+    if (f.childrenOf !== undefined) {
+      parts.push(
+        sql(
+          'exists (select 1 from dataset_link l where l.child_mfid = d.unique_id and l.parent_mfid = ?)',
+          f.childrenOf,
+        ),
+      );
+    }
+    if (f.parentsOf !== undefined) {
+      parts.push(
+        sql(
+          'exists (select 1 from dataset_link l where l.parent_mfid = d.unique_id and l.child_mfid = ?)',
+          f.parentsOf,
+        ),
+      );
+    }
+    parts.push(metadataCondition('d', f.metadata ?? []) ?? sql('true'));
     let projectMfid: string | undefined;
     if (f.projectId !== undefined || f.projectMfid !== undefined) {
       const project = await this.findProject(ctx, f);
@@ -107,45 +144,24 @@ export class DatasetQuery {
         parts.push(sql('false'));
       }
     }
+    parts.push(notHiddenByDeletion('d.unique_id'));
     parts.push((await this.policy.visibleWhere(ctx, 'd')) ?? sql('true'));
     return { where: and(...parts), projectMfid };
   }
 
-  async page(
-    ctx: RequestContext,
-    f: DatasetFilter,
-    page: { limit: number; cursor?: string },
-  ): Promise<DatasetPage> {
+  async page(ctx: RequestContext, f: DatasetFilter, page: PageRequest): Promise<DatasetPage> {
     const { where, projectMfid } = await this.compile(ctx, f);
-    const cursor = page.cursor ? sql('d.unique_id < ?', page.cursor) : null;
-    const full = and(where, cursor);
     const relation = projectMfid
-      ? { sql: `case when d.project_mfid = ? then 'assigned' else 'shared' end`, params: [projectMfid] }
-      : { sql: 'null', params: [] };
-    const rows = await rawQuery<Record<string, unknown> & { project_relation: ProjectRelation | null }>(
-      ctx.em,
-      `select d.*, ${relation.sql} as project_relation from dataset d where ${full.sql}
-       order by d.unique_id desc limit ?`,
-      [...relation.params, ...full.params, page.limit + 1],
-    );
-    const relations = projectMfid ? new Map<string, ProjectRelation>() : undefined;
-    const items = rows.map((row) => {
-      const { project_relation: rel, ...columns } = row;
-      const ds = ctx.em.map(Dataset, columns);
-      if (relations && rel) relations.set(ds.uniqueId, rel);
-      return ds;
-    });
-    return { ...keysetPage(items, page.limit), relations };
+      ? sql(`case when d.project_mfid = ? then 'assigned' else 'shared' end`, projectMfid)
+      : undefined;
+    const rows = await selectPage(ctx.em, Dataset, 'dataset', 'd', where, page, relation);
+    const relations = projectMfid ? (rows.extras as Map<string, ProjectRelation>) : undefined;
+    return { items: rows.items, nextCursor: rows.nextCursor, relations };
   }
 
   async count(ctx: RequestContext, f: DatasetFilter): Promise<number> {
     const { where } = await this.compile(ctx, f);
-    const rows = await rawQuery<{ n: number }>(
-      ctx.em,
-      `select count(*)::int as n from dataset d where ${where.sql}`,
-      where.params,
-    );
-    return rows[0].n;
+    return countRows(ctx.em, 'dataset', 'd', where);
   }
 
   private async findProject(ctx: RequestContext, f: DatasetFilter): Promise<string | null> {

@@ -3,6 +3,7 @@ import { IsOptional, MaxLength, Matches } from 'class-validator';
 import { connectionTypes } from '../../core/graphql/connection';
 import { MFID_PATTERN } from '../../core/ids';
 import { Dataset } from './dataset.entity';
+import { MetadataConditionInput } from '../metadata/metadata.types';
 
 export enum ProjectScopeEnum {
   assigned = 'assigned',
@@ -64,6 +65,13 @@ export class DatasetFilterInput {
   @Field(() => String, { nullable: true, description: 'Data type.' }) dataType?: string;
   @Field(() => String, { nullable: true, description: 'Timestamp, as stored.' }) timestamp?: string;
   @Field(() => Boolean, { nullable: true, description: 'Public or not.' }) public?: boolean;
+  @Field(() => String, { nullable: true, description: 'Associated with this sample (MFID).' })
+  sampleMfid?: string;
+  @Field(() => [MetadataConditionInput], {
+    nullable: true,
+    description: 'Typed conditions on the scientific metadata; all must hold.',
+  })
+  metadata?: MetadataConditionInput[];
 }
 
 @InputType({ description: 'Fields of a dataset an update may change.' })
