@@ -19,7 +19,6 @@ const MAX_PATH = 500;
 
 const COMPARISON: Partial<Record<MetadataOperator, string>> = {
   eq: '==',
-  ne: '!=',
   lt: '<',
   lte: '<=',
   gt: '>',
@@ -47,8 +46,10 @@ function scalar(value: unknown, field: string): string {
 /**
  * The SQL/JSON path (jsonpath) of one condition. Paths run in lax mode: arrays on the way are
  * searched element-wise; a comparison between different JSON types is simply false.
- * - eq, ne, lt, lte, gt, gte: the value at the path compares so with `value` (ne: exists and
- *   differs); strings compare as text, numbers as numbers.
+ * - eq, lt, lte, gt, gte: the value at the path compares so with `value`; strings compare as
+ *   text, numbers as numbers.
+ * - ne: the path exists and no value at it equals `value` (handled by the caller as exists and
+ *   not eq).
  * - contains: a string value (or a string element of an array) contains `value` as a
  *   case-insensitive substring; for a non-string `value`, an array element equals it.
  * - exists: the path exists (`value: false` inverts it; handled by the caller).
@@ -56,7 +57,12 @@ function scalar(value: unknown, field: string): string {
 export function conditionPath(c: MetadataCondition, index = 0): string {
   const prefix = `metadata[${index}]`;
   const target = pathExpression(c.path, `${prefix}.path`);
-  if (c.op === 'exists') return target;
+  if (c.op === 'exists') {
+    if (c.value !== undefined && c.value !== null && typeof c.value !== 'boolean') {
+      throw validationError(`${prefix}.value`, 'must be true or false for exists');
+    }
+    return target;
+  }
   if (c.value === undefined) throw validationError(`${prefix}.value`, `is required for ${c.op}`);
   const value = scalar(c.value, `${prefix}.value`);
   if (c.op === 'contains') {
@@ -83,6 +89,11 @@ export function metadataCondition(alias: string, conditions: readonly MetadataCo
   conditions.forEach((c, i) => {
     if (!(METADATA_OPERATORS as readonly string[]).includes(c.op)) {
       throw validationError(`metadata[${i}].op`, `must be one of ${METADATA_OPERATORS.join(', ')}`);
+    }
+    if (c.op === 'ne') {
+      positive.push(conditionPath({ path: c.path, op: 'exists' }, i));
+      negative.push(conditionPath({ ...c, op: 'eq' }, i));
+      return;
     }
     const path = conditionPath(c, i);
     if (c.op === 'exists' && c.value === false) negative.push(path);

@@ -53,7 +53,7 @@ export class MetadataResolver {
   })
   async mergeScientificMetadata(
     @Arg('id', () => ID, { description: 'The MFID of a dataset, sample, project or instrument.' }) id: string,
-    @Arg('metadata', () => GraphQLJSONObject, { description: 'The keys to merge.' })
+    @Arg('metadata', () => GraphQLJSONObject, { description: 'The keys to merge.', validate: false })
     metadata: Record<string, unknown>,
     @Arg('overwrite', { defaultValue: false, description: 'Replace everything instead of merging.' })
     overwrite: boolean,
@@ -65,7 +65,7 @@ export class MetadataResolver {
   @Mutation(() => GraphQLJSONObject, { description: 'Replaces all the scientific metadata of a resource.' })
   async replaceScientificMetadata(
     @Arg('id', () => ID, { description: 'The MFID of a dataset, sample, project or instrument.' }) id: string,
-    @Arg('metadata', () => GraphQLJSONObject, { description: 'The new document.' })
+    @Arg('metadata', () => GraphQLJSONObject, { description: 'The new document.', validate: false })
     metadata: Record<string, unknown>,
     @Ctx() ctx: RequestContext,
   ) {

@@ -28,8 +28,8 @@ interface HitRow {
   resource_type: ResourceType;
   name: string | null;
   owner_id: string | null;
-  creation_time: Date;
-  modification_time: Date;
+  creation_time: string | Date;
+  modification_time: string | Date;
   rank: number;
   data: MetadataDocument;
 }
@@ -80,8 +80,8 @@ export class MetadataSearch {
       resourceType: r.resource_type,
       name: r.name,
       ownerOrcid: r.owner_id,
-      creationTime: r.creation_time,
-      modificationTime: r.modification_time,
+      creationTime: new Date(r.creation_time),
+      modificationTime: new Date(r.modification_time),
       rank: Number(r.rank),
       scientificMetadata: r.data,
     }));
