@@ -53,14 +53,17 @@ export class DatasetResolver {
   }
 
   @Mutation(() => Dataset, { description: 'Creates a dataset record (files are added afterwards).' })
-  createDataset(@Arg('input') input: CreateDatasetInput, @Ctx() ctx: RequestContext) {
+  createDataset(
+    @Arg('input', { description: 'The new record.' }) input: CreateDatasetInput,
+    @Ctx() ctx: RequestContext,
+  ) {
     return ctx.services.dataset.create(ctx, input);
   }
 
   @Mutation(() => Dataset, { description: 'Changes fields of a dataset.' })
   updateDataset(
     @Arg('id', () => ID, { description: 'The dataset MFID.' }) id: string,
-    @Arg('input') input: UpdateDatasetInput,
+    @Arg('input', { description: 'The changes.' }) input: UpdateDatasetInput,
     @Ctx() ctx: RequestContext,
   ) {
     return ctx.services.dataset.update(ctx, id, input);

@@ -30,14 +30,17 @@ export class ProjectResolver {
   }
 
   @Mutation(() => Project, { description: 'Creates a project (platform administrators).' })
-  createProject(@Arg('input') input: CreateProjectInput, @Ctx() ctx: RequestContext) {
+  createProject(
+    @Arg('input', { description: 'The new record.' }) input: CreateProjectInput,
+    @Ctx() ctx: RequestContext,
+  ) {
     return ctx.services.project.create(ctx, input);
   }
 
   @Mutation(() => Project, { description: 'Changes fields of a project, or renames its slug.' })
   updateProject(
     @Arg('id', { description: 'Project MFID or slug.' }) id: string,
-    @Arg('input') input: UpdateProjectInput,
+    @Arg('input', { description: 'The changes.' }) input: UpdateProjectInput,
     @Ctx() ctx: RequestContext,
   ) {
     return ctx.services.project.update(ctx, id, input);
@@ -48,7 +51,7 @@ export class ProjectResolver {
   })
   async setProjectMember(
     @Arg('project', { description: 'Project MFID or slug.' }) projectId: string,
-    @Arg('member') member: ProjectMemberInput,
+    @Arg('member', { description: 'The member and role.' }) member: ProjectMemberInput,
     @Ctx() ctx: RequestContext,
   ) {
     const project = await ctx.services.project.get(ctx, projectId);
