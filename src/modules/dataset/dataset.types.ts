@@ -1,4 +1,5 @@
 import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
 import { IsOptional, MaxLength, Matches } from 'class-validator';
 import { connectionTypes } from '../../core/graphql/connection';
 import { MFID_PATTERN } from '../../core/ids';
@@ -134,6 +135,9 @@ export class CreateDatasetInput extends DatasetTextInput {
     description: 'The owner: ORCID, MFID, username or email. Defaults to you.',
   })
   owner?: string | null;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Initial scientific metadata.' })
+  scientificMetadata?: Record<string, unknown> | null;
 }
 
 @InputType({

@@ -50,6 +50,7 @@ export class MetadataSearch {
     const q = typeof rawQ === 'string' ? rawQ.trim() : '';
     if (!q) throw validationError('q', 'is required');
     if (q.length > MAX_QUERY) throw validationError('q', `must be at most ${MAX_QUERY} characters`);
+    if (!Number.isInteger(limit) || limit < 1) throw validationError('limit', 'must be at least 1');
     const readable = (cond: Sql | null) => cond ?? sql('true');
     const d = readable(await this.access.readableCondition(ctx, 'd'));
     const s = readable(await this.access.readableCondition(ctx, 's'));
