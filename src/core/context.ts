@@ -29,7 +29,11 @@ export interface AccessScope {
  * Every service method takes it first. `em` is a fork private to this request.
  */
 export class RequestContext {
-  private scopePromise?: Promise<AccessScope>;
+  /**
+   * Held in an object rather than a field: Apollo hands resolvers a shallow copy of the context,
+   * and the copy and the original (which the DataLoaders see) must share one scope.
+   */
+  private readonly cache: { scope?: Promise<AccessScope> } = {};
   /** Records fetched by a canonical single read: only these get `capabilities` computed. */
   readonly canonical = new WeakSet<object>();
 
@@ -63,12 +67,12 @@ export class RequestContext {
 
   /** The caller's access scope, computed on first use and shared for the rest of the request. */
   scope(): Promise<AccessScope> {
-    if (!this.scopePromise) this.scopePromise = this.services.access.loadScope(this);
-    return this.scopePromise;
+    if (!this.cache.scope) this.cache.scope = this.services.access.loadScope(this);
+    return this.cache.scope;
   }
 
   /** Forgets the cached scope (after the caller's own memberships change). */
   resetScope(): void {
-    this.scopePromise = undefined;
+    this.cache.scope = undefined;
   }
 }
