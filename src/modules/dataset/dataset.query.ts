@@ -7,6 +7,7 @@ import type { ProjectService } from '../project/project.service';
 import type { AccessService } from '../access/access.service';
 import { metadataCondition, type MetadataCondition } from '../metadata/metadata.filter';
 import { notHiddenByDeletion } from '../deletion/deletion.visibility';
+import { associatedWith, relativeConditions } from '../link/link.filters';
 
 export type ProjectScope = 'assigned' | 'shared' | 'all';
 export type ProjectRelation = 'assigned' | 'shared';
@@ -107,29 +108,10 @@ export class DatasetQuery {
       );
     }
     if (f.sampleMfid !== undefined) {
-      const sampleVisible = (await this.access.readableCondition(ctx, 's')) ?? sql('true');
-      parts.push({
-        sql: `exists (select 1 from dataset_sample x join sample s on s.unique_id = x.sample_mfid
-          where x.dataset_mfid = d.unique_id and x.sample_mfid = ? and (${sampleVisible.sql}))`,
-        params: [f.sampleMfid, ...sampleVisible.params],
-      });
+      const sampleVisible = (await this.access.readableCondition(ctx, 'o')) ?? sql('true');
+      parts.push(associatedWith('dataset', 'd', f.sampleMfid, sampleVisible));
     }
-    if (f.childrenOf !== undefined) {
-      parts.push(
-        sql(
-          'exists (select 1 from dataset_link l where l.child_mfid = d.unique_id and l.parent_mfid = ?)',
-          f.childrenOf,
-        ),
-      );
-    }
-    if (f.parentsOf !== undefined) {
-      parts.push(
-        sql(
-          'exists (select 1 from dataset_link l where l.parent_mfid = d.unique_id and l.child_mfid = ?)',
-          f.parentsOf,
-        ),
-      );
-    }
+    parts.push(...relativeConditions('dataset', 'd', f));
     parts.push(metadataCondition('d', f.metadata ?? []) ?? sql('true'));
     let projectMfid: string | undefined;
     if (f.projectId !== undefined || f.projectMfid !== undefined) {

@@ -1,16 +1,8 @@
 import type { Router } from 'express';
 import { handle, param } from '../../core/rest/handler';
-import { qBool, qInt, qLimit, qStr, type Query } from '../../core/rest/params';
-import type { RequestContext } from '../../core/context';
+import { qBool, qOffsetPage, qStr } from '../../core/rest/params';
 import { parseStatus } from './deletion.service';
 import { toLegacyDeletionAudit, toLegacyDeletionRequest } from './deletion.legacy';
-
-function offsetPage(ctx: RequestContext, q: Query) {
-  return {
-    limit: qLimit(q, ctx.config.limits.defaultPageSize, ctx.config.limits.maxPageSize),
-    offset: qInt(q, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
-  };
-}
 
 export function deletionRoutes(router: Router): void {
   router.post(
@@ -38,7 +30,7 @@ export function deletionRoutes(router: Router): void {
           resourceId: qStr(req.query, 'resource_id'),
           requesterId: qStr(req.query, 'requester_id'),
         },
-        offsetPage(ctx, req.query),
+        qOffsetPage(req.query, ctx.config.limits),
       );
       return { items: page.items.map(toLegacyDeletionRequest), total: page.total };
     }),
@@ -72,7 +64,7 @@ export function deletionRoutes(router: Router): void {
           requesterId: qStr(req.query, 'requester_id'),
           reviewerId: qStr(req.query, 'reviewer_id'),
         },
-        offsetPage(ctx, req.query),
+        qOffsetPage(req.query, ctx.config.limits),
       );
       return { items: page.items.map(toLegacyDeletionAudit), total: page.total };
     }),

@@ -1,9 +1,8 @@
 import type { Router } from 'express';
 import type { RequestContext } from '../../core/context';
 import { handle, param } from '../../core/rest/handler';
-import { bodyObject, qBool, qInt, qLimit, qStr, type Query } from '../../core/rest/params';
+import { bodyObject, qBool, qOffsetPage, qStr, type Query } from '../../core/rest/params';
 import { optionalString, pickFields, requiredString } from '../../core/rest/body';
-import type { PageRequest } from '../../core/db/page';
 import { toLegacyDataset } from '../dataset/dataset.legacy';
 import { parseFilter } from '../dataset/dataset.rest';
 import { parseSampleFilter, sampleItems } from '../sample/sample.rest';
@@ -11,13 +10,6 @@ import { extrasFlags } from '../resource/resource.extras';
 import type { Dataset } from '../dataset/dataset.entity';
 import { toLegacyLink, toLegacyLinkInfo } from './link.legacy';
 import type { ExpectedTypes, LinkInfo } from './link.service';
-
-function offsetPage(ctx: RequestContext, q: Query): PageRequest {
-  return {
-    limit: qLimit(q, ctx.config.limits.defaultPageSize, ctx.config.limits.maxPageSize),
-    offset: qInt(q, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
-  };
-}
 
 function datasetItems(ctx: RequestContext, datasets: Dataset[], q: Query) {
   const opts = { includeOwner: qBool(q, 'include_owner', false), ...extrasFlags(q) };
@@ -31,14 +23,13 @@ const unlinked = (info: LinkInfo) => ({
 
 /** Typed legacy link routes: `/<kind>/:a/<relation>/:b` link and unlink, in path order. */
 function typedLinkRoutes(router: Router, path: string, types: ExpectedTypes): void {
-  const [a, b] = ['a', 'b'];
   router.post(
     path,
     handle(async (ctx, req) => {
       const info = await ctx.services.link.link(
         ctx,
-        param(req, a),
-        param(req, b),
+        param(req, 'a'),
+        param(req, 'b'),
         qStr(req.query, 'relationship_type'),
         types,
       );
@@ -48,7 +39,9 @@ function typedLinkRoutes(router: Router, path: string, types: ExpectedTypes): vo
   router.delete(
     path,
     handle(async (ctx, req) =>
-      unlinked(await ctx.services.link.unlink(ctx, param(req, a), param(req, b), { types, directed: true })),
+      unlinked(
+        await ctx.services.link.unlink(ctx, param(req, 'a'), param(req, 'b'), { types, directed: true }),
+      ),
     ),
   );
 }
@@ -91,7 +84,7 @@ export function linkRoutes(router: Router): void {
           param(req, 'id'),
           relation,
           parseFilter(req.query),
-          offsetPage(ctx, req.query),
+          qOffsetPage(req.query, ctx.config.limits),
         );
         return { items: await datasetItems(ctx, page.items, req.query), total: page.total };
       }),
@@ -104,7 +97,7 @@ export function linkRoutes(router: Router): void {
           param(req, 'id'),
           relation,
           parseSampleFilter(req.query),
-          offsetPage(ctx, req.query),
+          qOffsetPage(req.query, ctx.config.limits),
         );
         return { items: await sampleItems(ctx, page.items, req.query), total: page.total };
       }),
@@ -118,7 +111,7 @@ export function linkRoutes(router: Router): void {
         param(req, 'id'),
         'ofDataset',
         parseSampleFilter(req.query),
-        offsetPage(ctx, req.query),
+        qOffsetPage(req.query, ctx.config.limits),
       );
       return { items: await sampleItems(ctx, page.items, req.query), total: page.total };
     }),
@@ -127,13 +120,12 @@ export function linkRoutes(router: Router): void {
   router.get(
     '/samples/:id/datasets',
     handle(async (ctx, req) => {
-      const limit = qLimit(req.query, ctx.config.limits.defaultPageSize, ctx.config.limits.maxPageSize);
       const page = await ctx.services.link.datasetRelatives(
         ctx,
         param(req, 'id'),
         'ofSample',
         parseFilter(req.query),
-        { limit, offset: qInt(req.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER) },
+        qOffsetPage(req.query, ctx.config.limits),
       );
       return datasetItems(ctx, page.items, req.query);
     }),

@@ -1,5 +1,5 @@
 import type { FieldProblem } from '../../core/errors';
-import { isIsoTimestamp } from '../dataset/dataset.fields';
+import { checkTextSpec } from '../dataset/dataset.fields';
 
 /** The text fields of a sample, with their wire names and limits. */
 export const SAMPLE_TEXT = {
@@ -14,21 +14,7 @@ export type SampleText = Partial<Record<SampleTextField, string | null>>;
 
 /** Problems with the text fields of a sample input (types, lengths, the timestamp format). */
 export function checkSampleText(input: Partial<Record<SampleTextField, unknown>>): FieldProblem[] {
-  const problems: FieldProblem[] = [];
-  for (const key of SAMPLE_TEXT_FIELDS) {
-    const v = input[key];
-    const { wire, max } = SAMPLE_TEXT[key];
-    if (v === undefined || v === null) continue;
-    if (typeof v !== 'string') problems.push({ field: wire, message: 'must be a string' });
-    else if (v.length > max) problems.push({ field: wire, message: `must be at most ${max} characters` });
-    else if (key === 'timestamp' && v !== '' && !isIsoTimestamp(v)) {
-      problems.push({
-        field: wire,
-        message: 'must be an ISO 8601 date or date-time, e.g. 2026-01-17T01:31:26Z',
-      });
-    }
-  }
-  return problems;
+  return checkTextSpec(SAMPLE_TEXT, input);
 }
 
 export function sampleTextValues(input: SampleText): SampleText {

@@ -5,6 +5,7 @@ import type { AccessService } from '../access/access.service';
 import type { ProjectService } from '../project/project.service';
 import { metadataCondition, type MetadataCondition } from '../metadata/metadata.filter';
 import { notHiddenByDeletion } from '../deletion/deletion.visibility';
+import { associatedWith, relativeConditions } from '../link/link.filters';
 import { Sample } from './sample.entity';
 import type { SamplePolicy } from './sample.policy';
 
@@ -59,29 +60,10 @@ export class SampleQuery {
       parts.push(sql('s.project_mfid = ?', (await this.findProject(ctx, f)) ?? ''));
     }
     if (f.datasetMfid !== undefined) {
-      const datasetVisible = (await this.access.readableCondition(ctx, 'd')) ?? sql('true');
-      parts.push({
-        sql: `exists (select 1 from dataset_sample x join dataset d on d.unique_id = x.dataset_mfid
-          where x.sample_mfid = s.unique_id and x.dataset_mfid = ? and (${datasetVisible.sql}))`,
-        params: [f.datasetMfid, ...datasetVisible.params],
-      });
+      const datasetVisible = (await this.access.readableCondition(ctx, 'o')) ?? sql('true');
+      parts.push(associatedWith('sample', 's', f.datasetMfid, datasetVisible));
     }
-    if (f.childrenOf !== undefined) {
-      parts.push(
-        sql(
-          'exists (select 1 from sample_link l where l.child_mfid = s.unique_id and l.parent_mfid = ?)',
-          f.childrenOf,
-        ),
-      );
-    }
-    if (f.parentsOf !== undefined) {
-      parts.push(
-        sql(
-          'exists (select 1 from sample_link l where l.parent_mfid = s.unique_id and l.child_mfid = ?)',
-          f.parentsOf,
-        ),
-      );
-    }
+    parts.push(...relativeConditions('sample', 's', f));
     parts.push(metadataCondition('s', f.metadata ?? []));
     parts.push(notHiddenByDeletion('s.unique_id'));
     parts.push(await this.policy.visibleWhere(ctx, 's'));
