@@ -172,7 +172,11 @@ describe('samples', () => {
       owner.key,
       `query($id: ID!, $p: String!) {
         sample(id: $id) { sampleName scientificMetadata b: scientificMetadata(path: "a.b") capabilities { canUpdate } }
-        project(id: $p) { samples(first: 5) { totalCount nodes { uniqueId } } }
+        project(id: $p) {
+          samples(first: 5) { totalCount nodes { uniqueId } }
+          hit: samples(filter: { metadata: [{ path: "a.b", op: eq, value: 1 }] }) { totalCount }
+          miss: samples(filter: { metadata: [{ path: "a.b", op: gt, value: 1 }] }) { totalCount }
+        }
       }`,
       { id, p: project.projectId },
     );
@@ -184,6 +188,8 @@ describe('samples', () => {
       capabilities: { canUpdate: true },
     });
     expect(read.data.project.samples).toEqual({ totalCount: 1, nodes: [{ uniqueId: id }] });
+    expect(read.data.project.hit.totalCount).toBe(1);
+    expect(read.data.project.miss.totalCount).toBe(0);
     const hidden = await gql(t.url, stranger.key, `query($id: ID!) { sample(id: $id) { uniqueId } }`, { id });
     expect(hidden.errors?.[0].extensions?.code).toBe('NOT_FOUND');
   });
