@@ -47,7 +47,7 @@ export class ContextFactory {
     const user = await this.services.user.get(em, userId);
     if (!user) throw unauthenticated(`no user ${userId}`);
     const apiKey = { uniqueId: 'internal', prefix: 'internal', createdAt: new Date(), user } as never;
-    return new RequestContext(
+    const ctx: RequestContext = new RequestContext(
       requestId,
       em,
       { user, apiKey, token: '' },
@@ -56,5 +56,6 @@ export class ContextFactory {
       this.config,
       this.log,
     );
+    return ctx;
   }
 }

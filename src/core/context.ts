@@ -29,7 +29,11 @@ export interface AccessScope {
  * Every service method takes it first. `em` is a fork private to this request.
  */
 export class RequestContext {
-  private scopePromise?: Promise<AccessScope>;
+  /**
+   * Held in an object rather than a field: Apollo hands resolvers a shallow copy of the context,
+   * and the copy and the original (which the DataLoaders see) must share one scope.
+   */
+  private readonly cache: { scope?: Promise<AccessScope> } = {};
   /** Records fetched by a canonical single read: only these get `capabilities` computed. */
   readonly canonical = new WeakSet<object>();
   /** Effective permissions computed during this request, by resource id. */
@@ -42,11 +46,11 @@ export class RequestContext {
     readonly em: EntityManager,
     private readonly currentCaller: Caller | null,
     readonly services: Services,
-    private readonly makeLoaders: (em: EntityManager) => Loaders,
+    private readonly makeLoaders: (em: EntityManager, context: () => RequestContext) => Loaders,
     readonly config: Config,
     readonly log: Logger,
   ) {
-    this.loaders = makeLoaders(em);
+    this.loaders = makeLoaders(em, () => this);
   }
 
   /**
@@ -86,13 +90,13 @@ export class RequestContext {
 
   /** The caller's access scope, computed on first use and shared for the rest of the request. */
   scope(): Promise<AccessScope> {
-    if (!this.scopePromise) this.scopePromise = this.services.access.loadScope(this);
-    return this.scopePromise;
+    if (!this.cache.scope) this.cache.scope = this.services.access.loadScope(this);
+    return this.cache.scope;
   }
 
   /** Forgets the cached scope (after the caller's own memberships change). */
   resetScope(): void {
-    this.scopePromise = undefined;
+    this.cache.scope = undefined;
     this.permissions.clear();
   }
 }

@@ -7,6 +7,13 @@ import { Dataset } from './dataset/dataset.entity';
 import { AccessGrant } from './access/access-grant.entity';
 import { Keyword } from './keyword/keyword.entity';
 import { DatasetKeyword } from './keyword/dataset-keyword.entity';
+import { Sample } from './sample/sample.entity';
+import { DatasetLink } from './link/dataset-link.entity';
+import { SampleLink } from './link/sample-link.entity';
+import { DatasetSample } from './link/dataset-sample.entity';
+import { ScientificMetadata } from './metadata/scientific-metadata.entity';
+import { DeletionRequest } from './deletion/deletion-request.entity';
+import { DeletionAudit } from './deletion/deletion-audit.entity';
 
 /** Every MikroORM entity, listed explicitly (no globbing: the same list in jest and in dist). */
 export const ENTITIES = [
@@ -19,4 +26,11 @@ export const ENTITIES = [
   AccessGrant,
   Keyword,
   DatasetKeyword,
+  Sample,
+  DatasetLink,
+  SampleLink,
+  DatasetSample,
+  ScientificMetadata,
+  DeletionRequest,
+  DeletionAudit,
 ];

@@ -1,17 +1,29 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../core/context';
 import { entityLoader } from '../core/db/loader';
 import { User } from './user/user.entity';
 import { Project } from './project/project.entity';
 import { Instrument } from './instrument/instrument.entity';
 import { keywordLoaders } from './keyword/keyword.loaders';
+import { linkLoaders } from './link/link.loaders';
+import { metadataLoader } from './metadata/metadata.loaders';
+import { firstThumbnailLoader } from './graph/first-thumbnail';
+import { deletionLoader } from './deletion/deletion.loaders';
 
-/** The DataLoaders of one request. Built fresh per request: nothing is cached across callers. */
-export function createLoaders(em: EntityManager) {
+/**
+ * The DataLoaders of one request. Built fresh per request: nothing is cached across callers.
+ * Loaders that filter by visibility reach the request context through `context`.
+ */
+export function createLoaders(em: EntityManager, context: () => RequestContext) {
   return {
     user: entityLoader(em, User, 'uniqueId'),
     project: entityLoader(em, Project, 'uniqueId'),
     instrument: entityLoader(em, Instrument, 'uniqueId'),
     keywords: keywordLoaders(em),
+    links: linkLoaders(em, context),
+    metadata: metadataLoader(em),
+    firstThumbnail: firstThumbnailLoader(em),
+    pendingDeletion: deletionLoader(em),
   };
 }
 

@@ -4,6 +4,23 @@ import { UserResolver } from './user/user.resolver';
 import { ProjectResolver } from './project/project.resolver';
 import { InstrumentResolver } from './instrument/instrument.resolver';
 import { DatasetResolver, ProjectDatasetsResolver } from './dataset/dataset.resolver';
+import { ProjectSamplesResolver, SampleResolver } from './sample/sample.resolver';
+import {
+  DatasetMetadataField,
+  InstrumentMetadataField,
+  MetadataResolver,
+  ProjectMetadataField,
+  SampleMetadataField,
+} from './metadata/metadata.resolver';
+import { DatasetLinksResolver, LinkResolver, SampleLinksResolver } from './link/link.resolver';
+import { DatasetThumbnailResolver, GraphResolver } from './graph/graph.resolver';
+import { SearchResolver } from './search/search.resolver';
+import { ResourceResolver } from './resource/resource.resolver';
+import {
+  DatasetDeletionResolver,
+  DeletionResolver,
+  SampleDeletionResolver,
+} from './deletion/deletion.resolver';
 
 /** Every GraphQL resolver class. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -14,4 +31,21 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   InstrumentResolver,
   DatasetResolver,
   ProjectDatasetsResolver,
+  SampleResolver,
+  ProjectSamplesResolver,
+  MetadataResolver,
+  DatasetMetadataField,
+  SampleMetadataField,
+  ProjectMetadataField,
+  InstrumentMetadataField,
+  LinkResolver,
+  DatasetLinksResolver,
+  SampleLinksResolver,
+  GraphResolver,
+  DatasetThumbnailResolver,
+  SearchResolver,
+  ResourceResolver,
+  DeletionResolver,
+  DatasetDeletionResolver,
+  SampleDeletionResolver,
 ];

@@ -5,16 +5,32 @@ import { projectRoutes } from './project/project.rest';
 import { instrumentRoutes } from './instrument/instrument.rest';
 import { datasetRoutes } from './dataset/dataset.rest';
 import { keywordRoutes } from './keyword/keyword.rest';
+import { searchRoutes } from './search/search.rest';
+import { sampleRoutes } from './sample/sample.rest';
+import { metadataRoutes } from './metadata/metadata.rest';
+import { linkRoutes } from './link/link.rest';
+import { deletionRoutes } from './deletion/deletion.rest';
+import { resourceRoutes } from './resource/resource.rest';
+import { graphRoutes } from './graph/graph.rest';
 
 /**
  * Mounts every authenticated REST route of the legacy shim. Within a module, literal segments
  * (`/datasets/search`) are registered before parameters (`/datasets/:id`).
  */
 export function mountRoutes(router: Router): void {
+  // literal `/<type>/search` paths first: they would otherwise match `/<type>/:id`
+  searchRoutes(router);
   accountRoutes(router);
   userRoutes(router);
   projectRoutes(router);
   instrumentRoutes(router);
   datasetRoutes(router);
   keywordRoutes(router);
+  sampleRoutes(router);
+  // `/resources/metadata/search` and `/resources/links` before `/resources/:id...`
+  metadataRoutes(router);
+  linkRoutes(router);
+  deletionRoutes(router);
+  resourceRoutes(router);
+  graphRoutes(router);
 }

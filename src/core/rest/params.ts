@@ -48,6 +48,17 @@ export function qLimit(q: Query, def: number, max: number): number {
   return Math.min(n, max);
 }
 
+/** `limit` (clamped) and `offset` of an offset-paginated list. */
+export function qOffsetPage(
+  q: Query,
+  limits: { defaultPageSize: number; maxPageSize: number },
+): { limit: number; offset: number } {
+  return {
+    limit: qLimit(q, limits.defaultPageSize, limits.maxPageSize),
+    offset: qInt(q, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
+  };
+}
+
 /** A JSON request body that must be an object. */
 export function bodyObject(body: unknown): Record<string, unknown> {
   if (body === undefined || body === null || body === '') return {};

@@ -28,6 +28,10 @@ import { Instrument } from '../instrument/instrument.entity';
 @Index({ properties: ['project', 'uniqueId'] })
 @Index({ properties: ['owner', 'uniqueId'] })
 @Index({ properties: ['instrument', 'uniqueId'] })
+@Index({
+  name: 'dataset_name_trgm_idx',
+  expression: 'create index dataset_name_trgm_idx on dataset using gin (dataset_name gin_trgm_ops)',
+})
 export class Dataset {
   [PrimaryKeyProp]?: 'uniqueId';
   [OptionalProps]?: 'public' | 'size' | 'creationTime' | 'modificationTime';

@@ -24,12 +24,18 @@ export function isIsoTimestamp(value: string): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
-/** Problems with the text fields of a dataset input (types, lengths, the timestamp format). */
-export function checkTextFields(input: Partial<Record<TextField, unknown>>): FieldProblem[] {
+/** Wire names and length limits of a record's text fields (`timestamp` must be ISO 8601). */
+export type TextSpec<K extends string> = Record<K, { wire: string; max: number }>;
+
+/** Problems with the text fields of an input under `spec` (types, lengths, the timestamp format). */
+export function checkTextSpec<K extends string>(
+  spec: TextSpec<K>,
+  input: Partial<Record<K, unknown>>,
+): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  for (const key of TEXT_FIELDS) {
+  for (const key of Object.keys(spec) as K[]) {
     const v = input[key];
-    const { wire, max } = UPDATABLE[key];
+    const { wire, max } = spec[key];
     if (v === undefined || v === null) continue;
     if (typeof v !== 'string') problems.push({ field: wire, message: 'must be a string' });
     else if (v.length > max) problems.push({ field: wire, message: `must be at most ${max} characters` });
@@ -41,4 +47,9 @@ export function checkTextFields(input: Partial<Record<TextField, unknown>>): Fie
     }
   }
   return problems;
+}
+
+/** Problems with the text fields of a dataset input. */
+export function checkTextFields(input: Partial<Record<TextField, unknown>>): FieldProblem[] {
+  return checkTextSpec(UPDATABLE, input);
 }

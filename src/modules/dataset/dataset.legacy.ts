@@ -3,8 +3,9 @@ import { toPublicUser } from '../user/user.rest';
 import type { Dataset } from './dataset.entity';
 import type { DatasetCapabilities } from './dataset.policy';
 import type { ProjectRelation } from './dataset.query';
+import { legacyExtras, type ExtrasOptions } from '../resource/resource.extras';
 
-export interface LegacyDatasetOptions {
+export interface LegacyDatasetOptions extends ExtrasOptions {
   includeOwner?: boolean;
   capabilities?: DatasetCapabilities | null;
   projectRelation?: ProjectRelation | null;
@@ -16,10 +17,11 @@ export async function toLegacyDataset(
   ds: Dataset,
   opts: LegacyDatasetOptions = {},
 ): Promise<Record<string, unknown>> {
-  const [project, instrument, owner] = await Promise.all([
+  const [project, instrument, owner, extras] = await Promise.all([
     ds.project ? ctx.loaders.project.load(ds.project.uniqueId) : null,
     ds.instrument ? ctx.loaders.instrument.load(ds.instrument.uniqueId) : null,
     opts.includeOwner ? ctx.loaders.user.load(ds.owner.uniqueId) : null,
+    legacyExtras(ctx, ds.uniqueId, opts),
   ]);
   const out: Record<string, unknown> = {
     unique_id: ds.uniqueId,
@@ -54,7 +56,7 @@ export async function toLegacyDataset(
   };
   if (opts.includeOwner) out.owner = owner ? toPublicUser(ctx, owner) : null;
   if (opts.projectRelation !== undefined) out.project_relation = opts.projectRelation;
-  return out;
+  return Object.assign(out, extras);
 }
 
 export function toLegacyCapabilities(c: DatasetCapabilities): Record<string, boolean> {

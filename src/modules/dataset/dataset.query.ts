@@ -1,10 +1,14 @@
 import type { RequestContext } from '../../core/context';
-import { rawQuery } from '../../core/db/raw';
 import { and, sql, type Sql } from '../../core/db/sql';
-import { keysetPage } from '../../core/pagination';
+import { countRows, selectPage, type PageRequest } from '../../core/db/page';
+import { rawQuery } from '../../core/db/raw';
 import { Dataset } from './dataset.entity';
 import type { DatasetPolicy } from './dataset.policy';
 import type { ProjectService } from '../project/project.service';
+import type { AccessService } from '../access/access.service';
+import { metadataCondition, type MetadataCondition } from '../metadata/metadata.filter';
+import { notHiddenByDeletion } from '../deletion/deletion.visibility';
+import { associatedWith, relativeConditions } from '../link/link.filters';
 
 export type ProjectScope = 'assigned' | 'shared' | 'all';
 export type ProjectRelation = 'assigned' | 'shared';
@@ -27,6 +31,14 @@ export interface DatasetFilter {
   dataFormat?: string;
   dataType?: string;
   sessionName?: string;
+  /** associated with this sample (which the caller must be able to read) */
+  sampleMfid?: string;
+  /** children of this dataset */
+  childrenOf?: string;
+  /** parents of this dataset */
+  parentsOf?: string;
+  /** typed conditions on the scientific metadata; all must hold */
+  metadata?: MetadataCondition[];
 }
 
 export interface DatasetPage {
@@ -62,12 +74,14 @@ function likeEscape(text: string): string {
 
 /**
  * The SQL of the dataset collection: one statement for a page, one for the total. The caller's
- * visibility condition is always part of the WHERE clause.
+ * visibility condition is always part of the WHERE clause, and datasets hidden by a pending
+ * deletion request are left out.
  */
 export class DatasetQuery {
   constructor(
     private readonly policy: DatasetPolicy,
     private readonly projects: ProjectService,
+    private readonly access: AccessService,
   ) {}
 
   async compile(ctx: RequestContext, f: DatasetFilter): Promise<Compiled> {
@@ -94,6 +108,12 @@ export class DatasetQuery {
         ),
       );
     }
+    if (f.sampleMfid !== undefined) {
+      const sampleVisible = (await this.access.readableCondition(ctx, 'o')) ?? sql('true');
+      parts.push(associatedWith('dataset', 'd', f.sampleMfid, sampleVisible));
+    }
+    parts.push(...relativeConditions('dataset', 'd', f));
+    parts.push(metadataCondition('d', f.metadata ?? []) ?? sql('true'));
     let projectMfid: string | undefined;
     if (f.projectId !== undefined || f.projectMfid !== undefined) {
       const project = await this.findProject(ctx, f);
@@ -107,35 +127,19 @@ export class DatasetQuery {
         parts.push(sql('false'));
       }
     }
+    parts.push(notHiddenByDeletion('d.unique_id'));
     parts.push((await this.policy.visibleWhere(ctx, 'd')) ?? sql('true'));
     return { where: and(...parts), projectMfid };
   }
 
-  async page(
-    ctx: RequestContext,
-    f: DatasetFilter,
-    page: { limit: number; cursor?: string },
-  ): Promise<DatasetPage> {
+  async page(ctx: RequestContext, f: DatasetFilter, page: PageRequest): Promise<DatasetPage> {
     const { where, projectMfid } = await this.compile(ctx, f);
-    const cursor = page.cursor ? sql('d.unique_id < ?', page.cursor) : null;
-    const full = and(where, cursor);
     const relation = projectMfid
-      ? { sql: `case when d.project_mfid = ? then 'assigned' else 'shared' end`, params: [projectMfid] }
-      : { sql: 'null', params: [] };
-    const rows = await rawQuery<Record<string, unknown> & { project_relation: ProjectRelation | null }>(
-      ctx.em,
-      `select d.*, ${relation.sql} as project_relation from dataset d where ${full.sql}
-       order by d.unique_id desc limit ?`,
-      [...relation.params, ...full.params, page.limit + 1],
-    );
-    const relations = projectMfid ? new Map<string, ProjectRelation>() : undefined;
-    const items = rows.map((row) => {
-      const { project_relation: rel, ...columns } = row;
-      const ds = ctx.em.map(Dataset, columns);
-      if (relations && rel) relations.set(ds.uniqueId, rel);
-      return ds;
-    });
-    return { ...keysetPage(items, page.limit), relations };
+      ? sql(`case when d.project_mfid = ? then 'assigned' else 'shared' end`, projectMfid)
+      : undefined;
+    const rows = await selectPage(ctx.em, Dataset, 'dataset', 'd', where, page, relation);
+    const relations = projectMfid ? (rows.extras as Map<string, ProjectRelation>) : undefined;
+    return { items: rows.items, nextCursor: rows.nextCursor, relations };
   }
 
   /** Every matching id, newest first (for inspecting what one user may reach). */
@@ -151,12 +155,7 @@ export class DatasetQuery {
 
   async count(ctx: RequestContext, f: DatasetFilter): Promise<number> {
     const { where } = await this.compile(ctx, f);
-    const rows = await rawQuery<{ n: number }>(
-      ctx.em,
-      `select count(*)::int as n from dataset d where ${where.sql}`,
-      where.params,
-    );
-    return rows[0].n;
+    return countRows(ctx.em, 'dataset', 'd', where);
   }
 
   private async findProject(ctx: RequestContext, f: DatasetFilter): Promise<string | null> {

@@ -54,7 +54,7 @@ export class DatasetResolver {
 
   @Mutation(() => Dataset, { description: 'Creates a dataset record (files are added afterwards).' })
   createDataset(
-    @Arg('input', { description: 'The fields.' }) input: CreateDatasetInput,
+    @Arg('input', { description: 'The new record.' }) input: CreateDatasetInput,
     @Ctx() ctx: RequestContext,
   ) {
     return ctx.services.dataset.create(ctx, input);
@@ -63,7 +63,7 @@ export class DatasetResolver {
   @Mutation(() => Dataset, { description: 'Changes fields of a dataset.' })
   updateDataset(
     @Arg('id', () => ID, { description: 'The dataset MFID.' }) id: string,
-    @Arg('input', { description: 'The fields.' }) input: UpdateDatasetInput,
+    @Arg('input', { description: 'The changes.' }) input: UpdateDatasetInput,
     @Ctx() ctx: RequestContext,
   ) {
     return ctx.services.dataset.update(ctx, id, input);

@@ -9,6 +9,7 @@ import { TEXT_FIELDS, UPDATABLE } from './dataset.fields';
 import type { DatasetFilter, ProjectScope } from './dataset.query';
 import type { DatasetCreateInput, DatasetPatch } from './dataset.service';
 import { toLegacyDataset } from './dataset.legacy';
+import { extrasFlags } from '../resource/resource.extras';
 
 const TEXT_WIRE = TEXT_FIELDS.map((k) => [UPDATABLE[k].wire, k] as const);
 const CREATE_FIELDS = [
@@ -22,6 +23,7 @@ const CREATE_FIELDS = [
   'instrument_mfid',
   'owner',
   'owner_orcid',
+  'scientific_metadata',
 ];
 /** Read-only fields clients echo back from a record they read: dropped on create. */
 const ECHOED = [
@@ -33,6 +35,8 @@ const ECHOED = [
   'project_relation',
   'project',
   'instrument',
+  'links',
+  'deletion_request',
 ];
 const NOT_UPDATABLE: Record<string, string> = {
   project_id: 'the project changes only through project reassignment',
@@ -60,6 +64,7 @@ export function parseCreate(raw: unknown): DatasetCreateInput {
     instrumentMfid: optionalString(body, 'instrument_mfid'),
     owner: optionalString(body, 'owner'),
     ownerOrcid: optionalString(body, 'owner_orcid'),
+    scientificMetadata: body.scientific_metadata as DatasetCreateInput['scientificMetadata'],
   };
 }
 
@@ -113,6 +118,7 @@ export function parseFilter(q: Query): DatasetFilter {
     dataFormat: qStr(q, 'data_format'),
     dataType: qStr(q, 'data_type'),
     sessionName: qStr(q, 'session_name'),
+    sampleMfid: qStr(q, 'sample_mfid'),
   };
 }
 
@@ -121,6 +127,8 @@ async function detail(ctx: RequestContext, id: string, q: Query): Promise<Record
   return toLegacyDataset(ctx, ds, {
     includeOwner: qBool(q, 'include_owner', true),
     capabilities: await ctx.services.dataset.policy.capabilities(ctx, ds),
+    ...extrasFlags(q),
+    includeDeletion: true,
   });
 }
 
@@ -135,11 +143,13 @@ export function datasetRoutes(router: Router): void {
         cursor: decodeCursor(qStr(req.query, 'cursor')),
       });
       const includeOwner = qBool(req.query, 'include_owner', false);
+      const extras = extrasFlags(req.query);
       const [items, total] = await Promise.all([
         Promise.all(
           page.items.map((ds) =>
             toLegacyDataset(ctx, ds, {
               includeOwner,
+              ...extras,
               projectRelation: page.relations ? (page.relations.get(ds.uniqueId) ?? null) : undefined,
             }),
           ),

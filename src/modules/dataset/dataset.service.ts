@@ -5,9 +5,10 @@ import { uniquely } from '../../core/db/unique';
 import { allows } from '../access/permission';
 import { User } from '../user/user.entity';
 import type { UserService } from '../user/user.service';
-import type { Project } from '../project/project.entity';
 import type { ProjectService } from '../project/project.service';
 import type { InstrumentService } from '../instrument/instrument.service';
+import type { AccessService } from '../access/access.service';
+import type { PageRequest } from '../../core/db/page';
 import { Dataset } from './dataset.entity';
 import type { DatasetPolicy } from './dataset.policy';
 import { checkTextFields, TEXT_FIELDS, type TextField } from './dataset.fields';
@@ -25,6 +26,8 @@ export interface DatasetCreateInput extends Partial<Record<TextField, string | n
   owner?: string | null;
   /** deprecated owner selector; an error together with `owner` */
   ownerOrcid?: string | null;
+  /** initial scientific metadata, stored in the same transaction */
+  scientificMetadata?: Record<string, unknown> | null;
 }
 
 export interface DatasetPatch extends Partial<Record<TextField, string | null>> {
@@ -39,6 +42,7 @@ export interface DatasetDeps {
   users: UserService;
   projects: ProjectService;
   instruments: InstrumentService;
+  access: AccessService;
   policy: DatasetPolicy;
 }
 
@@ -49,7 +53,7 @@ export class DatasetService {
 
   constructor(private readonly deps: DatasetDeps) {
     this.policy = deps.policy;
-    this.query = new DatasetQuery(deps.policy, deps.projects);
+    this.query = new DatasetQuery(deps.policy, deps.projects, deps.access);
   }
 
   /** A dataset the caller may read; 404 otherwise (also for malformed ids). */
@@ -59,11 +63,7 @@ export class DatasetService {
     return ds;
   }
 
-  list(
-    ctx: RequestContext,
-    filter: DatasetFilter,
-    page: { limit: number; cursor?: string },
-  ): Promise<DatasetPage> {
+  list(ctx: RequestContext, filter: DatasetFilter, page: PageRequest): Promise<DatasetPage> {
     return this.query.page(ctx, filter, page);
   }
 
@@ -88,6 +88,7 @@ export class DatasetService {
     if (input.public !== undefined && input.public !== null && typeof input.public !== 'boolean') {
       problems.push({ field: 'public', message: 'must be true or false' });
     }
+    const metadata = ctx.services.metadata.checkDocument(input.scientificMetadata, 'scientific_metadata');
     assertNoProblems(problems);
 
     const em = ctx.em;
@@ -97,19 +98,27 @@ export class DatasetService {
     const owner = ownerSelector
       ? await this.deps.users.resolveField(em, input.owner ? 'owner' : 'owner_orcid', ownerSelector)
       : ctx.caller.user;
-    await this.assertMayCreate(ctx, project, owner);
+    await this.deps.projects.policy.assertMayCreateIn(ctx, project, owner, 'datasets');
 
-    const ds = em.create(Dataset, {
-      uniqueId: input.uniqueId ?? newMfid(),
-      owner: em.getReference(User, owner.uniqueId),
-      project: project ?? null,
-      instrument: instrument ?? null,
-      legacyInstrumentName: unresolvedName,
-      public: input.public ?? false,
-      ...textValues(input),
-    });
-    await uniquely(() => em.flush(), `a dataset with unique_id ${ds.uniqueId} already exists`);
-    return ds;
+    const uniqueId = input.uniqueId ?? newMfid();
+    return uniquely(
+      () =>
+        em.transactional(async (tx) => {
+          const ds = tx.create(Dataset, {
+            uniqueId,
+            owner: tx.getReference(User, owner.uniqueId),
+            project: project ?? null,
+            instrument: instrument ?? null,
+            legacyInstrumentName: unresolvedName,
+            public: input.public ?? false,
+            ...textValues(input),
+          });
+          await tx.flush();
+          if (metadata) await ctx.services.metadata.initialize(tx, 'dataset', uniqueId, metadata);
+          return ds;
+        }),
+      `a dataset with unique_id ${uniqueId} already exists`,
+    );
   }
 
   async update(ctx: RequestContext, uniqueId: string, patch: DatasetPatch): Promise<Dataset> {
@@ -124,21 +133,6 @@ export class DatasetService {
     if (patch.public !== undefined) ds.public = patch.public;
     await ctx.em.flush();
     return ds;
-  }
-
-  /** Creating in a project needs contributor there; naming another owner needs more. */
-  private async assertMayCreate(ctx: RequestContext, project: Project | null, owner: User): Promise<void> {
-    const projectPermission = project ? await this.deps.projects.policy.permission(ctx, project) : null;
-    if (project && !allows(projectPermission, 'contribute')) {
-      throw forbidden(`You may not create datasets in project ${project.projectId}`);
-    }
-    if (owner.uniqueId === ctx.userId) return;
-    const caller = ctx.caller.user;
-    if (caller.isPlatformAdmin || caller.isServiceAccount || (project && allows(projectPermission, 'manage')))
-      return;
-    throw forbidden(
-      'Only platform admins, service accounts and project admins may create datasets for another owner',
-    );
   }
 
   /** Instrument assignment is fixed at creation: resubmitting it is fine, changing it is 409. */

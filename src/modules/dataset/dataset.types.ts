@@ -1,8 +1,10 @@
 import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
 import { IsOptional, MaxLength, Matches } from 'class-validator';
 import { connectionTypes } from '../../core/graphql/connection';
 import { MFID_PATTERN } from '../../core/ids';
 import { Dataset } from './dataset.entity';
+import { MetadataConditionInput } from '../metadata/metadata.types';
 
 export enum ProjectScopeEnum {
   assigned = 'assigned',
@@ -69,6 +71,13 @@ export class DatasetFilterInput {
   @Field(() => String, { nullable: true, description: 'Data type.' }) dataType?: string;
   @Field(() => String, { nullable: true, description: 'Timestamp, as stored.' }) timestamp?: string;
   @Field(() => Boolean, { nullable: true, description: 'Public or not.' }) public?: boolean;
+  @Field(() => String, { nullable: true, description: 'Associated with this sample (MFID).' })
+  sampleMfid?: string;
+  @Field(() => [MetadataConditionInput], {
+    nullable: true,
+    description: 'Typed conditions on the scientific metadata; all must hold.',
+  })
+  metadata?: MetadataConditionInput[];
 }
 
 @InputType({ description: 'Fields of a dataset an update may change.' })
@@ -131,6 +140,9 @@ export class CreateDatasetInput extends DatasetTextInput {
     description: 'The owner: ORCID, MFID, username or email. Defaults to you.',
   })
   owner?: string | null;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Initial scientific metadata.' })
+  scientificMetadata?: Record<string, unknown> | null;
 }
 
 @InputType({

@@ -14,6 +14,11 @@ import { User } from '../user/user.entity';
 /** A registered instrument: a slug, a unique name, exactly one owner and descriptive fields. */
 @ObjectType('Instrument', { description: 'A registered instrument.' })
 @Entity({ tableName: 'instrument' })
+@Index({
+  name: 'instrument_search_trgm_idx',
+  expression:
+    "create index instrument_search_trgm_idx on instrument using gin ((instrument_name || ' ' || coalesce(instrument_type, '') || ' ' || coalesce(manufacturer, '')) gin_trgm_ops)",
+})
 export class Instrument {
   [PrimaryKeyProp]?: 'uniqueId';
   [OptionalProps]?: 'status' | 'public' | 'creationTime' | 'modificationTime';

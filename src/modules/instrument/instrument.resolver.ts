@@ -37,7 +37,7 @@ export class InstrumentResolver {
 
   @Mutation(() => Instrument, { description: 'Registers an instrument (platform administrators).' })
   createInstrument(
-    @Arg('input', { description: 'The fields.' }) input: CreateInstrumentInput,
+    @Arg('input', { description: 'The new record.' }) input: CreateInstrumentInput,
     @Ctx() ctx: RequestContext,
   ) {
     return ctx.services.instrument.create(ctx, input);
@@ -46,7 +46,7 @@ export class InstrumentResolver {
   @Mutation(() => Instrument, { description: 'Changes fields of an instrument.' })
   updateInstrument(
     @Arg('id', { description: 'MFID, slug or name.' }) id: string,
-    @Arg('input', { description: 'The fields.' }) input: UpdateInstrumentInput,
+    @Arg('input', { description: 'The changes.' }) input: UpdateInstrumentInput,
     @Ctx() ctx: RequestContext,
   ) {
     return ctx.services.instrument.update(ctx, id, input);

@@ -4,6 +4,7 @@ import { handle, param } from '../../core/rest/handler';
 import { bodyObject, qInt, qLimit, qStr } from '../../core/rest/params';
 import { optionalBool, optionalString, pickFields, requiredString, type Body } from '../../core/rest/body';
 import { AppError } from '../../core/errors';
+import { withMetadata } from '../resource/resource.extras';
 import { toPublicUser } from '../user/user.rest';
 import type { Instrument } from './instrument.entity';
 import type { InstrumentCapabilities } from './instrument.policy';
@@ -74,10 +75,17 @@ export function instrumentRoutes(router: Router): void {
         { instrumentName: qStr(req.query, 'instrument_name') },
         { limit, offset },
       );
-      return {
-        items: await Promise.all(page.items.map((i) => toLegacyInstrument(ctx, i))),
-        total: page.total,
-      };
+      const items = await Promise.all(
+        page.items.map(async (i) =>
+          withMetadata(
+            ctx,
+            { type: 'instrument', uniqueId: i.uniqueId, record: i },
+            req.query,
+            await toLegacyInstrument(ctx, i),
+          ),
+        ),
+      );
+      return { items, total: page.total };
     }),
   );
   router.post(
@@ -116,10 +124,16 @@ export function instrumentRoutes(router: Router): void {
     '/instruments/:id',
     handle(async (ctx, req) => {
       const instrument = await ctx.services.instrument.get(ctx, param(req, 'id'));
-      return toLegacyInstrument(
+      const out = await toLegacyInstrument(
         ctx,
         instrument,
         await ctx.services.instrument.policy.capabilities(ctx, instrument),
+      );
+      return withMetadata(
+        ctx,
+        { type: 'instrument', uniqueId: instrument.uniqueId, record: instrument },
+        req.query,
+        out,
       );
     }),
   );

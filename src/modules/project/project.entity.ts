@@ -16,6 +16,11 @@ import { User } from '../user/user.entity';
   description: 'A project: the unit of membership that datasets and samples are assigned to.',
 })
 @Entity({ tableName: 'project' })
+@Index({
+  name: 'project_search_trgm_idx',
+  expression:
+    "create index project_search_trgm_idx on project using gin ((coalesce(title, '') || ' ' || project_id) gin_trgm_ops)",
+})
 export class Project {
   [PrimaryKeyProp]?: 'uniqueId';
   [OptionalProps]?: 'status' | 'creationTime' | 'modificationTime';

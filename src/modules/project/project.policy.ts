@@ -1,8 +1,10 @@
 import type { RequestContext } from '../../core/context';
 import { forbidden } from '../../core/errors';
+import { inList, type Sql } from '../../core/db/sql';
 import type { AccessService } from '../access/access.service';
 import { allows, type Action, type Permission } from '../access/permission';
 import type { Project } from './project.entity';
+import type { User } from '../user/user.entity';
 
 export interface ProjectCapabilities {
   canRead: boolean;
@@ -41,6 +43,35 @@ export class ProjectPolicy {
   async isInsider(ctx: RequestContext, project: Project): Promise<boolean> {
     const scope = await ctx.scope();
     return scope.isPlatformAdmin || scope.projectRoles.has(project.uniqueId);
+  }
+
+  /**
+   * Creating a record (dataset, sample) in a project needs contributor there; naming another
+   * owner needs platform admin, a service account, or admin on the project.
+   */
+  async assertMayCreateIn(
+    ctx: RequestContext,
+    project: Project | null,
+    owner: User,
+    what: string,
+  ): Promise<void> {
+    const projectPermission = project ? await this.permission(ctx, project) : null;
+    if (project && !allows(projectPermission, 'contribute')) {
+      throw forbidden(`You may not create ${what} in project ${project.projectId}`);
+    }
+    if (owner.uniqueId === ctx.userId) return;
+    const caller = ctx.caller.user;
+    if (caller.isPlatformAdmin || caller.isServiceAccount || (project && allows(projectPermission, 'manage')))
+      return;
+    throw forbidden(
+      `Only platform admins, service accounts and project admins may create ${what} for another owner`,
+    );
+  }
+
+  /** The condition keeping the projects (rows of `project <alias>`) the caller is an insider of (null: all). */
+  async insiderWhere(ctx: RequestContext, alias: string): Promise<Sql | null> {
+    const scope = await ctx.scope();
+    return scope.isPlatformAdmin ? null : inList(`${alias}.unique_id`, [...scope.projectRoles.keys()]);
   }
 
   assertCanCreate(ctx: RequestContext): void {

@@ -31,7 +31,7 @@ export class ProjectResolver {
 
   @Mutation(() => Project, { description: 'Creates a project (platform administrators).' })
   createProject(
-    @Arg('input', { description: 'The fields.' }) input: CreateProjectInput,
+    @Arg('input', { description: 'The new record.' }) input: CreateProjectInput,
     @Ctx() ctx: RequestContext,
   ) {
     return ctx.services.project.create(ctx, input);
@@ -40,7 +40,7 @@ export class ProjectResolver {
   @Mutation(() => Project, { description: 'Changes fields of a project, or renames its slug.' })
   updateProject(
     @Arg('id', { description: 'Project MFID or slug.' }) id: string,
-    @Arg('input', { description: 'The fields.' }) input: UpdateProjectInput,
+    @Arg('input', { description: 'The changes.' }) input: UpdateProjectInput,
     @Ctx() ctx: RequestContext,
   ) {
     return ctx.services.project.update(ctx, id, input);

@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import type { RequestContext } from '../../core/context';
 import { handle, param } from '../../core/rest/handler';
 import { bodyObject, qInt, qLimit } from '../../core/rest/params';
+import { withMetadata } from '../resource/resource.extras';
 import { pickFields, optionalString, requiredString } from '../../core/rest/body';
 import { toPublicUser } from '../user/user.rest';
 import type { Project } from './project.entity';
@@ -78,7 +79,17 @@ export function projectRoutes(router: Router): void {
       const limit = qLimit(req.query, ctx.config.limits.defaultPageSize, ctx.config.limits.maxPageSize);
       const offset = qInt(req.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
       const page = await ctx.services.project.list(ctx, { limit, offset });
-      return { items: await Promise.all(page.items.map((p) => toLegacyProject(ctx, p))), total: page.total };
+      const items = await Promise.all(
+        page.items.map(async (p) =>
+          withMetadata(
+            ctx,
+            { type: 'project', uniqueId: p.uniqueId, record: p },
+            req.query,
+            await toLegacyProject(ctx, p),
+          ),
+        ),
+      );
+      return { items, total: page.total };
     }),
   );
   router.post(
@@ -106,7 +117,17 @@ export function projectRoutes(router: Router): void {
     '/projects/:pid',
     handle(async (ctx, req) => {
       const project = await ctx.services.project.get(ctx, param(req, 'pid'));
-      return toLegacyProject(ctx, project, await ctx.services.project.policy.capabilities(ctx, project));
+      const out = await toLegacyProject(
+        ctx,
+        project,
+        await ctx.services.project.policy.capabilities(ctx, project),
+      );
+      return withMetadata(
+        ctx,
+        { type: 'project', uniqueId: project.uniqueId, record: project },
+        req.query,
+        out,
+      );
     }),
   );
   router.patch(

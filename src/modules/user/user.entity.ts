@@ -18,6 +18,11 @@ import { OptionalProps, PrimaryKeyProp, Entity, Index, PrimaryKey, Property } fr
   name: 'app_user_username_lower_idx',
   expression: 'create unique index app_user_username_lower_idx on app_user (lower(username))',
 })
+@Index({
+  name: 'app_user_search_trgm_idx',
+  expression:
+    "create index app_user_search_trgm_idx on app_user using gin ((coalesce(username, '') || ' ' || coalesce(first_name, '') || ' ' || coalesce(last_name, '')) gin_trgm_ops)",
+})
 export class User {
   [PrimaryKeyProp]?: 'uniqueId';
   [OptionalProps]?: 'id' | 'isServiceAccount' | 'isPlatformAdmin' | 'creationTime' | 'modificationTime';

@@ -1,0 +1,63 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityDictionary, EntityName } from '@mikro-orm/core';
+import { rawQuery } from './raw';
+import { and, sql, type Sql } from './sql';
+import { keysetPage } from '../pagination';
+
+/** A page request: keyset (`cursor`, newest first by MFID) or offset (`offset`). */
+export interface PageRequest {
+  limit: number;
+  cursor?: string;
+  offset?: number;
+}
+
+export interface RowPage<T> {
+  items: T[];
+  nextCursor: string | null;
+  /** the value of the `extra` column per item MFID, when one was selected */
+  extras: Map<string, unknown>;
+}
+
+/**
+ * One page of `select <alias>.* from <table> <alias> where <where>`, newest first by MFID,
+ * mapped to managed entities. `extra` adds one computed column, returned in `extras`.
+ */
+export async function selectPage<T extends { uniqueId: string }>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  table: string,
+  alias: string,
+  where: Sql,
+  page: PageRequest,
+  extra: Sql = sql('null'),
+): Promise<RowPage<T>> {
+  const full = and(where, page.cursor ? sql(`${alias}.unique_id < ?`, page.cursor) : null);
+  const rows = await rawQuery<Record<string, unknown> & { _extra: unknown }>(
+    em,
+    `select ${alias}.*, ${extra.sql} as _extra from ${table} ${alias} where ${full.sql}
+     order by ${alias}.unique_id desc limit ? offset ?`,
+    [...extra.params, ...full.params, page.limit + 1, page.offset ?? 0],
+  );
+  const extras = new Map<string, unknown>();
+  const items = rows.map(({ _extra, ...columns }) => {
+    const item = em.map(entity, columns as EntityDictionary<T>);
+    extras.set(item.uniqueId, _extra);
+    return item;
+  });
+  return { ...keysetPage(items, page.limit), extras };
+}
+
+/** `count(*)` of `<table> <alias> where <where>`. */
+export async function countRows(
+  em: EntityManager,
+  table: string,
+  alias: string,
+  where: Sql,
+): Promise<number> {
+  const rows = await rawQuery<{ n: number }>(
+    em,
+    `select count(*)::int as n from ${table} ${alias} where ${where.sql}`,
+    where.params,
+  );
+  return rows[0].n;
+}

@@ -1,0 +1,75 @@
+import { Field, Int, ObjectType } from 'type-graphql';
+import { Entity, Enum, Index, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+
+export const DELETION_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type DeletionStatus = (typeof DELETION_STATUSES)[number];
+
+export const DELETABLE_TYPES = ['dataset', 'sample'] as const;
+export type DeletableType = (typeof DELETABLE_TYPES)[number];
+
+/**
+ * A request to delete a resource permanently, awaiting a platform admin's review. At most one
+ * request per resource is pending at a time. Rows outlive the resource (no foreign key), so the
+ * resource's display fields are copied in.
+ */
+@ObjectType('DeletionRequest', { description: 'A request to delete a dataset or sample, awaiting an admin.' })
+@Entity({ tableName: 'deletion_request' })
+@Index({ properties: ['resourceId'] })
+@Index({ properties: ['status', 'id'] })
+@Index({
+  name: 'deletion_request_one_pending_idx',
+  expression:
+    "create unique index deletion_request_one_pending_idx on deletion_request (resource_id) where status = 'pending'",
+})
+export class DeletionRequest {
+  [OptionalProps]?: 'status' | 'requestTime';
+
+  @Field(() => Int, { description: 'The request id.' })
+  @PrimaryKey({ autoincrement: true })
+  id!: number;
+
+  @Field({ description: 'The MFID of the resource.' })
+  @Property({ length: 26 })
+  resourceId!: string;
+
+  @Field(() => String, { description: 'dataset or sample.' })
+  @Enum({ items: () => DELETABLE_TYPES })
+  resourceType!: DeletableType;
+
+  @Field(() => String, { nullable: true, description: 'Its name when requested.' })
+  @Property({ length: 500, nullable: true })
+  resourceName?: string | null;
+
+  /** the slug of the resource's project at request time */
+  @Field(() => String, { nullable: true, description: 'Its project slug when requested.' })
+  @Property({ length: 100, nullable: true })
+  projectId?: string | null;
+
+  @Field({ description: 'Who asked (ORCID or MFID).' })
+  @Property({ length: 32 })
+  requesterId!: string;
+
+  @Field(() => String, { nullable: true, description: 'Why.' })
+  @Property({ type: 'text', nullable: true })
+  reason?: string | null;
+
+  @Field(() => String, { description: 'pending, approved or rejected.' })
+  @Enum({ items: () => DELETION_STATUSES, default: 'pending' })
+  status: DeletionStatus = 'pending';
+
+  @Field({ description: 'When it was asked.' })
+  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
+  requestTime: Date = new Date();
+
+  @Field(() => String, { nullable: true, description: 'The admin who reviewed it.' })
+  @Property({ length: 32, nullable: true })
+  reviewerId?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'The reviewer notes.' })
+  @Property({ type: 'text', nullable: true })
+  reviewerNotes?: string | null;
+
+  @Field(() => Date, { nullable: true, description: 'When it was reviewed.' })
+  @Property({ type: 'timestamptz', nullable: true })
+  reviewTime?: Date | null;
+}

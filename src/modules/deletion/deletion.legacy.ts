@@ -1,0 +1,41 @@
+import type { DeletionRequest } from './deletion-request.entity';
+import type { DeletionAudit } from './deletion-audit.entity';
+
+const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
+
+/** The legacy REST shape of a deletion request (integer id). */
+export function toLegacyDeletionRequest(r: DeletionRequest): Record<string, unknown> {
+  return {
+    id: r.id,
+    resource_id: r.resourceId,
+    resource_type: r.resourceType,
+    resource_name: r.resourceName ?? null,
+    project_id: r.projectId ?? null,
+    requester_id: r.requesterId,
+    reason: r.reason ?? null,
+    status: r.status,
+    request_time: iso(r.requestTime),
+    review_time: iso(r.reviewTime),
+    reviewer_id: r.reviewerId ?? null,
+    reviewer_notes: r.reviewerNotes ?? null,
+  };
+}
+
+/** The legacy REST shape of a deletion audit entry (integer id). */
+export function toLegacyDeletionAudit(a: DeletionAudit): Record<string, unknown> {
+  return {
+    id: a.id,
+    request_id: a.requestId ?? null,
+    resource_id: a.resourceId,
+    resource_type: a.resourceType,
+    resource_name: a.resourceName ?? null,
+    project_id: a.projectId ?? null,
+    requester_id: a.requesterId ?? null,
+    reason: a.reason ?? null,
+    request_time: iso(a.requestTime),
+    reviewer_id: a.reviewerId,
+    reviewer_notes: a.reviewerNotes ?? null,
+    review_time: iso(a.reviewTime),
+    deleted_at: iso(a.deletedAt),
+  };
+}

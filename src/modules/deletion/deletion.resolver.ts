@@ -1,0 +1,180 @@
+import {
+  Arg,
+  Args,
+  ArgsType,
+  Ctx,
+  Field,
+  FieldResolver,
+  ID,
+  Int,
+  Mutation,
+  Query,
+  Resolver,
+  Root,
+} from 'type-graphql';
+import { Min } from 'class-validator';
+import type { RequestContext } from '../../core/context';
+import { validationError } from '../../core/errors';
+import { connectionTypes, pageInfo } from '../../core/graphql/connection';
+import { Dataset } from '../dataset/dataset.entity';
+import { Sample } from '../sample/sample.entity';
+import { DeletionRequest } from './deletion-request.entity';
+import { DeletionAudit } from './deletion-audit.entity';
+import { parseStatus, type OffsetPage } from './deletion.service';
+
+const { Connection: DeletionRequestConnection } = connectionTypes(
+  'DeletionRequest',
+  DeletionRequest,
+  'A page of deletion requests, newest first.',
+);
+const { Connection: DeletionAuditConnection } = connectionTypes(
+  'DeletionAuditEntry',
+  DeletionAudit,
+  'A page of deletion audit entries, newest first.',
+);
+
+@ArgsType()
+class OffsetPageArgs {
+  @Field(() => Int, { nullable: true, description: 'Page size (default 100, at most 1000).' })
+  @Min(1)
+  first?: number;
+
+  @Field(() => String, { nullable: true, description: 'The endCursor of the previous page.' })
+  after?: string;
+}
+
+/** These admin lists have integer keys: their cursors encode an offset. */
+function offsetOf(ctx: RequestContext, args: OffsetPageArgs): { limit: number; offset: number } {
+  const limit = args.first ?? ctx.config.limits.defaultPageSize;
+  if (limit > ctx.config.limits.maxPageSize)
+    throw validationError('first', `must be at most ${ctx.config.limits.maxPageSize}`);
+  if (!args.after) return { limit, offset: 0 };
+  const text = Buffer.from(args.after, 'base64url').toString('utf8');
+  if (!/^o:\d{1,12}$/.test(text)) throw validationError('after', 'is not a cursor this server issued');
+  return { limit, offset: Number(text.slice(2)) };
+}
+
+function offsetConnection<T extends object, C extends object>(
+  ConnectionClass: new () => C,
+  page: OffsetPage<T>,
+  offset: number,
+): C {
+  const edges = page.items.map((node, i) => ({
+    cursor: Buffer.from(`o:${offset + i + 1}`, 'utf8').toString('base64url'),
+    node,
+  }));
+  return Object.assign(new ConnectionClass(), {
+    edges,
+    nodes: page.items,
+    pageInfo: pageInfo(edges, offset + page.items.length < page.total),
+    counter: () => Promise.resolve(page.total),
+  });
+}
+
+@Resolver(() => DeletionRequest)
+export class DeletionResolver {
+  @Mutation(() => DeletionRequest, {
+    description:
+      'Asks for the permanent deletion of a dataset or sample (needs admin permission on it). It stays, hidden from lists and searches, until a platform admin reviews the request.',
+  })
+  requestDeletion(
+    @Arg('id', () => ID, { description: 'The dataset or sample MFID.' }) id: string,
+    @Arg('reason', () => String, { nullable: true, description: 'Why it should go.' })
+    reason: string | undefined,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.deletion.request(ctx, id, reason);
+  }
+
+  @Mutation(() => DeletionRequest, {
+    description: 'Approves (removing the resource for good) or rejects a pending request (platform admins).',
+  })
+  reviewDeletionRequest(
+    @Arg('id', () => Int, { description: 'The request id.' }) id: number,
+    @Arg('approve', { description: 'true approves, false rejects.' }) approve: boolean,
+    @Arg('reviewerNotes', () => String, { nullable: true, description: 'Notes for the record.' })
+    reviewerNotes: string | undefined,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.deletion.review(ctx, id, approve ? 'approved' : 'rejected', reviewerNotes);
+  }
+
+  @Mutation(() => Boolean, {
+    description:
+      'Deletes a dataset or sample now (platform admins): needs an approved request unless force is true.',
+  })
+  async deleteResource(
+    @Arg('id', () => ID, { description: 'The dataset or sample MFID.' }) id: string,
+    @Arg('force', { defaultValue: false, description: 'Delete without an approved request.' }) force: boolean,
+    @Ctx() ctx: RequestContext,
+  ) {
+    await ctx.services.deletion.deleteNow(ctx, id, force);
+    return true;
+  }
+
+  @Query(() => DeletionRequestConnection, {
+    description: 'Deletion requests, newest first (platform admins).',
+  })
+  async deletionRequests(
+    @Args() args: OffsetPageArgs,
+    @Arg('status', () => String, { nullable: true, description: 'pending, approved or rejected.' })
+    status: string | undefined,
+    @Ctx() ctx: RequestContext,
+  ) {
+    const page = offsetOf(ctx, args);
+    const result = await ctx.services.deletion.list(ctx, { status: parseStatus(status) }, page);
+    return offsetConnection(DeletionRequestConnection, result, page.offset);
+  }
+
+  @Query(() => DeletionRequest, { description: 'One deletion request (platform admins).' })
+  deletionRequest(
+    @Arg('id', () => Int, { description: 'The request id.' }) id: number,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.deletion.get(ctx, id);
+  }
+
+  @Query(() => DeletionAuditConnection, {
+    description: 'Deletions performed, newest first (platform admins).',
+  })
+  async deletionAudit(
+    @Args() args: OffsetPageArgs,
+    @Arg('resourceId', () => String, { nullable: true, description: 'Only this resource.' })
+    resourceId: string | undefined,
+    @Ctx() ctx: RequestContext,
+  ) {
+    const page = offsetOf(ctx, args);
+    const result = await ctx.services.deletion.listAudit(ctx, { resourceId }, page);
+    return offsetConnection(DeletionAuditConnection, result, page.offset);
+  }
+
+  @Query(() => DeletionAudit, { description: 'One deletion audit entry (platform admins).' })
+  deletionAuditEntry(
+    @Arg('id', () => Int, { description: 'The audit entry id.' }) id: number,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.deletion.getAudit(ctx, id);
+  }
+}
+
+@Resolver(() => Dataset)
+export class DatasetDeletionResolver {
+  @FieldResolver(() => DeletionRequest, {
+    nullable: true,
+    description: 'Its pending deletion request, if any.',
+  })
+  deletionRequest(@Root() ds: Dataset, @Ctx() ctx: RequestContext) {
+    return ctx.loaders.pendingDeletion.load(ds.uniqueId);
+  }
+}
+
+@Resolver(() => Sample)
+export class SampleDeletionResolver {
+  @FieldResolver(() => DeletionRequest, {
+    nullable: true,
+    description: 'Its pending deletion request, if any.',
+  })
+  deletionRequest(@Root() sample: Sample, @Ctx() ctx: RequestContext) {
+    return ctx.loaders.pendingDeletion.load(sample.uniqueId);
+  }
+}

@@ -1,0 +1,263 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import type { RequestContext } from '../../core/context';
+import { conflict, forbidden, notFound, validationError } from '../../core/errors';
+import { uniquely } from '../../core/db/unique';
+import type { AnyResource, ResourceService } from '../resource/resource.service';
+import {
+  DeletionRequest,
+  DELETION_STATUSES,
+  type DeletableType,
+  type DeletionStatus,
+} from './deletion-request.entity';
+import { DeletionAudit } from './deletion-audit.entity';
+import { ResourceRemoval, type RemovalTarget } from './removal';
+
+const MAX_TEXT = 5000;
+
+export interface DeletionRequestFilter {
+  status?: DeletionStatus;
+  resourceId?: string;
+  requesterId?: string;
+}
+
+export interface DeletionAuditFilter {
+  resourceId?: string;
+  requesterId?: string;
+  reviewerId?: string;
+}
+
+interface ResourceSnapshot {
+  name: string | null;
+  projectId: string | null;
+}
+
+export interface OffsetPage<T> {
+  items: T[];
+  total: number;
+}
+
+/**
+ * Deletion is requested, then reviewed (spec 1.11, 3). A request needs `manage` on the dataset
+ * or sample; it removes nothing, but hides the resource from collections and searches while
+ * pending. Platform admins list, approve or reject requests; approval removes the resource for
+ * good through the removal hooks (one transaction, object cleanup after commit) and leaves an
+ * audit entry that outlives it.
+ */
+export class DeletionService {
+  readonly removal = new ResourceRemoval();
+
+  constructor(private readonly resources: ResourceService) {}
+
+  async request(ctx: RequestContext, resourceId: string, reason: unknown): Promise<DeletionRequest> {
+    const text = optionalText(reason, 'reason');
+    const r = await this.resources.find(ctx, resourceId);
+    const type = deletableType(r);
+    await this.resources.assertCan(ctx, 'manage', r);
+    const snapshot = await this.snapshot(ctx, r);
+    const request = ctx.em.create(DeletionRequest, {
+      resourceId: r.uniqueId,
+      resourceType: type,
+      resourceName: snapshot.name,
+      projectId: snapshot.projectId,
+      requesterId: ctx.userId,
+      reason: text,
+    });
+    await uniquely(() => ctx.em.flush(), `a deletion request for ${r.uniqueId} is already pending`);
+    ctx.loaders.pendingDeletion.clear(r.uniqueId);
+    return request;
+  }
+
+  async list(
+    ctx: RequestContext,
+    filter: DeletionRequestFilter,
+    page: { limit: number; offset: number },
+  ): Promise<OffsetPage<DeletionRequest>> {
+    this.assertAdmin(ctx);
+    const where: FilterQuery<DeletionRequest> = {};
+    if (filter.status) where.status = filter.status;
+    if (filter.resourceId) where.resourceId = filter.resourceId;
+    if (filter.requesterId) where.requesterId = filter.requesterId;
+    const [items, total] = await ctx.em.findAndCount(DeletionRequest, where, {
+      orderBy: { id: 'desc' },
+      limit: page.limit,
+      offset: page.offset,
+    });
+    return { items, total };
+  }
+
+  async get(ctx: RequestContext, id: unknown): Promise<DeletionRequest> {
+    this.assertAdmin(ctx);
+    const request = await ctx.em.findOne(DeletionRequest, { id: parseId(id) });
+    if (!request) throw notFound('Deletion request', String(id));
+    return request;
+  }
+
+  /** Approves (removing the resource) or rejects a pending request; 409 once reviewed. */
+  async review(
+    ctx: RequestContext,
+    id: unknown,
+    rawStatus: unknown,
+    notes: unknown,
+  ): Promise<DeletionRequest> {
+    this.assertAdmin(ctx);
+    const requestId = parseId(id);
+    if (rawStatus !== 'approved' && rawStatus !== 'rejected') {
+      throw validationError('status', 'must be approved or rejected');
+    }
+    const reviewerNotes = optionalText(notes, 'reviewer_notes');
+    const { request, after, target } = await ctx.em.transactional(async (tx) => {
+      const request = await tx.findOne(
+        DeletionRequest,
+        { id: requestId },
+        { lockMode: LockMode.PESSIMISTIC_WRITE },
+      );
+      if (!request) throw notFound('Deletion request', String(requestId));
+      if (request.status !== 'pending')
+        throw conflict(`deletion request ${requestId} was already ${request.status}`);
+      Object.assign(request, {
+        status: rawStatus,
+        reviewerId: ctx.userId,
+        reviewerNotes,
+        reviewTime: new Date(),
+      });
+      await tx.flush();
+      const target: RemovalTarget = { uniqueId: request.resourceId, type: request.resourceType };
+      const snapshot = { name: request.resourceName ?? null, projectId: request.projectId ?? null };
+      const after =
+        rawStatus === 'approved' ? await this.removeIn(tx, target, snapshot, request, ctx.userId) : [];
+      return { request, after, target };
+    });
+    await this.removal.afterCommit(after, ctx.log, target);
+    return request;
+  }
+
+  /**
+   * Removes a resource now (platform admins). Without `force` it needs an approved request
+   * (409 otherwise); a pending request is closed as approved by the removal.
+   */
+  async deleteNow(ctx: RequestContext, resourceId: string, force: boolean): Promise<void> {
+    this.assertAdmin(ctx);
+    const r = await this.resources.find(ctx, resourceId);
+    const target: RemovalTarget = { uniqueId: r.uniqueId, type: deletableType(r) };
+    const snapshot = await this.snapshot(ctx, r);
+    const after = await ctx.em.transactional(async (tx) => {
+      const requests = await tx.find(
+        DeletionRequest,
+        { resourceId: r.uniqueId, status: { $in: ['pending', 'approved'] } },
+        { orderBy: { id: 'desc' } },
+      );
+      const approved = requests.find((q) => q.status === 'approved');
+      if (!approved && !force) {
+        throw conflict(
+          `resource ${r.uniqueId} has no approved deletion request: approve one, or delete with force=True`,
+        );
+      }
+      const request = approved ?? requests[0] ?? null;
+      if (request?.status === 'pending') {
+        Object.assign(request, {
+          status: 'approved',
+          reviewerId: ctx.userId,
+          reviewerNotes: request.reviewerNotes ?? 'approved by a forced deletion',
+          reviewTime: new Date(),
+        });
+        await tx.flush();
+      }
+      return this.removeIn(tx, target, snapshot, request, ctx.userId);
+    });
+    await this.removal.afterCommit(after, ctx.log, target);
+  }
+
+  async listAudit(
+    ctx: RequestContext,
+    filter: DeletionAuditFilter,
+    page: { limit: number; offset: number },
+  ): Promise<OffsetPage<DeletionAudit>> {
+    this.assertAdmin(ctx);
+    const where: FilterQuery<DeletionAudit> = {};
+    if (filter.resourceId) where.resourceId = filter.resourceId;
+    if (filter.requesterId) where.requesterId = filter.requesterId;
+    if (filter.reviewerId) where.reviewerId = filter.reviewerId;
+    const [items, total] = await ctx.em.findAndCount(DeletionAudit, where, {
+      orderBy: { id: 'desc' },
+      limit: page.limit,
+      offset: page.offset,
+    });
+    return { items, total };
+  }
+
+  async getAudit(ctx: RequestContext, id: unknown): Promise<DeletionAudit> {
+    this.assertAdmin(ctx);
+    const entry = await ctx.em.findOne(DeletionAudit, { id: parseId(id) });
+    if (!entry) throw notFound('Deletion audit entry', String(id));
+    return entry;
+  }
+
+  /** Runs the removal hooks and writes the audit entry, inside `tx`. */
+  private async removeIn(
+    tx: EntityManager,
+    target: RemovalTarget,
+    snapshot: ResourceSnapshot,
+    request: DeletionRequest | null,
+    reviewerId: string,
+  ) {
+    const after = await this.removal.removeIn(tx, target);
+    tx.create(DeletionAudit, {
+      requestId: request?.id ?? null,
+      resourceId: target.uniqueId,
+      resourceType: target.type,
+      resourceName: snapshot.name,
+      projectId: snapshot.projectId,
+      requesterId: request?.requesterId ?? null,
+      reason: request?.reason ?? null,
+      requestTime: request?.requestTime ?? null,
+      reviewerId,
+      reviewerNotes: request?.reviewerNotes ?? null,
+      reviewTime: request?.reviewTime ?? new Date(),
+    });
+    await tx.flush();
+    return after;
+  }
+
+  /** The display fields copied into requests and audit entries (they outlive the resource). */
+  private async snapshot(ctx: RequestContext, r: AnyResource): Promise<ResourceSnapshot> {
+    const projectMfid = r.type === 'dataset' || r.type === 'sample' ? r.record.project?.uniqueId : undefined;
+    const project = projectMfid ? await ctx.loaders.project.load(projectMfid) : null;
+    return { name: this.resources.name(r), projectId: project?.projectId ?? null };
+  }
+
+  private assertAdmin(ctx: RequestContext): void {
+    if (!ctx.isPlatformAdmin)
+      throw forbidden('Only platform administrators may review and perform deletions');
+  }
+}
+
+function deletableType(r: AnyResource): DeletableType {
+  if (r.type === 'dataset' || r.type === 'sample') return r.type;
+  throw validationError(
+    'resource_type',
+    `deletion requests apply to datasets and samples, not to a ${r.type}`,
+  );
+}
+
+/** Deletion requests and audit entries have integer ids. */
+function parseId(raw: unknown): number {
+  const text = String(raw);
+  if (!/^\d{1,9}$/.test(text)) throw validationError('id', 'must be an integer');
+  return Number(text);
+}
+
+function optionalText(raw: unknown, field: string): string | null {
+  if (raw === undefined || raw === null || raw === '') return null;
+  if (typeof raw !== 'string') throw validationError(field, 'must be a string');
+  if (raw.length > MAX_TEXT) throw validationError(field, `must be at most ${MAX_TEXT} characters`);
+  return raw;
+}
+
+export function parseStatus(raw: string | undefined): DeletionStatus | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!(DELETION_STATUSES as readonly string[]).includes(raw)) {
+    throw validationError('status', 'must be pending, approved or rejected');
+  }
+  return raw as DeletionStatus;
+}

@@ -1,0 +1,82 @@
+import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../../core/context';
+import { Dataset } from '../dataset/dataset.entity';
+import type { EdgeKindEnum, RelationshipTypeEnum } from '../link/link.types';
+import type { GraphRows } from './graph.service';
+import { EntityGraph, EntityTypeEnum, GraphDirectionEnum, GraphNode, ThumbnailPreview } from './graph.types';
+
+function toGraph(rows: GraphRows): EntityGraph {
+  return {
+    nodes: rows.nodes.map((n) =>
+      Object.assign(new GraphNode(), {
+        id: n.id,
+        type: n.type as EntityTypeEnum,
+        name: n.name,
+        measurement: n.measurement,
+        sampleType: n.sample_type,
+        description: n.description,
+        projectMfid: n.project_mfid,
+        depth: n.depth,
+      }),
+    ),
+    edges: rows.edges.map((e) => ({
+      source: e.source,
+      target: e.target,
+      kind: e.kind as EdgeKindEnum,
+      relationshipType: e.relationship_type as RelationshipTypeEnum | null,
+    })),
+  };
+}
+
+@Resolver(() => GraphNode)
+export class GraphResolver {
+  @Query(() => EntityGraph, {
+    description:
+      'The graph around a dataset or sample, computed in one query: nodes you may read and the links between them. The walk never passes through nodes you may not read.',
+  })
+  async entityGraph(
+    @Arg('id', () => ID, { description: 'The focal dataset or sample.' }) id: string,
+    @Arg('depth', () => Int, {
+      nullable: true,
+      description: 'How many steps (default and maximum: the server limit, GRAPH_MAX_DEPTH).',
+    })
+    depth: number | undefined,
+    @Arg('direction', () => GraphDirectionEnum, {
+      defaultValue: GraphDirectionEnum.both,
+      description: 'ancestors, descendants or both (the connected component).',
+    })
+    direction: GraphDirectionEnum,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return toGraph(await ctx.services.graph.entityGraph(ctx, id, { depth: depth ?? null, direction }));
+  }
+
+  @Query(() => EntityGraph, {
+    description: 'Every dataset and sample of a project that you may read, and their links.',
+  })
+  async projectGraph(
+    @Arg('project', { description: 'Project MFID or slug.' }) project: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return toGraph(await ctx.services.graph.projectGraph(ctx, project));
+  }
+
+  @FieldResolver(() => ThumbnailPreview, {
+    nullable: true,
+    description: 'Datasets: the first thumbnail (batched); null for samples and datasets without one.',
+  })
+  firstThumbnail(@Root() node: GraphNode, @Ctx() ctx: RequestContext) {
+    return node.type === EntityTypeEnum.dataset ? ctx.loaders.firstThumbnail.load(node.id) : null;
+  }
+}
+
+@Resolver(() => Dataset)
+export class DatasetThumbnailResolver {
+  @FieldResolver(() => ThumbnailPreview, {
+    nullable: true,
+    description: 'The first thumbnail (batched), if any.',
+  })
+  firstThumbnail(@Root() ds: Dataset, @Ctx() ctx: RequestContext) {
+    return ctx.loaders.firstThumbnail.load(ds.uniqueId);
+  }
+}

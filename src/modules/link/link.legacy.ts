@@ -1,0 +1,35 @@
+import type { LinkRow } from './link.loaders';
+import { RELATIONSHIP_ALIAS } from './relationship';
+import type { LinkInfo } from './link.service';
+
+/** A link object (spec 2.5), seen from the resource whose links are listed. */
+export function toLegacyLink(row: LinkRow): Record<string, unknown> {
+  return {
+    unique_id: row.unique_id,
+    resource_type: row.resource_type,
+    name: row.name,
+    direction: row.direction,
+    relationship: RELATIONSHIP_ALIAS[row.direction],
+    relationship_type: row.relationship_type,
+  };
+}
+
+/** What a link or unlink call returns. Associations are reported dataset and sample. */
+export function toLegacyLinkInfo(info: LinkInfo): Record<string, unknown> {
+  if (info.kind === 'sample_dataset') {
+    return {
+      kind: info.kind,
+      dataset_mfid: info.childId,
+      sample_mfid: info.parentId,
+      relationship_type: null,
+    };
+  }
+  return {
+    kind: info.kind,
+    parent_mfid: info.parentId,
+    child_mfid: info.childId,
+    parent_type: info.parentType,
+    child_type: info.childType,
+    relationship_type: info.relationshipType,
+  };
+}

@@ -1,0 +1,99 @@
+import DataLoader from 'dataloader';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityDictionary, EntityName } from '@mikro-orm/core';
+import type { RequestContext } from '../../core/context';
+import { rawQuery } from '../../core/db/raw';
+import { groupLoader } from '../../core/db/loader';
+import { sql, type Sql } from '../../core/db/sql';
+import { Dataset } from '../dataset/dataset.entity';
+import { Sample } from '../sample/sample.entity';
+import type { RelationshipType } from './relationship';
+
+/** A link seen from one resource (`focus`): the linked resource and how it relates. */
+export interface LinkRow {
+  focus: string;
+  unique_id: string;
+  resource_type: 'dataset' | 'sample';
+  name: string | null;
+  /** source: the linked resource is the parent; target: the child; undirected: associated */
+  direction: 'source' | 'target' | 'undirected';
+  relationship_type: RelationshipType | null;
+}
+
+async function readable(ctx: RequestContext, alias: string): Promise<Sql> {
+  return (await ctx.services.access.readableCondition(ctx, alias)) ?? sql('true');
+}
+
+/**
+ * Batched link reads, one statement per batch whatever the number of keys. Linked resources
+ * the caller may not read never leave the database.
+ */
+export function linkLoaders(em: EntityManager, context: () => RequestContext) {
+  /** records of `table` reached through `join` (key column -> other column), newest first */
+  const related = <T extends object>(
+    entity: EntityName<T>,
+    table: 'dataset' | 'sample',
+    join: string,
+    keyColumn: string,
+    otherColumn: string,
+  ) =>
+    new DataLoader<string, T[]>(async (keys) => {
+      const alias = table === 'dataset' ? 'd' : 's';
+      const visible = await readable(context(), alias);
+      const rows = await rawQuery<Record<string, unknown> & { _key: string }>(
+        em,
+        `select ${alias}.*, j.${keyColumn} as _key from ${join} j
+         join ${table} ${alias} on ${alias}.unique_id = j.${otherColumn}
+         where j.${keyColumn} in (?) and (${visible.sql}) order by ${alias}.unique_id desc`,
+        [[...keys], ...visible.params],
+      );
+      const groups = new Map<string, T[]>();
+      for (const { _key, ...columns } of rows) {
+        const item = em.map(entity, columns as EntityDictionary<T>);
+        groups.set(_key, [...(groups.get(_key) ?? []), item]);
+      }
+      return keys.map((k) => groups.get(k) ?? []);
+    });
+
+  return {
+    /** the link objects of datasets and samples, by resource MFID */
+    byResource: groupLoader<string, LinkRow>(
+      async (ids) => {
+        const ctx = context();
+        const [d, s] = await Promise.all([readable(ctx, 'd'), readable(ctx, 's')]);
+        const keys = [...ids];
+        return rawQuery<LinkRow>(
+          em,
+          `select x.focus, x.linked as unique_id, x.linked_type as resource_type,
+           coalesce(d.dataset_name, s.sample_name) as name, x.direction, x.relationship_type
+         from (
+           select l.child_mfid as focus, l.parent_mfid as linked, 'dataset' as linked_type,
+             'source' as direction, l.relationship_type, 1 as ord from dataset_link l where l.child_mfid in (?)
+           union all select l.parent_mfid, l.child_mfid, 'dataset', 'target', l.relationship_type, 2
+             from dataset_link l where l.parent_mfid in (?)
+           union all select l.child_mfid, l.parent_mfid, 'sample', 'source', l.relationship_type, 1
+             from sample_link l where l.child_mfid in (?)
+           union all select l.parent_mfid, l.child_mfid, 'sample', 'target', l.relationship_type, 2
+             from sample_link l where l.parent_mfid in (?)
+           union all select a.dataset_mfid, a.sample_mfid, 'sample', 'undirected', null, 3
+             from dataset_sample a where a.dataset_mfid in (?)
+           union all select a.sample_mfid, a.dataset_mfid, 'dataset', 'undirected', null, 3
+             from dataset_sample a where a.sample_mfid in (?)
+         ) x
+         left join dataset d on x.linked_type = 'dataset' and d.unique_id = x.linked
+         left join sample s on x.linked_type = 'sample' and s.unique_id = x.linked
+         where (d.unique_id is not null and (${d.sql})) or (s.unique_id is not null and (${s.sql}))
+         order by x.focus, x.ord, x.linked_type, x.linked`,
+          [keys, keys, keys, keys, keys, keys, ...d.params, ...s.params],
+        );
+      },
+      (row) => row.focus,
+    ),
+    datasetParents: related(Dataset, 'dataset', 'dataset_link', 'child_mfid', 'parent_mfid'),
+    datasetChildren: related(Dataset, 'dataset', 'dataset_link', 'parent_mfid', 'child_mfid'),
+    sampleParents: related(Sample, 'sample', 'sample_link', 'child_mfid', 'parent_mfid'),
+    sampleChildren: related(Sample, 'sample', 'sample_link', 'parent_mfid', 'child_mfid'),
+    samplesOfDataset: related(Sample, 'sample', 'dataset_sample', 'dataset_mfid', 'sample_mfid'),
+    datasetsOfSample: related(Dataset, 'dataset', 'dataset_sample', 'sample_mfid', 'dataset_mfid'),
+  };
+}

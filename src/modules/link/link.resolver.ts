@@ -1,0 +1,106 @@
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../../core/context';
+import { Dataset } from '../dataset/dataset.entity';
+import { Sample } from '../sample/sample.entity';
+import type { LinkRow } from './link.loaders';
+import { RELATIONSHIP_ALIAS } from './relationship';
+import {
+  LinkDirectionEnum,
+  LinkRelationshipEnum,
+  LinkResourcesInput,
+  LinkResult,
+  LinkedResource,
+  RelationshipTypeEnum,
+} from './link.types';
+
+function toLinked(row: LinkRow): LinkedResource {
+  return {
+    uniqueId: row.unique_id,
+    resourceType: row.resource_type,
+    name: row.name,
+    direction: row.direction as LinkDirectionEnum,
+    relationship: RELATIONSHIP_ALIAS[row.direction] as LinkRelationshipEnum,
+    relationshipType: row.relationship_type as RelationshipTypeEnum | null,
+  };
+}
+
+@Resolver()
+export class LinkResolver {
+  @Query(() => [LinkedResource], {
+    description: 'The links of a dataset or sample: linked resources you may read, empty if none.',
+  })
+  async links(
+    @Arg('id', () => ID, { description: 'A dataset or sample MFID.' }) id: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return (await ctx.services.link.linksOf(ctx, id)).map(toLinked);
+  }
+
+  @Mutation(() => LinkResult, {
+    description:
+      'Links two resources: two datasets or two samples become parent and child (cycles are rejected); a dataset and a sample are associated.',
+  })
+  linkResources(
+    @Arg('input', { description: 'The two resources.' }) input: LinkResourcesInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.link.link(ctx, input.parentId, input.childId, input.relationshipType);
+  }
+
+  @Mutation(() => LinkResult, {
+    description: 'Removes the link between two resources, given in either order.',
+  })
+  unlinkResources(
+    @Arg('a', () => ID, { description: 'One resource.' }) a: string,
+    @Arg('b', () => ID, { description: 'The other.' }) b: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.link.unlink(ctx, a, b);
+  }
+}
+
+@Resolver(() => Dataset)
+export class DatasetLinksResolver {
+  @FieldResolver(() => [LinkedResource], { description: 'Its links to datasets and samples you may read.' })
+  async links(@Root() ds: Dataset, @Ctx() ctx: RequestContext) {
+    return (await ctx.loaders.links.byResource.load(ds.uniqueId)).map(toLinked);
+  }
+
+  @FieldResolver(() => [Dataset], { description: 'Parent datasets you may read.' })
+  parents(@Root() ds: Dataset, @Ctx() ctx: RequestContext) {
+    return ctx.loaders.links.datasetParents.load(ds.uniqueId);
+  }
+
+  @FieldResolver(() => [Dataset], { description: 'Child datasets you may read.' })
+  children(@Root() ds: Dataset, @Ctx() ctx: RequestContext) {
+    return ctx.loaders.links.datasetChildren.load(ds.uniqueId);
+  }
+
+  @FieldResolver(() => [Sample], { description: 'Associated samples you may read.' })
+  samples(@Root() ds: Dataset, @Ctx() ctx: RequestContext) {
+    return ctx.loaders.links.samplesOfDataset.load(ds.uniqueId);
+  }
+}
+
+@Resolver(() => Sample)
+export class SampleLinksResolver {
+  @FieldResolver(() => [LinkedResource], { description: 'Its links to samples and datasets you may read.' })
+  async links(@Root() sample: Sample, @Ctx() ctx: RequestContext) {
+    return (await ctx.loaders.links.byResource.load(sample.uniqueId)).map(toLinked);
+  }
+
+  @FieldResolver(() => [Sample], { description: 'Parent samples you may read.' })
+  parents(@Root() sample: Sample, @Ctx() ctx: RequestContext) {
+    return ctx.loaders.links.sampleParents.load(sample.uniqueId);
+  }
+
+  @FieldResolver(() => [Sample], { description: 'Child samples you may read.' })
+  children(@Root() sample: Sample, @Ctx() ctx: RequestContext) {
+    return ctx.loaders.links.sampleChildren.load(sample.uniqueId);
+  }
+
+  @FieldResolver(() => [Dataset], { description: 'Associated datasets you may read.' })
+  datasets(@Root() sample: Sample, @Ctx() ctx: RequestContext) {
+    return ctx.loaders.links.datasetsOfSample.load(sample.uniqueId);
+  }
+}

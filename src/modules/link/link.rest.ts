@@ -1,0 +1,133 @@
+import type { Router } from 'express';
+import type { RequestContext } from '../../core/context';
+import { handle, param } from '../../core/rest/handler';
+import { bodyObject, qBool, qOffsetPage, qStr, type Query } from '../../core/rest/params';
+import { optionalString, pickFields, requiredString } from '../../core/rest/body';
+import { toLegacyDataset } from '../dataset/dataset.legacy';
+import { parseFilter } from '../dataset/dataset.rest';
+import { parseSampleFilter, sampleItems } from '../sample/sample.rest';
+import { extrasFlags } from '../resource/resource.extras';
+import type { Dataset } from '../dataset/dataset.entity';
+import { toLegacyLink, toLegacyLinkInfo } from './link.legacy';
+import type { ExpectedTypes, LinkInfo } from './link.service';
+
+function datasetItems(ctx: RequestContext, datasets: Dataset[], q: Query) {
+  const opts = { includeOwner: qBool(q, 'include_owner', false), ...extrasFlags(q) };
+  return Promise.all(datasets.map((ds) => toLegacyDataset(ctx, ds, opts)));
+}
+
+const unlinked = (info: LinkInfo) => ({
+  detail: `Unlinked ${info.parentId} and ${info.childId}`,
+  ...toLegacyLinkInfo(info),
+});
+
+/** Typed legacy link routes: `/<kind>/:a/<relation>/:b` link and unlink, in path order. */
+function typedLinkRoutes(router: Router, path: string, types: ExpectedTypes): void {
+  router.post(
+    path,
+    handle(async (ctx, req) => {
+      const info = await ctx.services.link.link(
+        ctx,
+        param(req, 'a'),
+        param(req, 'b'),
+        qStr(req.query, 'relationship_type'),
+        types,
+      );
+      return toLegacyLinkInfo(info);
+    }, 201),
+  );
+  router.delete(
+    path,
+    handle(async (ctx, req) =>
+      unlinked(
+        await ctx.services.link.unlink(ctx, param(req, 'a'), param(req, 'b'), { types, directed: true }),
+      ),
+    ),
+  );
+}
+
+export function linkRoutes(router: Router): void {
+  router.post(
+    '/resources/links',
+    handle(async (ctx, req) => {
+      const body = pickFields(bodyObject(req.body), ['parent_mfid', 'child_mfid', 'relationship_type']);
+      const info = await ctx.services.link.link(
+        ctx,
+        requiredString(body, 'parent_mfid'),
+        requiredString(body, 'child_mfid'),
+        optionalString(body, 'relationship_type'),
+      );
+      return toLegacyLinkInfo(info);
+    }, 201),
+  );
+  router.get(
+    '/resources/:id/links',
+    handle(async (ctx, req) => (await ctx.services.link.linksOf(ctx, param(req, 'id'))).map(toLegacyLink)),
+  );
+  router.delete(
+    '/resources/:a/links/:b',
+    handle(async (ctx, req) =>
+      unlinked(await ctx.services.link.unlink(ctx, param(req, 'a'), param(req, 'b'))),
+    ),
+  );
+
+  typedLinkRoutes(router, '/datasets/:a/children/:b', ['dataset', 'dataset']);
+  typedLinkRoutes(router, '/samples/:a/children/:b', ['sample', 'sample']);
+  typedLinkRoutes(router, '/datasets/:a/samples/:b', ['dataset', 'sample']);
+
+  for (const relation of ['children', 'parents'] as const) {
+    router.get(
+      `/datasets/:id/${relation}`,
+      handle(async (ctx, req) => {
+        const page = await ctx.services.link.datasetRelatives(
+          ctx,
+          param(req, 'id'),
+          relation,
+          parseFilter(req.query),
+          qOffsetPage(req.query, ctx.config.limits),
+        );
+        return { items: await datasetItems(ctx, page.items, req.query), total: page.total };
+      }),
+    );
+    router.get(
+      `/samples/:id/${relation}`,
+      handle(async (ctx, req) => {
+        const page = await ctx.services.link.sampleRelatives(
+          ctx,
+          param(req, 'id'),
+          relation,
+          parseSampleFilter(req.query),
+          qOffsetPage(req.query, ctx.config.limits),
+        );
+        return { items: await sampleItems(ctx, page.items, req.query), total: page.total };
+      }),
+    );
+  }
+  router.get(
+    '/datasets/:id/samples',
+    handle(async (ctx, req) => {
+      const page = await ctx.services.link.sampleRelatives(
+        ctx,
+        param(req, 'id'),
+        'ofDataset',
+        parseSampleFilter(req.query),
+        qOffsetPage(req.query, ctx.config.limits),
+      );
+      return { items: await sampleItems(ctx, page.items, req.query), total: page.total };
+    }),
+  );
+  // a plain list (not an envelope): the legacy client parses an array here
+  router.get(
+    '/samples/:id/datasets',
+    handle(async (ctx, req) => {
+      const page = await ctx.services.link.datasetRelatives(
+        ctx,
+        param(req, 'id'),
+        'ofSample',
+        parseFilter(req.query),
+        qOffsetPage(req.query, ctx.config.limits),
+      );
+      return datasetItems(ctx, page.items, req.query);
+    }),
+  );
+}

@@ -1,0 +1,268 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../../core/context';
+import { conflict, forbidden, notFound, validationError } from '../../core/errors';
+import { rawQuery } from '../../core/db/raw';
+import { allows } from '../access/permission';
+import type { AnyResource, ResourceService } from '../resource/resource.service';
+import type { PageRequest } from '../../core/db/page';
+import type { Dataset } from '../dataset/dataset.entity';
+import type { DatasetService } from '../dataset/dataset.service';
+import type { DatasetFilter } from '../dataset/dataset.query';
+import type { Sample } from '../sample/sample.entity';
+import type { SampleService } from '../sample/sample.service';
+import type { SampleFilter } from '../sample/sample.query';
+import type { LinkRow } from './link.loaders';
+import { isRelationshipType, type EdgeKind, type RelationshipType } from './relationship';
+
+type Linkable = Extract<AnyResource, { type: 'dataset' | 'sample' }>;
+export type LinkableType = Linkable['type'];
+
+/** Types the legacy typed routes insist on, in path order; generic routes detect them. */
+export type ExpectedTypes = [LinkableType, LinkableType];
+
+/** A link between two resources; for associations the sample is the parent, the dataset the child. */
+export interface LinkInfo {
+  kind: EdgeKind;
+  parentId: string;
+  parentType: 'dataset' | 'sample';
+  childId: string;
+  childType: 'dataset' | 'sample';
+  relationshipType: RelationshipType | null;
+}
+
+const TABLE: Record<'dataset_dataset' | 'sample_sample', string> = {
+  dataset_dataset: 'dataset_link',
+  sample_sample: 'sample_link',
+};
+/** advisory lock keys serializing the cycle check and insert of one kind of directed link */
+const LOCK: Record<'dataset_dataset' | 'sample_sample', number> = {
+  dataset_dataset: 7247_2001,
+  sample_sample: 7247_2002,
+};
+
+/**
+ * Provenance links between datasets and between samples (directed, acyclic, typed), and
+ * dataset-sample associations (undirected). Both ends must be readable. Creating a link needs
+ * `contribute` on the child (on the dataset for an association): a link describes where the
+ * child comes from. Removing one needs `contribute` on either end.
+ */
+export class LinkService {
+  constructor(
+    private readonly resources: ResourceService,
+    private readonly datasets: DatasetService,
+    private readonly samples: SampleService,
+  ) {}
+
+  /** The link objects of a readable dataset or sample; other resources have none. */
+  async linksOf(ctx: RequestContext, id: string): Promise<LinkRow[]> {
+    const r = await this.resources.find(ctx, id);
+    if (r.type !== 'dataset' && r.type !== 'sample') return [];
+    return ctx.loaders.links.byResource.load(r.uniqueId);
+  }
+
+  /** The children or parents of a readable dataset, as a filtered collection page. */
+  async datasetRelatives(
+    ctx: RequestContext,
+    id: string,
+    relation: 'children' | 'parents' | 'ofSample',
+    filter: DatasetFilter,
+    page: PageRequest,
+  ): Promise<{ items: Dataset[]; total: number }> {
+    const focus =
+      relation === 'ofSample' ? await this.samples.get(ctx, id) : await this.datasets.get(ctx, id);
+    const f: DatasetFilter = {
+      ...filter,
+      ...(relation === 'children' ? { childrenOf: focus.uniqueId } : {}),
+      ...(relation === 'parents' ? { parentsOf: focus.uniqueId } : {}),
+      ...(relation === 'ofSample' ? { sampleMfid: focus.uniqueId } : {}),
+    };
+    const [rows, total] = await Promise.all([this.datasets.list(ctx, f, page), this.datasets.count(ctx, f)]);
+    return { items: rows.items, total };
+  }
+
+  /** The children or parents of a readable sample, or the samples of a readable dataset. */
+  async sampleRelatives(
+    ctx: RequestContext,
+    id: string,
+    relation: 'children' | 'parents' | 'ofDataset',
+    filter: SampleFilter,
+    page: PageRequest,
+  ): Promise<{ items: Sample[]; total: number }> {
+    const focus =
+      relation === 'ofDataset' ? await this.datasets.get(ctx, id) : await this.samples.get(ctx, id);
+    const f: SampleFilter = {
+      ...filter,
+      ...(relation === 'children' ? { childrenOf: focus.uniqueId } : {}),
+      ...(relation === 'parents' ? { parentsOf: focus.uniqueId } : {}),
+      ...(relation === 'ofDataset' ? { datasetMfid: focus.uniqueId } : {}),
+    };
+    const [rows, total] = await Promise.all([this.samples.list(ctx, f, page), this.samples.count(ctx, f)]);
+    return { items: rows.items, total };
+  }
+
+  /** Links two resources; the kind follows from their types (auto-detected). */
+  async link(
+    ctx: RequestContext,
+    parentId: string,
+    childId: string,
+    relationshipType?: unknown,
+    types?: ExpectedTypes,
+  ): Promise<LinkInfo> {
+    const rt = parseRelationshipType(relationshipType);
+    const [parent, child] = await Promise.all([
+      this.linkable(ctx, parentId, types?.[0]),
+      this.linkable(ctx, childId, types?.[1]),
+    ]);
+    const kind = kindOf(parent, child);
+    if (parent.uniqueId === child.uniqueId)
+      throw validationError('child_mfid', 'a resource cannot be linked to itself');
+    if (kind === 'sample_dataset') {
+      if (rt) throw validationError('relationship_type', 'is not allowed on a dataset-sample association');
+      const [dataset, sample] = parent.type === 'dataset' ? [parent, child] : [child, parent];
+      await this.resources.assertCan(ctx, 'contribute', dataset);
+      await rawQuery(
+        ctx.em,
+        `insert into dataset_sample (dataset_mfid, sample_mfid) values (?, ?) on conflict do nothing`,
+        [dataset.uniqueId, sample.uniqueId],
+      );
+      return association(dataset.uniqueId, sample.uniqueId);
+    }
+    await this.resources.assertCan(ctx, 'contribute', child);
+    const saved = await ctx.em.transactional((tx) =>
+      this.insertDirected(tx, kind, parent.uniqueId, child.uniqueId, rt),
+    );
+    return {
+      kind,
+      parentId: parent.uniqueId,
+      parentType: parent.type,
+      childId: child.uniqueId,
+      childType: child.type,
+      relationshipType: saved,
+    };
+  }
+
+  /**
+   * Removes the link between two resources, given in either order (for the legacy typed routes,
+   * `directed` insists on this parent and child). 404 when there is no such link.
+   */
+  async unlink(
+    ctx: RequestContext,
+    a: string,
+    b: string,
+    opts: { types?: ExpectedTypes; directed?: boolean } = {},
+  ): Promise<LinkInfo> {
+    const [first, second] = await Promise.all([
+      this.linkable(ctx, a, opts.types?.[0]),
+      this.linkable(ctx, b, opts.types?.[1]),
+    ]);
+    const kind = kindOf(first, second);
+    const [pa, pb] = await Promise.all([
+      this.resources.permission(ctx, first),
+      this.resources.permission(ctx, second),
+    ]);
+    if (!allows(pa, 'contribute') && !allows(pb, 'contribute')) {
+      throw forbidden(`Removing the link needs contribute permission on ${a} or ${b}`);
+    }
+    if (kind === 'sample_dataset') {
+      const [dataset, sample] = first.type === 'dataset' ? [first, second] : [second, first];
+      const gone = await rawQuery(
+        ctx.em,
+        'delete from dataset_sample where dataset_mfid = ? and sample_mfid = ? returning 1',
+        [dataset.uniqueId, sample.uniqueId],
+      );
+      if (!gone.length) throw notFound('Link between', `${a} and ${b}`);
+      return association(dataset.uniqueId, sample.uniqueId);
+    }
+    const rows = await rawQuery<{
+      parent_mfid: string;
+      child_mfid: string;
+      relationship_type: RelationshipType | null;
+    }>(
+      ctx.em,
+      `delete from ${TABLE[kind]} where (parent_mfid = ? and child_mfid = ?)${
+        opts.directed ? '' : ' or (parent_mfid = ? and child_mfid = ?)'
+      } returning parent_mfid, child_mfid, relationship_type`,
+      opts.directed ? [a, b] : [a, b, b, a],
+    );
+    if (!rows.length) throw notFound('Link between', `${a} and ${b}`);
+    return {
+      kind,
+      parentId: rows[0].parent_mfid,
+      parentType: first.type,
+      childId: rows[0].child_mfid,
+      childType: first.type,
+      relationshipType: rows[0].relationship_type,
+    };
+  }
+
+  /** A readable dataset or sample; other resource types cannot be linked (422). */
+  private async linkable(ctx: RequestContext, id: string, type?: LinkableType): Promise<Linkable> {
+    const r = await this.resources.find(ctx, id, type);
+    if (r.type !== 'dataset' && r.type !== 'sample') {
+      throw validationError('resource_type', `only datasets and samples can be linked; ${id} is a ${r.type}`);
+    }
+    return r;
+  }
+
+  /**
+   * Inserts parent -> child after checking, in the same transaction and under a lock, that the
+   * child does not already reach the parent (which would close a cycle). Linking an existing
+   * pair again keeps it, updating its relationship type when one is given.
+   */
+  private async insertDirected(
+    tx: EntityManager,
+    kind: 'dataset_dataset' | 'sample_sample',
+    parent: string,
+    child: string,
+    rt: RelationshipType | null,
+  ): Promise<RelationshipType | null> {
+    const table = TABLE[kind];
+    await rawQuery(tx, 'select pg_advisory_xact_lock(?)', [LOCK[kind]]);
+    const cyclic = await rawQuery<{ found: boolean }>(
+      tx,
+      `with recursive below(id) as (
+         select child_mfid from ${table} where parent_mfid = ?
+         union
+         select l.child_mfid from ${table} l join below b on l.parent_mfid = b.id
+       ) select exists (select 1 from below where id = ?) as found`,
+      [child, parent],
+    );
+    if (cyclic[0].found)
+      throw conflict(
+        `linking ${parent} -> ${child} would create a cycle: ${child} is already an ancestor of ${parent}`,
+      );
+    const rows = await rawQuery<{ relationship_type: RelationshipType | null }>(
+      tx,
+      `insert into ${table} (parent_mfid, child_mfid, relationship_type) values (?, ?, ?)
+       on conflict (parent_mfid, child_mfid)
+       do update set relationship_type = coalesce(excluded.relationship_type, ${table}.relationship_type)
+       returning relationship_type`,
+      [parent, child, rt],
+    );
+    return rows[0].relationship_type;
+  }
+}
+
+function parseRelationshipType(raw: unknown): RelationshipType | null {
+  if (raw === undefined || raw === null || raw === '') return null;
+  if (!isRelationshipType(raw))
+    throw validationError('relationship_type', 'must be is_derived_from or is_part_of');
+  return raw;
+}
+
+function kindOf(a: Linkable, b: Linkable): EdgeKind {
+  if (a.type === 'dataset' && b.type === 'dataset') return 'dataset_dataset';
+  if (a.type === 'sample' && b.type === 'sample') return 'sample_sample';
+  return 'sample_dataset';
+}
+
+function association(datasetId: string, sampleId: string): LinkInfo {
+  return {
+    kind: 'sample_dataset',
+    parentId: sampleId,
+    parentType: 'sample',
+    childId: datasetId,
+    childType: 'dataset',
+    relationshipType: null,
+  };
+}

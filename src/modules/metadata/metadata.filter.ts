@@ -1,0 +1,123 @@
+import { validationError } from '../../core/errors';
+import { and, sql, type Sql } from '../../core/db/sql';
+
+export const METADATA_OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'contains', 'exists'] as const;
+export type MetadataOperator = (typeof METADATA_OPERATORS)[number];
+
+/** A typed condition on one path of the scientific metadata. */
+export interface MetadataCondition {
+  /** dot-separated keys, e.g. `stage.temperature`; arrays on the way are searched element-wise */
+  path: string;
+  op: MetadataOperator;
+  /** a JSON scalar; for `exists`, false means "does not exist" (default true) */
+  value?: unknown;
+}
+
+const MAX_CONDITIONS = 10;
+const MAX_SEGMENTS = 16;
+const MAX_PATH = 500;
+
+const COMPARISON: Partial<Record<MetadataOperator, string>> = {
+  eq: '==',
+  lt: '<',
+  lte: '<=',
+  gt: '>',
+  gte: '>=',
+};
+
+function pathExpression(path: unknown, field: string): string {
+  if (typeof path !== 'string' || path.trim() === '') throw validationError(field, 'is required');
+  if (path.length > MAX_PATH) throw validationError(field, `must be at most ${MAX_PATH} characters`);
+  const segments = path.split('.');
+  if (segments.length > MAX_SEGMENTS || segments.some((s) => s === '')) {
+    throw validationError(field, `must be 1 to ${MAX_SEGMENTS} non-empty keys separated by "."`);
+  }
+  // quoted member accessors: any key text is safe inside a JSON-style string literal
+  return '$' + segments.map((s) => `.${JSON.stringify(s)}`).join('');
+}
+
+function scalar(value: unknown, field: string): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return JSON.stringify(value);
+  throw validationError(field, 'must be a string, number, boolean or null');
+}
+
+/**
+ * The SQL/JSON path (jsonpath) of one condition. Paths run in lax mode: arrays on the way are
+ * searched element-wise; a comparison between different JSON types is simply false.
+ * - eq, lt, lte, gt, gte: the value at the path compares so with `value`; strings compare as
+ *   text, numbers as numbers.
+ * - ne: the path exists and no value at it equals `value` (handled by the caller as exists and
+ *   not eq).
+ * - contains: a string value (or a string element of an array) contains `value` as a
+ *   case-insensitive substring; for a non-string `value`, an array element equals it.
+ * - exists: the path exists (`value: false` inverts it; handled by the caller).
+ */
+export function conditionPath(c: MetadataCondition, index = 0): string {
+  const prefix = `metadata[${index}]`;
+  const target = pathExpression(c.path, `${prefix}.path`);
+  if (c.op === 'exists') {
+    if (c.value !== undefined && c.value !== null && typeof c.value !== 'boolean') {
+      throw validationError(`${prefix}.value`, 'must be true or false for exists');
+    }
+    return target;
+  }
+  if (c.value === undefined) throw validationError(`${prefix}.value`, `is required for ${c.op}`);
+  const value = scalar(c.value, `${prefix}.value`);
+  if (c.op === 'contains') {
+    if (typeof c.value === 'string') return `${target} ? (@ like_regex ${value} flag "iq")`;
+    return `${target} ? (@ == ${value})`;
+  }
+  const operator = COMPARISON[c.op];
+  if (!operator) throw validationError(`${prefix}.op`, `must be one of ${METADATA_OPERATORS.join(', ')}`);
+  return `${target} ? (@ ${operator} ${value})`;
+}
+
+/**
+ * One condition on the resource rows aliased `alias` (their `unique_id`) that holds when their
+ * metadata satisfies every condition. `@?` with a jsonpath lets the GIN (jsonb_path_ops) index
+ * answer equality conditions.
+ */
+export function metadataCondition(alias: string, conditions: readonly MetadataCondition[]): Sql | null {
+  if (conditions.length === 0) return null;
+  if (conditions.length > MAX_CONDITIONS) {
+    throw validationError('metadata', `at most ${MAX_CONDITIONS} conditions`);
+  }
+  const positive: string[] = [];
+  const negative: string[] = [];
+  conditions.forEach((c, i) => {
+    if (!(METADATA_OPERATORS as readonly string[]).includes(c.op)) {
+      throw validationError(`metadata[${i}].op`, `must be one of ${METADATA_OPERATORS.join(', ')}`);
+    }
+    if (c.op === 'ne') {
+      positive.push(conditionPath({ path: c.path, op: 'exists' }, i));
+      negative.push(conditionPath({ ...c, op: 'eq' }, i));
+      return;
+    }
+    const path = conditionPath(c, i);
+    if (c.op === 'exists' && c.value === false) negative.push(path);
+    else positive.push(path);
+  });
+  // `@\\?` keeps the driver from reading the operator's `?` as a placeholder
+  const parts: Sql[] = [];
+  if (positive.length) {
+    parts.push(
+      sql(
+        `exists (select 1 from scientific_metadata m where m.resource_id = ${alias}.unique_id and ${positive
+          .map(() => 'm.data @\\? ?::jsonpath')
+          .join(' and ')})`,
+        ...positive,
+      ),
+    );
+  }
+  for (const path of negative) {
+    parts.push(
+      sql(
+        `not exists (select 1 from scientific_metadata m where m.resource_id = ${alias}.unique_id and m.data @\\? ?::jsonpath)`,
+        path,
+      ),
+    );
+  }
+  return and(...parts);
+}

@@ -1,0 +1,106 @@
+import {
+  Arg,
+  Ctx,
+  FieldResolver,
+  ID,
+  Int,
+  Mutation,
+  Query,
+  Resolver,
+  Root,
+  type ClassType,
+} from 'type-graphql';
+import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
+import type { RequestContext } from '../../core/context';
+import { Dataset } from '../dataset/dataset.entity';
+import { Sample } from '../sample/sample.entity';
+import { Project } from '../project/project.entity';
+import { Instrument } from '../instrument/instrument.entity';
+import type { AnyResource } from '../resource/resource.service';
+import { valueAt } from './metadata.document';
+import { MetadataSearchHit } from './metadata.types';
+
+@Resolver()
+export class MetadataResolver {
+  @Query(() => GraphQLJSONObject, {
+    nullable: true,
+    description:
+      'The scientific metadata of any resource (null when it has none). Project metadata is for members only.',
+  })
+  async scientificMetadata(
+    @Arg('id', () => ID, { description: 'The MFID of a dataset, sample, project or instrument.' }) id: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return (await ctx.services.metadata.get(ctx, id)).data;
+  }
+
+  @Query(() => [MetadataSearchHit], {
+    description:
+      'Full-text search over scientific metadata (keys and values, English stemming, web-search syntax), best first; only resources you may read.',
+  })
+  searchMetadata(
+    @Arg('q', { description: 'Search text, e.g. `calibration -raw` or `"heater temp"`.' }) q: string,
+    @Arg('limit', () => Int, { defaultValue: 20, description: 'How many results (at most 50).' })
+    limit: number,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.metadata.search(ctx, q, limit);
+  }
+
+  @Mutation(() => GraphQLJSONObject, {
+    description:
+      'Merges metadata into a resource: keys are added or updated one by one, objects merge recursively (created when absent). With overwrite, replaces it all.',
+  })
+  async mergeScientificMetadata(
+    @Arg('id', () => ID, { description: 'The MFID of a dataset, sample, project or instrument.' }) id: string,
+    @Arg('metadata', () => GraphQLJSONObject, { description: 'The keys to merge.', validate: false })
+    metadata: Record<string, unknown>,
+    @Arg('overwrite', { defaultValue: false, description: 'Replace everything instead of merging.' })
+    overwrite: boolean,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return (await ctx.services.metadata.write(ctx, id, overwrite ? 'replace' : 'merge', metadata)).data;
+  }
+
+  @Mutation(() => GraphQLJSONObject, { description: 'Replaces all the scientific metadata of a resource.' })
+  async replaceScientificMetadata(
+    @Arg('id', () => ID, { description: 'The MFID of a dataset, sample, project or instrument.' }) id: string,
+    @Arg('metadata', () => GraphQLJSONObject, { description: 'The new document.', validate: false })
+    metadata: Record<string, unknown>,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return (await ctx.services.metadata.write(ctx, id, 'replace', metadata)).data;
+  }
+}
+
+/** `scientificMetadata(path)` on a resource type, batched through the request's loader. */
+function metadataField<T extends { uniqueId: string }>(
+  type: ClassType<T>,
+  resourceType: AnyResource['type'],
+) {
+  @Resolver(() => type)
+  class MetadataField {
+    @FieldResolver(() => GraphQLJSON, {
+      nullable: true,
+      description:
+        'Scientific metadata: the whole document, or the value at `path`; null when absent (and, on projects, for non-members).',
+    })
+    async scientificMetadata(
+      @Root() record: T,
+      @Arg('path', () => String, { nullable: true, description: 'Dot-separated keys of one value.' })
+      path: string | undefined,
+      @Ctx() ctx: RequestContext,
+    ): Promise<unknown> {
+      const resource = { type: resourceType, uniqueId: record.uniqueId, record } as unknown as AnyResource;
+      const doc = await ctx.services.metadata.documentFor(ctx, resource);
+      if (!doc) return null;
+      return path ? valueAt(doc, path) : doc;
+    }
+  }
+  return MetadataField;
+}
+
+export const DatasetMetadataField = metadataField(Dataset, 'dataset');
+export const SampleMetadataField = metadataField(Sample, 'sample');
+export const ProjectMetadataField = metadataField(Project, 'project');
+export const InstrumentMetadataField = metadataField(Instrument, 'instrument');

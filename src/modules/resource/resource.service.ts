@@ -1,0 +1,124 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../../core/context';
+import { forbidden, notFound, validationError } from '../../core/errors';
+import { rawQuery } from '../../core/db/raw';
+import { isMfid } from '../../core/ids';
+import { RESOURCE_TYPES, type ResourceType } from '../access/access-grant.entity';
+import { allows, type Action, type Permission } from '../access/permission';
+import type { Dataset } from '../dataset/dataset.entity';
+import type { DatasetService } from '../dataset/dataset.service';
+import type { Sample } from '../sample/sample.entity';
+import type { SampleService } from '../sample/sample.service';
+import type { Project } from '../project/project.entity';
+import type { ProjectService } from '../project/project.service';
+import type { Instrument } from '../instrument/instrument.entity';
+import type { InstrumentService } from '../instrument/instrument.service';
+
+export type AnyResource =
+  | { type: 'dataset'; uniqueId: string; record: Dataset }
+  | { type: 'sample'; uniqueId: string; record: Sample }
+  | { type: 'project'; uniqueId: string; record: Project }
+  | { type: 'instrument'; uniqueId: string; record: Instrument };
+
+export interface ResourceDeps {
+  datasets: DatasetService;
+  samples: SampleService;
+  projects: ProjectService;
+  instruments: InstrumentService;
+}
+
+/**
+ * Any catalog resource by MFID: type detection, reads under each type's policy, and one way to
+ * ask "may the caller do X to it" whatever its type. Datasets and samples the caller may not
+ * read are 404; projects and instruments are readable by every authenticated caller.
+ */
+export class ResourceService {
+  constructor(private readonly deps: ResourceDeps) {}
+
+  /** Validates a `resource_type` selector: 422 unless it is a supported type. */
+  parseType(raw: unknown, field = 'resource_type'): ResourceType {
+    if (typeof raw === 'string' && (RESOURCE_TYPES as readonly string[]).includes(raw)) {
+      return raw as ResourceType;
+    }
+    throw validationError(field, `must be one of ${RESOURCE_TYPES.join(', ')}`);
+  }
+
+  /**
+   * The type of the record with this id, whoever may read it (callers check), or null. Besides
+   * MFIDs, a project slug names its project (legacy clients address project metadata so).
+   */
+  async detect(em: EntityManager, id: string): Promise<{ type: ResourceType; uniqueId: string } | null> {
+    if (!isMfid(id)) {
+      const project = await this.deps.projects.find(em, id);
+      return project ? { type: 'project', uniqueId: project.uniqueId } : null;
+    }
+    const rows = await rawQuery<{ type: ResourceType }>(
+      em,
+      `select 'dataset' as type from dataset where unique_id = ?
+       union all select 'sample' from sample where unique_id = ?
+       union all select 'project' from project where unique_id = ?
+       union all select 'instrument' from instrument where unique_id = ?
+       limit 1`,
+      [id, id, id, id],
+    );
+    return rows.length ? { type: rows[0].type, uniqueId: id } : null;
+  }
+
+  /** A resource the caller may read, of `type` when given; 404 otherwise. */
+  async find(ctx: RequestContext, id: string, type?: ResourceType): Promise<AnyResource> {
+    const detected = await this.detect(ctx.em, id);
+    if (!detected || (type && detected.type !== type))
+      throw notFound(type ? capitalize(type) : 'Resource', id);
+    const uniqueId = detected.uniqueId;
+    switch (detected.type) {
+      case 'dataset':
+        return { type: 'dataset', uniqueId, record: await this.deps.datasets.get(ctx, uniqueId) };
+      case 'sample':
+        return { type: 'sample', uniqueId, record: await this.deps.samples.get(ctx, uniqueId) };
+      case 'project':
+        return { type: 'project', uniqueId, record: await this.deps.projects.get(ctx, uniqueId) };
+      case 'instrument':
+        return { type: 'instrument', uniqueId, record: await this.deps.instruments.get(ctx, uniqueId) };
+    }
+  }
+
+  /** The caller's effective permission on a resource (null: may not read it). */
+  permission(ctx: RequestContext, r: AnyResource): Promise<Permission | null> {
+    switch (r.type) {
+      case 'dataset':
+        return this.deps.datasets.policy.permission(ctx, r.record);
+      case 'sample':
+        return this.deps.samples.policy.permission(ctx, r.record);
+      case 'project':
+        return this.deps.projects.policy.permission(ctx, r.record);
+      case 'instrument':
+        return this.deps.instruments.policy.permission(ctx, r.record);
+    }
+  }
+
+  /** 404 when the caller may not read the resource, 403 when they may not do `action`. */
+  async assertCan(ctx: RequestContext, action: Action, r: AnyResource): Promise<Permission> {
+    const p = await this.permission(ctx, r);
+    if (!p) throw notFound(capitalize(r.type), r.uniqueId);
+    if (!allows(p, action)) throw forbidden(`You may not ${action} ${r.type} ${r.uniqueId}`);
+    return p;
+  }
+
+  /** The display name of a resource. */
+  name(r: AnyResource): string | null {
+    switch (r.type) {
+      case 'dataset':
+        return r.record.datasetName ?? null;
+      case 'sample':
+        return r.record.sampleName ?? null;
+      case 'project':
+        return r.record.title ?? r.record.projectId;
+      case 'instrument':
+        return r.record.instrumentName;
+    }
+  }
+}
+
+export function capitalize(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}

@@ -1,0 +1,65 @@
+import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
+import type { RequestContext } from '../../core/context';
+import { Dataset } from '../dataset/dataset.entity';
+import { Sample } from '../sample/sample.entity';
+import { Project } from '../project/project.entity';
+import { Instrument } from '../instrument/instrument.entity';
+import { User } from '../user/user.entity';
+
+const Q = { description: 'What to look for: at least 3 characters; typos are tolerated.' };
+const LIMIT = { defaultValue: 20, description: 'How many results (at most 50).' };
+
+/** Typo-tolerant name search; only records you may read, best matches first. */
+@Resolver()
+export class SearchResolver {
+  @Query(() => [Dataset], { description: 'Datasets whose name resembles q.' })
+  searchDatasets(
+    @Arg('q', Q) q: string,
+    @Arg('first', () => Int, LIMIT) first: number,
+    @Arg('projectId', () => String, { nullable: true, description: 'Only this project (slug or MFID).' })
+    projectId: string | undefined,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.search.datasets(ctx, { q, limit: first, projectId });
+  }
+
+  @Query(() => [Sample], { description: 'Samples whose name resembles q.' })
+  searchSamples(
+    @Arg('q', Q) q: string,
+    @Arg('first', () => Int, LIMIT) first: number,
+    @Arg('projectId', () => String, { nullable: true, description: 'Only this project (slug or MFID).' })
+    projectId: string | undefined,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.search.samples(ctx, { q, limit: first, projectId });
+  }
+
+  @Query(() => [Project], { description: 'Projects whose title or slug resembles q.' })
+  searchProjects(
+    @Arg('q', Q) q: string,
+    @Arg('first', () => Int, LIMIT) first: number,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.search.projectsByName(ctx, { q, limit: first });
+  }
+
+  @Query(() => [Instrument], { description: 'Instruments whose name, type or manufacturer resembles q.' })
+  searchInstruments(
+    @Arg('q', Q) q: string,
+    @Arg('first', () => Int, LIMIT) first: number,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.search.instruments(ctx, { q, limit: first });
+  }
+
+  @Query(() => [User], {
+    description: 'Users whose username or name resembles q (public profiles: email only for yourself).',
+  })
+  searchUsers(
+    @Arg('q', Q) q: string,
+    @Arg('first', () => Int, LIMIT) first: number,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.search.users(ctx, { q, limit: first });
+  }
+}
