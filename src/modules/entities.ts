@@ -7,6 +7,10 @@ import { Dataset } from './dataset/dataset.entity';
 import { AccessGrant } from './access/access-grant.entity';
 import { Keyword } from './keyword/keyword.entity';
 import { DatasetKeyword } from './keyword/dataset-keyword.entity';
+import { AssociatedFile } from './file/file.entity';
+import { UploadSession } from './upload/upload-session.entity';
+import { Thumbnail } from './thumbnail/thumbnail.entity';
+import { ServiceSetting } from './setting/setting.entity';
 
 /** Every MikroORM entity, listed explicitly (no globbing: the same list in jest and in dist). */
 export const ENTITIES = [
@@ -19,4 +23,8 @@ export const ENTITIES = [
   AccessGrant,
   Keyword,
   DatasetKeyword,
+  AssociatedFile,
+  UploadSession,
+  Thumbnail,
+  ServiceSetting,
 ];

@@ -4,6 +4,9 @@ import { User } from './user/user.entity';
 import { Project } from './project/project.entity';
 import { Instrument } from './instrument/instrument.entity';
 import { keywordLoaders } from './keyword/keyword.loaders';
+import { Dataset } from './dataset/dataset.entity';
+import { fileLoaders } from './file/file.loaders';
+import { thumbnailLoaders } from './thumbnail/thumbnail.loaders';
 
 /** The DataLoaders of one request. Built fresh per request: nothing is cached across callers. */
 export function createLoaders(em: EntityManager) {
@@ -12,6 +15,9 @@ export function createLoaders(em: EntityManager) {
     project: entityLoader(em, Project, 'uniqueId'),
     instrument: entityLoader(em, Instrument, 'uniqueId'),
     keywords: keywordLoaders(em),
+    dataset: entityLoader(em, Dataset, 'uniqueId'),
+    files: fileLoaders(em),
+    thumbnails: thumbnailLoaders(em),
   };
 }
 

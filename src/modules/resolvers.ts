@@ -4,6 +4,8 @@ import { UserResolver } from './user/user.resolver';
 import { ProjectResolver } from './project/project.resolver';
 import { InstrumentResolver } from './instrument/instrument.resolver';
 import { DatasetResolver, ProjectDatasetsResolver } from './dataset/dataset.resolver';
+import { DatasetFilesResolver, FileResolver } from './file/file.resolver';
+import { DatasetThumbnailsResolver, ThumbnailResolver } from './thumbnail/thumbnail.resolver';
 
 /** Every GraphQL resolver class. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -14,4 +16,8 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   InstrumentResolver,
   DatasetResolver,
   ProjectDatasetsResolver,
+  FileResolver,
+  DatasetFilesResolver,
+  ThumbnailResolver,
+  DatasetThumbnailsResolver,
 ];
