@@ -41,6 +41,18 @@ function isMissing(err: unknown): boolean {
   return e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404;
 }
 
+/** The SDK's own messages (e.g. about a body that failed mid-request) go to the service log, quietly. */
+function sdkLogger(log?: Logger) {
+  const debug = (...args: unknown[]) => log?.debug({ sdk: args }, 'aws sdk');
+  return {
+    trace: debug,
+    debug,
+    info: debug,
+    warn: debug,
+    error: (...args: unknown[]) => log?.warn({ sdk: args }, 'aws sdk'),
+  };
+}
+
 /**
  * Objects in an S3-compatible bucket (AWS S3, MinIO, GCS interoperability, s3rver in tests).
  * Path-style addressing is configurable; checksums are sent only when an operation requires
@@ -71,6 +83,7 @@ export class S3ObjectStore implements ObjectStore {
           : undefined,
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
+      logger: sdkLogger(log),
     });
   }
 
@@ -158,6 +171,9 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async uploadPart(key: string, uploadId: string, part: PartInput): Promise<PartRef> {
+    // a body that fails (the client went away) must end the request, or it waits for bytes forever
+    const abort = new AbortController();
+    part.body.once('error', () => abort.abort());
     const out = await this.client.send(
       new UploadPartCommand({
         Bucket: this.bucket,
@@ -167,6 +183,7 @@ export class S3ObjectStore implements ObjectStore {
         Body: part.body,
         ContentLength: part.length,
       }),
+      { abortSignal: abort.signal },
     );
     return { partNumber: part.partNumber, etag: out.ETag ?? '' };
   }

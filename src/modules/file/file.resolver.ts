@@ -1,5 +1,5 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { GraphQLUpload, UploadError, UploadErrorCode, type FileUpload } from 'graphql-upload-ts';
+import { GraphQLUpload, type FileUpload } from 'graphql-upload-ts';
 import type { RequestContext } from '../../core/context';
 import { AppError } from '../../core/errors';
 import { tooLarge } from '../../core/storage/hashing';
@@ -9,11 +9,13 @@ import { Dataset } from '../dataset/dataset.entity';
 import { AssociatedFile } from './file.entity';
 import { AddFilePayload, FileConnection, RemoteFileInput, UpdateFileInput } from './file.types';
 
-/** graphql-upload reports its own limits; they read as the service's errors. */
+/** graphql-upload reports its limits and malformed requests as HTTP errors: they read as the service's. */
 function uploadError(ctx: RequestContext, err: unknown): unknown {
-  if (!(err instanceof UploadError)) return err;
-  if (err.code === UploadErrorCode.FILE_TOO_LARGE) return tooLarge(ctx.config.limits.maxUploadBytes);
-  return new AppError('VALIDATION', `file: ${err.message}`, [{ field: 'file', message: err.message }]);
+  const e = err as { status?: number; expose?: boolean; message?: string };
+  if (err instanceof AppError || typeof e.status !== 'number' || !e.expose) return err;
+  if (e.status === 413) return tooLarge(ctx.config.limits.maxUploadBytes);
+  const message = e.message ?? 'the upload could not be read';
+  return new AppError('VALIDATION', `file: ${message}`, [{ field: 'file', message }]);
 }
 
 @Resolver(() => AssociatedFile)
