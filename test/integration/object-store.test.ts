@@ -67,7 +67,8 @@ describe.each(Object.keys(fixtures))('ObjectStore contract: %s', (kind) => {
   afterAll(() => f.close());
 
   test('put streams, reporting size and SHA-256; get, head and ranges read it back', async () => {
-    const data = randomBytes(3 * MiB + 123);
+    // large enough to go to S3 as a multipart upload
+    const data = randomBytes(17 * MiB + 123);
     const stored = await store.put('ds1/file1', Readable.from([data.subarray(0, MiB), data.subarray(MiB)]), {
       contentType: 'application/x-test',
     });

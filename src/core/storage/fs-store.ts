@@ -19,6 +19,11 @@ import type {
 } from './object-store';
 
 const GiB = 1024 ** 3;
+/**
+ * Writes buffer up to this much, so receiving from the network and writing to disk overlap
+ * instead of taking turns 16 KiB at a time (memory per upload stays bounded by it).
+ */
+const WRITE_BUFFER = 4 * 1024 * 1024;
 
 /**
  * Objects as files under one directory: `<root>/<key>`. Writes go to `<root>/.tmp` and are
@@ -63,9 +68,9 @@ export class FileSystemObjectStore implements ObjectStore {
     const tmp = path.join(this.tmpDir, randomUUID());
     const meter = new HashingMeter(opts.maxBytes);
     try {
-      await pipeline(body, meter, fs.createWriteStream(tmp, { flags: 'wx' }));
+      await pipeline(body, meter, fs.createWriteStream(tmp, { flags: 'wx', highWaterMark: WRITE_BUFFER }));
       await syncAndMove(tmp, target);
-      return { size: meter.size, sha256: meter.sha256() };
+      return { size: meter.bytes, sha256: meter.sha256() };
     } catch (err) {
       await fsp.rm(tmp, { force: true });
       throw meter.error ?? err;
@@ -109,7 +114,11 @@ export class FileSystemObjectStore implements ObjectStore {
     await pipeline(
       part.body,
       counter,
-      fs.createWriteStream(this.staging(uploadId), { flags: 'r+', start: part.offset }),
+      fs.createWriteStream(this.staging(uploadId), {
+        flags: 'r+',
+        start: part.offset,
+        highWaterMark: WRITE_BUFFER,
+      }),
     );
     if (counter.bytes !== part.length) {
       throw new Error(`part ${part.partNumber}: got ${counter.bytes} bytes, expected ${part.length}`);

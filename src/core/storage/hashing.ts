@@ -15,7 +15,8 @@ export function tooLarge(maxBytes: number): AppError {
  * can report it even when a downstream library replaces it with its own.
  */
 export class HashingMeter extends Transform {
-  size = 0;
+  /** (not `size`: lib-storage would take a `size` property for the stream's total length) */
+  bytes = 0;
   error: AppError | null = null;
   private readonly hash: Hash = createHash('sha256');
   private digestHex: string | null = null;
@@ -25,8 +26,8 @@ export class HashingMeter extends Transform {
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    this.size += chunk.length;
-    if (this.size > this.maxBytes) {
+    this.bytes += chunk.length;
+    if (this.bytes > this.maxBytes) {
       this.error = tooLarge(this.maxBytes);
       done(this.error);
       return;

@@ -118,7 +118,7 @@ export class S3ObjectStore implements ObjectStore {
       // a failed abort (some servers lack AbortMultipartUpload) must not hide the real cause
       throw meter.error ?? err;
     }
-    return { size: meter.size, sha256: meter.sha256() };
+    return { size: meter.bytes, sha256: meter.sha256() };
   }
 
   async get(key: string, range?: ByteRange): Promise<ObjectBody | null> {
