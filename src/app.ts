@@ -19,6 +19,7 @@ import { formatGraphqlError } from './core/graphql/errors';
 import { explorerRouter } from './core/graphql/explorer';
 import { notFoundRoute, restErrorHandler } from './core/rest/errors';
 import { graphqlUploadExpress } from 'graphql-upload-ts';
+import { stopDigestThread } from './core/storage/digest-thread';
 import { createServices, initServices, type Services } from './modules/services';
 import { mountRoutes, publicRoutes } from './modules/routes';
 import { HealthService } from './modules/health/health.service';
@@ -168,6 +169,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       server.closeIdleConnections();
       await apollo.stop();
       await orm.close(true);
+      await stopDigestThread();
     },
   };
 }

@@ -13,6 +13,7 @@ import { DatasetPolicy } from './dataset/dataset.policy';
 import { KeywordService } from './keyword/keyword.service';
 import { AccountService } from './account/account.service';
 import { createObjectStore } from '../core/storage';
+import { startDigestThread } from '../core/storage/digest-thread';
 import { UrlSigner } from '../core/storage/url-signer';
 import { SettingService } from './setting/setting.service';
 import { FileService } from './file/file.service';
@@ -70,12 +71,13 @@ export function createServices({ config, log }: ServiceDeps) {
 export type Services = ReturnType<typeof createServices>;
 
 /**
- * Prepares what the services need before serving: the object store (directories or bucket)
- * and the URL signing secret (URL_SIGNING_SECRET, else one generated once and kept in the
+ * Prepares what the services need before serving: the object store (directories or bucket),
+ * the thread that hashes resumable uploads, and the URL signing secret (URL_SIGNING_SECRET, else one generated once and kept in the
  * database, so every replica signs and verifies alike).
  */
 export async function initServices(services: Services, em: EntityManager, config: Config): Promise<void> {
   await services.file.store.init();
+  startDigestThread();
   const secret =
     config.urlSigningSecret ??
     (await services.setting.getOrCreate(em, 'url_signing_secret', () =>

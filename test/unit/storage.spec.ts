@@ -1,8 +1,11 @@
 import { parseRange } from '../../src/core/storage/range';
 import { UrlSigner } from '../../src/core/storage/url-signer';
 import { assertKey, attachmentDisposition } from '../../src/core/storage/keys';
-import { ResumableDigest } from '../../src/core/storage/resumable-digest';
+import { OffThreadDigest, stopDigestThread } from '../../src/core/storage/digest-thread';
+
 import { createHash } from 'node:crypto';
+
+afterAll(() => stopDigestThread());
 
 describe('parseRange', () => {
   test.each([
@@ -56,13 +59,19 @@ test('object keys and content disposition', () => {
   );
 });
 
-test('ResumableDigest carries its state across pieces', async () => {
-  const data = Buffer.from('The quick brown fox jumps over the lazy dog');
-  const first = await ResumableDigest.start();
-  first.update(data.subarray(0, 10));
-  const second = await ResumableDigest.start(first.save());
-  second.update(data.subarray(10));
-  const { sha256, crc32c } = second.finish();
+test('the digest carries its state across pieces (and batches)', async () => {
+  const data = Buffer.concat([
+    Buffer.from('The quick brown fox jumps over the lazy dog'),
+    Buffer.alloc(3 * 1024 * 1024 + 5, 7),
+  ]);
+  const first = OffThreadDigest.start();
+  await first.update(data.subarray(0, 10));
+  const second = OffThreadDigest.start(await first.save());
+  for (let i = 10; i < data.length; i += 700_000) await second.update(data.subarray(i, i + 700_000));
+  const { sha256, crc32c } = await second.finish();
   expect(sha256).toBe(createHash('sha256').update(data).digest('hex'));
-  expect(Buffer.from(crc32c, 'base64').toString('hex')).toBe('22620404');
+  const fox = OffThreadDigest.start();
+  await fox.update(Buffer.from('The quick brown fox jumps over the lazy dog'));
+  expect(Buffer.from((await fox.finish()).crc32c, 'base64').toString('hex')).toBe('22620404');
+  expect(crc32c).toHaveLength(8);
 });

@@ -2,7 +2,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseContentRange } from '../../src/modules/upload/content-range';
 import { ChunkSlice, collect } from '../../src/modules/upload/chunk-stream';
-import { ResumableDigest } from '../../src/core/storage/resumable-digest';
+import { OffThreadDigest, stopDigestThread } from '../../src/core/storage/digest-thread';
+
+afterAll(() => stopDigestThread());
 
 describe('parseContentRange', () => {
   test.each([
@@ -22,7 +24,7 @@ describe('parseContentRange', () => {
 
 describe('ChunkSlice', () => {
   const run = async (pieces: string[], skip: number, wanted: number) => {
-    const digest = await ResumableDigest.start();
+    const digest = OffThreadDigest.start();
     const slice = new ChunkSlice(skip, wanted, digest);
     const [out] = await Promise.all([
       collect(slice),

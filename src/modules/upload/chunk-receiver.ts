@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, conflict, validationError } from '../../core/errors';
 import { rawQuery } from '../../core/db/raw';
 import type { ObjectStore, PartRef } from '../../core/storage/object-store';
-import { ResumableDigest } from '../../core/storage/resumable-digest';
+import { OffThreadDigest } from '../../core/storage/digest-thread';
 import { ChunkSlice, collect, prepend } from './chunk-stream';
 import { parseContentRange } from './content-range';
 import { UploadSession } from './upload-session.entity';
@@ -127,36 +127,43 @@ export class ChunkReceiver {
       s.multipartId = await this.store.createMultipart(s.storageKey);
       await em.nativeUpdate(UploadSession, { uniqueId: s.uniqueId }, { multipartId: s.multipartId });
     }
-    const digest = await ResumableDigest.start(
+    const digest = OffThreadDigest.start(
       s.sha256State && s.crc32cState ? { sha256: s.sha256State, crc32c: s.crc32cState } : null,
     );
-    const slice = new ChunkSlice(s.received - start, fresh, digest);
-    const sliced = pipeline(body, slice);
-    let parts: PartRef[] = s.parts;
-    let nextPending: Buffer | null = null;
-    if (!last && pending.length + fresh < minPart) {
-      // too small for a part of its own: keep it in the session until more arrives
-      const [bytes] = await Promise.all([collect(slice), sliced]);
-      nextPending = Buffer.concat([pending, bytes]);
-    } else {
-      const partNumber = parts.length + 1;
-      const [ref] = await Promise.all([
-        this.store.uploadPart(s.storageKey, s.multipartId, {
-          partNumber,
-          offset: s.received - pending.length,
-          body: pending.length ? prepend(pending, slice) : slice,
-          length: pending.length + fresh,
-        }),
-        sliced,
-      ]);
-      parts = [...parts, ref];
+    const update: Partial<UploadSession> = { received: end + 1 };
+    try {
+      const slice = new ChunkSlice(s.received - start, fresh, digest);
+      const sliced = pipeline(body, slice);
+      if (!last && pending.length + fresh < minPart) {
+        // too small for a part of its own: keep it in the session until more arrives
+        const [bytes] = await Promise.all([collect(slice), sliced]);
+        Object.assign(update, { parts: s.parts, pending: Buffer.concat([pending, bytes]) });
+      } else {
+        const [ref] = await Promise.all([
+          this.store.uploadPart(s.storageKey, s.multipartId, {
+            partNumber: s.parts.length + 1,
+            offset: s.received - pending.length,
+            body: pending.length ? prepend(pending, slice) : slice,
+            length: pending.length + fresh,
+          }),
+          sliced,
+        ]);
+        Object.assign(update, { parts: [...s.parts, ref], pending: null });
+      }
+    } catch (err) {
+      digest.drop();
+      throw err;
     }
-    const update: Partial<UploadSession> = { received: end + 1, parts, pending: nextPending };
     if (last) {
-      await this.store.completeMultipart(s.storageKey, s.multipartId, parts, s.size);
-      Object.assign(update, { status: 'stored', ...digest.finish(), sha256State: null, crc32cState: null });
+      await this.store.completeMultipart(s.storageKey, s.multipartId, update.parts as PartRef[], s.size);
+      Object.assign(update, {
+        status: 'stored',
+        ...(await digest.finish()),
+        sha256State: null,
+        crc32cState: null,
+      });
     } else {
-      const state = digest.save();
+      const state = await digest.save();
       Object.assign(update, { sha256State: state.sha256, crc32cState: state.crc32c });
     }
     const moved = await em.nativeUpdate(

@@ -1,5 +1,5 @@
 import { PassThrough, Readable, Transform, type TransformCallback } from 'node:stream';
-import type { ResumableDigest } from '../../core/storage/resumable-digest';
+import type { OffThreadDigest } from '../../core/storage/digest-thread';
 
 /**
  * The new bytes of a chunk: drops the first `skip` bytes (a resent overlap the session already
@@ -12,7 +12,7 @@ export class ChunkSlice extends Transform {
   constructor(
     private readonly skip: number,
     private readonly wanted: number,
-    private readonly digest: ResumableDigest,
+    private readonly digest: Pick<OffThreadDigest, 'update'>,
   ) {
     super();
   }
@@ -25,11 +25,11 @@ export class ChunkSlice extends Transform {
       return;
     }
     const part = from > 0 ? chunk.subarray(from) : chunk;
-    if (part.length) {
-      this.digest.update(part);
-      this.push(part);
+    if (!part.length) {
+      done();
+      return;
     }
-    done();
+    this.digest.update(part).then(() => done(null, part), done);
   }
 
   override _flush(done: TransformCallback): void {
