@@ -253,7 +253,9 @@ describe.each(STORE_KINDS)('files on the %s store', (kind) => {
     expect(link.status).toBe(409);
     expect(link.body.detail).toMatch(/remote file on "nersc".*\/global\/cfs\/run7\.h5/);
     expect((await rest(t.url, 'GET', `/files/${r.body.mfid}/download`, { key: owner.key })).status).toBe(409);
-    expect((await rest(t.url, 'GET', `/datasets/${ds}/download_links`, { key: owner.key })).status).toBe(404);
+    const noLinks = await rest(t.url, 'GET', `/datasets/${ds}/download_links`, { key: owner.key });
+    expect(noLinks.status).toBe(404);
+    expect(noLinks.body.detail).toBe(`No files found in storage for dataset ${ds}`);
     const gqlFile = await gql(
       t.url,
       owner.key,

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../core/context';
 import type { Config } from '../../core/config';
-import { AppError, notFound } from '../../core/errors';
+import { AppError } from '../../core/errors';
 import type { ObjectStore } from '../../core/storage/object-store';
 import type { SignedObject, UrlSigner } from '../../core/storage/url-signer';
 import type { AssociatedFile } from './file.entity';
@@ -107,7 +107,7 @@ export class DownloadService {
   ): Promise<Record<string, string>> {
     const stored = (await this.deps.files.ofDataset(ctx, datasetId)).filter((f) => f.storageKey);
     // this wording makes older clients read the 404 as "no links" rather than an error
-    if (!stored.length) throw notFound('No files found in storage for dataset', datasetId);
+    if (!stored.length) throw new AppError('NOT_FOUND', `No files found in storage for dataset ${datasetId}`);
     const links: Record<string, string> = {};
     for (const f of stored) links[f.uniqueId] = await this.url(f, opts);
     return links;
