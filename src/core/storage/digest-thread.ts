@@ -12,8 +12,8 @@ export interface DigestState {
  * handles each job's messages in order.
  */
 const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const { createSHA256, createCRC32 } = require('hash-wasm');
+const { parentPort, workerData } = require('node:worker_threads');
+const { createSHA256, createCRC32 } = require(workerData.hashWasm);
 const jobs = new Map();
 async function begin(state) {
   const [sha, crc] = await Promise.all([createSHA256(), createCRC32(0x82f63b78)]);
@@ -60,7 +60,11 @@ let nextJob = 1;
 
 function thread(): Worker {
   if (!worker) {
-    worker = new Worker(WORKER_SOURCE, { eval: true });
+    // resolved here: an eval'd worker would resolve modules from the working directory
+    worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { hashWasm: require.resolve('hash-wasm') },
+    });
     worker.unref();
     worker.on('message', (r: Reply) => {
       const w = waiting.get(`${r.id}:${r.seq}`);
