@@ -18,8 +18,10 @@ import { queryLimits } from './core/graphql/limits';
 import { formatGraphqlError } from './core/graphql/errors';
 import { explorerRouter } from './core/graphql/explorer';
 import { notFoundRoute, restErrorHandler } from './core/rest/errors';
-import { createServices, type Services } from './modules/services';
-import { mountRoutes } from './modules/routes';
+import { graphqlUploadExpress } from 'graphql-upload-ts';
+import { stopDigestThread } from './core/storage/digest-thread';
+import { createServices, initServices, type Services } from './modules/services';
+import { mountRoutes, publicRoutes } from './modules/routes';
 import { HealthService } from './modules/health/health.service';
 import { healthRouter } from './modules/health/health.rest';
 import { ensureBootstrapAdmin, type BootstrapResult } from './modules/user/bootstrap';
@@ -74,6 +76,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   });
   await migrate(orm);
   const services = createServices({ config, log });
+  await initServices(services, orm.em.fork(), config);
   const bootstrap = await ensureBootstrapAdmin(orm.em.fork(), services.user, config.adminApiKey);
   const contexts = new ContextFactory(orm, services, config, log);
   const health = new HealthService(orm, config);
@@ -82,6 +85,8 @@ export async function createApp(opts: AppOptions): Promise<App> {
   app.disable('x-powered-by');
   app.set('trust proxy', true);
   const server = http.createServer(app);
+  // uploads stream for as long as they take; headersTimeout still guards against idle clients
+  server.requestTimeout = 0;
   const apollo = new ApolloServer<RequestContext>({
     schema: await buildGraphqlSchema(),
     introspection: true,
@@ -109,6 +114,11 @@ export async function createApp(opts: AppOptions): Promise<App> {
   app.use(
     '/graphql',
     express.json({ limit: config.limits.maxJsonBodyBytes }),
+    // multipart file uploads (clients send `apollo-require-preflight: true`)
+    graphqlUploadExpress({
+      maxFileSize: config.limits.maxUploadBytes,
+      maxFiles: config.limits.maxUploadFiles,
+    }),
     rebindScope,
     expressMiddleware(apollo, {
       context: async ({ req }) => {
@@ -125,6 +135,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       },
     }),
   );
+  app.use('/api/v2', publicRoutes(services, contexts, log));
   const api = express.Router();
   api.use(express.json({ limit: config.limits.maxJsonBodyBytes }));
   api.use(authenticate(contexts));
@@ -157,6 +168,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       server.closeIdleConnections();
       await apollo.stop();
       await orm.close(true);
+      await stopDigestThread();
     },
   };
 }

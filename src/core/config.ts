@@ -32,8 +32,16 @@ export interface Config {
   publicBaseUrl: string;
   adminApiKey?: string;
   urlSigningSecret?: string;
+  /** Resumable upload sessions (legacy protocol) and signed download links. */
+  uploads: {
+    sessionTtlSeconds: number;
+    chunkSizeHint: number;
+    downloadUrlTtlSeconds: number;
+  };
   limits: {
     maxUploadBytes: number;
+    /** files per GraphQL multipart request */
+    maxUploadFiles: number;
     maxPageSize: number;
     defaultPageSize: number;
     graphqlMaxDepth: number;
@@ -109,6 +117,7 @@ class Reader {
   }
 }
 
+const MiB = 1024 ** 2;
 const GiB = 1024 ** 3;
 
 export function loadConfig(env: Env = process.env): Config {
@@ -181,8 +190,14 @@ export function loadConfig(env: Env = process.env): Config {
     publicBaseUrl,
     adminApiKey,
     urlSigningSecret,
+    uploads: {
+      sessionTtlSeconds: r.int('UPLOAD_SESSION_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
+      chunkSizeHint: r.int('UPLOAD_CHUNK_SIZE_HINT', 64 * MiB, 256 * 1024, 5 * GiB),
+      downloadUrlTtlSeconds: r.int('DOWNLOAD_URL_TTL_SECONDS', 3600, 60, 7 * 24 * 3600),
+    },
     limits: {
       maxUploadBytes: r.int('MAX_UPLOAD_BYTES', 100 * GiB, 1, Number.MAX_SAFE_INTEGER),
+      maxUploadFiles: r.int('MAX_UPLOAD_FILES', 10, 1, 1000),
       maxPageSize,
       defaultPageSize,
       graphqlMaxDepth: r.int('GRAPHQL_MAX_DEPTH', 12, 2, 100),

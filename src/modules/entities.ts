@@ -14,6 +14,10 @@ import { DatasetSample } from './link/dataset-sample.entity';
 import { ScientificMetadata } from './metadata/scientific-metadata.entity';
 import { DeletionRequest } from './deletion/deletion-request.entity';
 import { DeletionAudit } from './deletion/deletion-audit.entity';
+import { AssociatedFile } from './file/file.entity';
+import { UploadSession } from './upload/upload-session.entity';
+import { Thumbnail } from './thumbnail/thumbnail.entity';
+import { ServiceSetting } from './setting/setting.entity';
 
 /** Every MikroORM entity, listed explicitly (no globbing: the same list in jest and in dist). */
 export const ENTITIES = [
@@ -33,4 +37,8 @@ export const ENTITIES = [
   ScientificMetadata,
   DeletionRequest,
   DeletionAudit,
+  AssociatedFile,
+  UploadSession,
+  Thumbnail,
+  ServiceSetting,
 ];

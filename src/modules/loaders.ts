@@ -7,8 +7,10 @@ import { Instrument } from './instrument/instrument.entity';
 import { keywordLoaders } from './keyword/keyword.loaders';
 import { linkLoaders } from './link/link.loaders';
 import { metadataLoader } from './metadata/metadata.loaders';
-import { firstThumbnailLoader } from './graph/first-thumbnail';
 import { deletionLoader } from './deletion/deletion.loaders';
+import { Dataset } from './dataset/dataset.entity';
+import { fileLoaders } from './file/file.loaders';
+import { thumbnailLoaders } from './thumbnail/thumbnail.loaders';
 
 /**
  * The DataLoaders of one request. Built fresh per request: nothing is cached across callers.
@@ -22,8 +24,10 @@ export function createLoaders(em: EntityManager, context: () => RequestContext) 
     keywords: keywordLoaders(em),
     links: linkLoaders(em, context),
     metadata: metadataLoader(em),
-    firstThumbnail: firstThumbnailLoader(em),
     pendingDeletion: deletionLoader(em),
+    dataset: entityLoader(em, Dataset, 'uniqueId'),
+    files: fileLoaders(em),
+    thumbnails: thumbnailLoaders(em),
   };
 }
 

@@ -13,7 +13,7 @@ import {
   SampleMetadataField,
 } from './metadata/metadata.resolver';
 import { DatasetLinksResolver, LinkResolver, SampleLinksResolver } from './link/link.resolver';
-import { DatasetThumbnailResolver, GraphResolver } from './graph/graph.resolver';
+import { GraphResolver } from './graph/graph.resolver';
 import { SearchResolver } from './search/search.resolver';
 import { ResourceResolver } from './resource/resource.resolver';
 import {
@@ -21,6 +21,8 @@ import {
   DeletionResolver,
   SampleDeletionResolver,
 } from './deletion/deletion.resolver';
+import { DatasetFilesResolver, FileResolver } from './file/file.resolver';
+import { DatasetThumbnailsResolver, ThumbnailResolver } from './thumbnail/thumbnail.resolver';
 
 /** Every GraphQL resolver class. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -42,10 +44,13 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   DatasetLinksResolver,
   SampleLinksResolver,
   GraphResolver,
-  DatasetThumbnailResolver,
   SearchResolver,
   ResourceResolver,
   DeletionResolver,
   DatasetDeletionResolver,
   SampleDeletionResolver,
+  FileResolver,
+  DatasetFilesResolver,
+  ThumbnailResolver,
+  DatasetThumbnailsResolver,
 ];

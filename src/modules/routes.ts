@@ -1,10 +1,17 @@
-import type { Router } from 'express';
 import { accountRoutes } from './account/account.rest';
 import { userRoutes } from './user/user.rest';
 import { projectRoutes } from './project/project.rest';
 import { instrumentRoutes } from './instrument/instrument.rest';
 import { datasetRoutes } from './dataset/dataset.rest';
 import { keywordRoutes } from './keyword/keyword.rest';
+import { Router } from 'express';
+import type { ContextFactory } from '../core/context-factory';
+import type { Logger } from '../core/logger';
+import type { Services } from './services';
+import { fileRoutes } from './file/file.rest';
+import { signedDownloadRouter } from './file/file.public';
+import { uploadRoutes, uploadSessionRouter } from './upload/upload.rest';
+import { thumbnailRoutes } from './thumbnail/thumbnail.rest';
 import { searchRoutes } from './search/search.rest';
 import { sampleRoutes } from './sample/sample.rest';
 import { metadataRoutes } from './metadata/metadata.rest';
@@ -26,6 +33,9 @@ export function mountRoutes(router: Router): void {
   instrumentRoutes(router);
   datasetRoutes(router);
   keywordRoutes(router);
+  thumbnailRoutes(router);
+  uploadRoutes(router);
+  fileRoutes(router);
   sampleRoutes(router);
   // `/resources/metadata/search` and `/resources/links` before `/resources/:id...`
   metadataRoutes(router);
@@ -33,4 +43,15 @@ export function mountRoutes(router: Router): void {
   deletionRoutes(router);
   resourceRoutes(router);
   graphRoutes(router);
+}
+
+/**
+ * Routes under /api/v2 that take no API key, mounted before the authentication middleware:
+ * their credential is in the URL (an upload session token, a download signature).
+ */
+export function publicRoutes(services: Services, contexts: ContextFactory, log: Logger): Router {
+  const router = Router();
+  router.use(uploadSessionRouter(contexts));
+  router.use(signedDownloadRouter(services.download, log));
+  return router;
 }

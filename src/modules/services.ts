@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../core/config';
 import type { Logger } from '../core/logger';
 import { AccessService } from './access/access.service';
@@ -26,6 +28,16 @@ import { metadataRemoval } from './metadata/metadata.removal';
 import { linkRemoval } from './link/link.removal';
 import { datasetRecordRemoval } from './dataset/dataset.removal';
 import { sampleRecordRemoval } from './sample/sample.removal';
+import { createObjectStore } from '../core/storage';
+import { startDigestThread } from '../core/storage/digest-thread';
+import { UrlSigner } from '../core/storage/url-signer';
+import { SettingService } from './setting/setting.service';
+import { FileService } from './file/file.service';
+import { FilePolicy } from './file/file.policy';
+import { DownloadService } from './file/download.service';
+import { UploadService } from './upload/upload.service';
+import { ThumbnailService } from './thumbnail/thumbnail.service';
+import { fileRemoval } from './file/file.removal';
 
 export interface ServiceDeps {
   config: Config;
@@ -33,7 +45,7 @@ export interface ServiceDeps {
 }
 
 /** Builds the domain services once per process; they are stateless and take the context. */
-export function createServices(_deps: ServiceDeps) {
+export function createServices({ config, log }: ServiceDeps) {
   const access = new AccessService();
   const user = new UserService(new UserPolicy());
   const userAdmin = new UserAdminService(user, user.policy);
@@ -49,6 +61,17 @@ export function createServices(_deps: ServiceDeps) {
   });
   const keyword = new KeywordService(dataset);
   const account = new AccountService(project);
+  const setting = new SettingService();
+  const store = createObjectStore(config, log);
+  const file = new FileService({ config, store, datasets: dataset, policy: new FilePolicy(dataset.policy) });
+  const download = new DownloadService({
+    config,
+    store,
+    signer: new UrlSigner(config.publicBaseUrl),
+    files: file,
+  });
+  const upload = new UploadService({ config, store, files: file });
+  const thumbnail = new ThumbnailService(dataset);
   const sample = new SampleService({
     users: user,
     projects: project,
@@ -68,6 +91,7 @@ export function createServices(_deps: ServiceDeps) {
   const deletion = new DeletionService(resource);
   // dependents first (in this order), then the records themselves; other modules add theirs here
   for (const hook of [
+    fileRemoval(store),
     accessGrantRemoval,
     keywordRemoval,
     metadataRemoval,
@@ -93,7 +117,28 @@ export function createServices(_deps: ServiceDeps) {
     graph,
     search,
     deletion,
+    setting,
+    file,
+    download,
+    upload,
+    thumbnail,
   };
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+/**
+ * Prepares what the services need before serving: the object store (directories or bucket),
+ * the thread that hashes resumable uploads, and the URL signing secret (URL_SIGNING_SECRET, else one generated once and kept in the
+ * database, so every replica signs and verifies alike).
+ */
+export async function initServices(services: Services, em: EntityManager, config: Config): Promise<void> {
+  await services.file.store.init();
+  startDigestThread();
+  const secret =
+    config.urlSigningSecret ??
+    (await services.setting.getOrCreate(em, 'url_signing_secret', () =>
+      randomBytes(32).toString('base64url'),
+    ));
+  services.download.signer.useSecret(secret);
+}

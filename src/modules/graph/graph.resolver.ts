@@ -3,7 +3,8 @@ import type { RequestContext } from '../../core/context';
 import { Dataset } from '../dataset/dataset.entity';
 import type { EdgeKindEnum, RelationshipTypeEnum } from '../link/link.types';
 import type { GraphRows } from './graph.service';
-import { EntityGraph, EntityTypeEnum, GraphDirectionEnum, GraphNode, ThumbnailPreview } from './graph.types';
+import { EntityGraph, EntityTypeEnum, GraphDirectionEnum, GraphNode } from './graph.types';
+import { Thumbnail } from '../thumbnail/thumbnail.entity';
 
 function toGraph(rows: GraphRows): EntityGraph {
   return {
@@ -61,22 +62,11 @@ export class GraphResolver {
     return toGraph(await ctx.services.graph.projectGraph(ctx, project));
   }
 
-  @FieldResolver(() => ThumbnailPreview, {
+  @FieldResolver(() => Thumbnail, {
     nullable: true,
     description: 'Datasets: the first thumbnail (batched); null for samples and datasets without one.',
   })
   firstThumbnail(@Root() node: GraphNode, @Ctx() ctx: RequestContext) {
-    return node.type === EntityTypeEnum.dataset ? ctx.loaders.firstThumbnail.load(node.id) : null;
-  }
-}
-
-@Resolver(() => Dataset)
-export class DatasetThumbnailResolver {
-  @FieldResolver(() => ThumbnailPreview, {
-    nullable: true,
-    description: 'The first thumbnail (batched), if any.',
-  })
-  firstThumbnail(@Root() ds: Dataset, @Ctx() ctx: RequestContext) {
-    return ctx.loaders.firstThumbnail.load(ds.uniqueId);
+    return node.type === EntityTypeEnum.dataset ? ctx.loaders.thumbnails.first.load(node.id) : null;
   }
 }

@@ -26,21 +26,6 @@ registerEnumType(EntityTypeEnum, {
   valuesConfig: { dataset: { description: 'A dataset.' }, sample: { description: 'A sample.' } },
 });
 
-@ObjectType({ description: 'The first thumbnail of a dataset, as graphs and galleries show it.' })
-export class ThumbnailPreview {
-  @Field(() => Int, { description: 'The thumbnail id.' })
-  id!: number;
-
-  @Field(() => String, { nullable: true, description: 'Its name.' })
-  thumbnailName!: string | null;
-
-  @Field({ description: 'The image type (image/jpeg for stored thumbnails).' })
-  mimeType!: string;
-
-  @Field({ description: 'The image, base64-encoded.' })
-  thumbnailB64str!: string;
-}
-
 @ObjectType({ description: 'A dataset or sample in an entity graph.' })
 export class GraphNode {
   @Field(() => ID, { description: 'Its MFID.' })

@@ -1,0 +1,349 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+
+/**
+ * Streams one file (BENCH_UPLOAD_MB, default 1024 MiB) through each upload path (GraphQL
+ * multipart, plain form upload, legacy resumable session) to each store (filesystem, a local
+ * S3 server) and prints throughput and the server's peak RSS growth, next to a plain copy of
+ * the same file to the same store. The server runs as its own process (`node dist/src/main.js`)
+ * on the embedded database, or on DATABASE_URL when set.
+ *
+ * Usage: npm run bench:upload            (BENCH_UPLOAD_MB=256 npm run bench:upload for a quick run)
+ */
+const MiB = 1024 * 1024;
+const SIZE_MB = Number(process.env.BENCH_UPLOAD_MB ?? 1024);
+const ADMIN_KEY = `bench-admin-${randomBytes(16).toString('hex')}`;
+
+// s3rver ships no types
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const S3rver = require('s3rver') as new (opts: Record<string, unknown>) => {
+  run(): Promise<{ port: number }>;
+  close(): Promise<void>;
+};
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : 0;
+}
+
+/** Resets the kernel's peak-RSS mark of a process (Linux: writing 5 to clear_refs). */
+function resetPeak(pid: number): void {
+  fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}
+
+interface Server {
+  url: string;
+  proc: ChildProcess;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+async function startServer(env: Record<string, string>): Promise<Server> {
+  const port = await freePort();
+  const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'bench-upload-'));
+  const url = `http://127.0.0.1:${port}`;
+  const proc = spawn(process.execPath, ['dist/src/main.js'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      PUBLIC_BASE_URL: url,
+      ADMIN_API_KEY: ADMIN_KEY,
+      LOG_LEVEL: 'warn',
+      MAX_UPLOAD_BYTES: String(4 * 1024 * MiB),
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${url}/health/ready`)).ok) break;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    proc,
+    dataDir,
+    async stop() {
+      proc.kill('SIGTERM');
+      await new Promise((r) => proc.once('exit', r));
+      await fsp.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function api<T = Record<string, unknown>>(
+  base: string,
+  method: string,
+  p: string,
+  body?: unknown,
+): Promise<T> {
+  const res = await fetch(`${base}/api/v2${p}`, {
+    method,
+    headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json: unknown = await res.json();
+  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
+  return json as T;
+}
+
+/** Sends `head`, the file, then `tail` as one request body; resolves with the response text. */
+function send(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  parts: { head?: Buffer; file: string; start?: number; end?: number; tail?: Buffer },
+): Promise<{ status: number; text: string }> {
+  const fileBytes =
+    parts.end !== undefined
+      ? parts.end - (parts.start ?? 0) + 1
+      : fs.statSync(parts.file).size - (parts.start ?? 0);
+  const length = (parts.head?.length ?? 0) + fileBytes + (parts.tail?.length ?? 0);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method, headers: { ...headers, 'content-length': String(length) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    async function* body() {
+      if (parts.head) yield parts.head;
+      yield* fs.createReadStream(parts.file, { start: parts.start, end: parts.end, highWaterMark: MiB });
+      if (parts.tail) yield parts.tail;
+    }
+    pipeline(Readable.from(body()), req).catch(reject);
+  });
+}
+
+function multipart(fields: [string, string][], fileField: string, filename: string) {
+  const boundary = `----bench${randomBytes(8).toString('hex')}`;
+  const head =
+    fields
+      .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+      .join('') +
+    `--${boundary}\r\nContent-Disposition: form-data; name="${fileField}"; filename="${filename}"\r\n` +
+    'Content-Type: application/octet-stream\r\n\r\n';
+  return {
+    head: Buffer.from(head),
+    tail: Buffer.from(`\r\n--${boundary}--\r\n`),
+    type: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+/** The source file, and its SHA-256 (the legacy client hashes before it uploads). */
+interface Source {
+  file: string;
+  sha256: string;
+}
+
+type Path = (server: Server, src: Source, datasetId: string) => Promise<void>;
+
+const PATHS: Record<string, Path> = {
+  graphql: async (server, { file }, ds) => {
+    const operations = JSON.stringify({
+      query:
+        'mutation ($d: ID!, $f: Upload!) { addDatasetFile(dataset: $d, file: $f) { created file { size } } }',
+      variables: { d: ds, f: null },
+    });
+    const m = multipart(
+      [
+        ['operations', operations],
+        ['map', '{"0":["variables.f"]}'],
+      ],
+      '0',
+      'bench.bin',
+    );
+    const r = await send(
+      `${server.url}/graphql`,
+      'POST',
+      { 'content-type': m.type, authorization: `Bearer ${ADMIN_KEY}`, 'apollo-require-preflight': 'true' },
+      { head: m.head, file, tail: m.tail },
+    );
+    if (r.status !== 200 || r.text.includes('"errors"')) throw new Error(`graphql: ${r.status} ${r.text}`);
+  },
+  form: async (server, { file }, ds) => {
+    const m = multipart([], 'file', 'bench.bin');
+    const r = await send(
+      `${server.url}/api/v2/datasets/${ds}/files`,
+      'POST',
+      { 'content-type': m.type, authorization: `Bearer ${ADMIN_KEY}` },
+      { head: m.head, file, tail: m.tail },
+    );
+    if (r.status !== 201) throw new Error(`form: ${r.status} ${r.text}`);
+  },
+  resumable: async (server, { file, sha256 }, ds) => {
+    const size = fs.statSync(file).size;
+    const init = await api<{ upload_id: string; resumable_uri: string; chunk_size_hint: number }>(
+      server.url,
+      'POST',
+      `/datasets/${ds}/upload/initiate`,
+      {
+        filename: 'bench.bin',
+        size,
+      },
+    );
+    const chunk = Math.max(init.chunk_size_hint, 32 * MiB);
+    for (let start = 0; start < size; start += chunk) {
+      const end = Math.min(start + chunk, size) - 1;
+      const r = await send(
+        init.resumable_uri,
+        'PUT',
+        { 'content-range': `bytes ${start}-${end}/${size}` },
+        { file, start, end },
+      );
+      if (r.status !== (end + 1 === size ? 200 : 308))
+        throw new Error(`chunk ${start}: ${r.status} ${r.text}`);
+    }
+    await api(server.url, 'POST', `/datasets/${ds}/upload/complete`, {
+      upload_id: init.upload_id,
+      sha256_hash: sha256,
+    });
+  },
+};
+
+async function main(): Promise<void> {
+  const work = await fsp.mkdtemp(path.join(os.tmpdir(), 'bench-src-'));
+  const file = path.join(work, 'bench.bin');
+  const block = randomBytes(MiB);
+  const out = fs.createWriteStream(file);
+  const hash = createHash('sha256');
+  for (let i = 0; i < SIZE_MB; i++) {
+    block.writeUInt32LE(i, 0); // every MiB differs
+    const piece = Buffer.from(block);
+    hash.update(piece);
+    if (!out.write(piece)) await new Promise<void>((r) => out.once('drain', () => r()));
+  }
+  await new Promise<void>((r) => out.end(() => r()));
+  const src: Source = { file, sha256: hash.digest('hex') };
+  const size = SIZE_MB * MiB;
+
+  const s3Dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'bench-s3-'));
+  const s3 = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory: s3Dir,
+    configureBuckets: [{ name: 'bench' }],
+  });
+  const { port: s3Port } = await s3.run();
+  const s3Env = {
+    S3_BUCKET: 'bench',
+    S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+    S3_ACCESS_KEY_ID: 'S3RVER',
+    S3_SECRET_ACCESS_KEY: 'S3RVER',
+    S3_FORCE_PATH_STYLE: 'true',
+  };
+  const s3Client = new S3Client({
+    endpoint: s3Env.S3_ENDPOINT,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+
+  const baselines: Record<string, (server: Server) => Promise<void>> = {
+    filesystem: async (server) => {
+      const target = path.join(server.dataDir, 'objects', 'plain-copy');
+      await pipeline(fs.createReadStream(file, { highWaterMark: MiB }), fs.createWriteStream(target));
+      const h = await fsp.open(target, 'r+');
+      await h.sync();
+      await h.close();
+      await fsp.rm(target);
+    },
+    s3: async () => {
+      await new Upload({
+        client: s3Client,
+        params: {
+          Bucket: 'bench',
+          Key: 'plain-copy',
+          Body: fs.createReadStream(file, { highWaterMark: MiB }),
+        },
+        partSize: 8 * MiB,
+        queueSize: 2,
+      }).done();
+    },
+  };
+
+  console.log(
+    `Upload benchmark: ${SIZE_MB} MiB file, server = node dist/src/main.js (${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'})`,
+  );
+  console.log('store       path        seconds   MiB/s   vs plain copy   server peak RSS growth');
+  try {
+    for (const [store, env] of [
+      ['filesystem', {}],
+      ['s3', s3Env],
+    ] as const) {
+      const server = await startServer(env);
+      try {
+        let t0 = performance.now();
+        await baselines[store](server);
+        const plain = (performance.now() - t0) / 1000;
+        console.log(
+          `${store.padEnd(11)} plain copy  ${plain.toFixed(2).padStart(7)} ${(SIZE_MB / plain).toFixed(0).padStart(7)}`,
+        );
+        for (const [name, run] of Object.entries(PATHS)) {
+          const ds = (await api(server.url, 'POST', '/datasets', { dataset_name: `bench ${name}` }))
+            .unique_id as string;
+          const before = procStatus(server.proc.pid!, 'VmRSS');
+          resetPeak(server.proc.pid!);
+          t0 = performance.now();
+          await run(server, src, ds);
+          const seconds = (performance.now() - t0) / 1000;
+          const growth = procStatus(server.proc.pid!, 'VmHWM') - before;
+          const files = await api<{ size: number; sha256_hash: string }[]>(
+            server.url,
+            'GET',
+            `/datasets/${ds}/files`,
+          );
+          if (files[0]?.size !== size || files[0]?.sha256_hash !== src.sha256) {
+            throw new Error(`${name}: stored ${JSON.stringify(files[0])}`);
+          }
+          console.log(
+            `${store.padEnd(11)} ${name.padEnd(11)} ${seconds.toFixed(2).padStart(7)} ${(SIZE_MB / seconds).toFixed(0).padStart(7)} ${(seconds / plain).toFixed(2).padStart(10)}x ${(growth / MiB).toFixed(1).padStart(16)} MiB`,
+          );
+        }
+      } finally {
+        await server.stop();
+      }
+    }
+  } finally {
+    await s3.close();
+    await fsp.rm(s3Dir, { recursive: true, force: true });
+    await fsp.rm(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

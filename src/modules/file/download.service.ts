@@ -1,0 +1,144 @@
+import type { RequestContext } from '../../core/context';
+import type { Config } from '../../core/config';
+import { AppError } from '../../core/errors';
+import type { ObjectStore } from '../../core/storage/object-store';
+import type { SignedObject, UrlSigner } from '../../core/storage/url-signer';
+import type { AssociatedFile } from './file.entity';
+import type { FileService } from './file.service';
+
+/** What a download of one stored file needs. */
+export interface DownloadTarget {
+  key: string;
+  filename: string;
+  contentType: string;
+  size: number;
+}
+
+export interface LinkOptions {
+  /**
+   * Hand out the service's own signed URL even when the store can presign (S3): the legacy
+   * client sends its API key with every request, which S3 rejects next to a presigned
+   * signature and which must not reach the storage host. The service URL redirects to S3.
+   */
+  viaService?: boolean;
+}
+
+export function remoteFileError(file: AssociatedFile): AppError {
+  const where = file.storagePath ? ` Location: ${file.storagePath}.` : ' Its location is not set yet.';
+  const note = file.accessNote ? ` Access: ${file.accessNote}` : '';
+  return new AppError(
+    'CONFLICT',
+    `File ${file.uniqueId} is a remote file on "${file.storageBackend}", not in the service storage: the service cannot download it.${where}${note}`,
+  );
+}
+
+/**
+ * Downloads of stored files (DESIGN §6): signed URLs valid for one hour (S3 presigned, or the
+ * service's own HMAC-signed URLs), and what a streamed download needs. Remote files are never
+ * downloadable; dataset-wide operations skip them.
+ */
+export class DownloadService {
+  readonly store: ObjectStore;
+  readonly signer: UrlSigner;
+
+  constructor(
+    private readonly deps: { config: Config; store: ObjectStore; signer: UrlSigner; files: FileService },
+  ) {
+    this.store = deps.store;
+    this.signer = deps.signer;
+  }
+
+  /** For a verified service URL on a store that presigns: where to send the caller instead. */
+  redirectUrl(grant: SignedObject): Promise<string | null> {
+    const left = grant.expires - Math.floor(Date.now() / 1000);
+    return this.store.presignedUrl(grant.key, {
+      expiresInSeconds: Math.max(60, Math.min(left, this.ttl)),
+      filename: grant.filename,
+      contentType: grant.contentType,
+    });
+  }
+
+  private get ttl(): number {
+    return this.deps.config.uploads.downloadUrlTtlSeconds;
+  }
+
+  target(file: AssociatedFile): DownloadTarget {
+    if (!file.storageKey) throw remoteFileError(file);
+    return {
+      key: file.storageKey,
+      filename: file.filename,
+      contentType: file.contentType ?? 'application/octet-stream',
+      size: file.size ?? 0,
+    };
+  }
+
+  /** A signed URL of a stored file (anyone holding it may GET it, with Range, for an hour). */
+  async url(file: AssociatedFile, opts: LinkOptions = {}): Promise<string> {
+    const t = this.target(file);
+    if (!opts.viaService) {
+      const presigned = await this.deps.store.presignedUrl(t.key, {
+        expiresInSeconds: this.ttl,
+        filename: t.filename,
+        contentType: t.contentType,
+      });
+      if (presigned) return presigned;
+    }
+    return this.deps.signer.objectUrl({
+      key: t.key,
+      filename: t.filename,
+      contentType: t.contentType,
+      expires: Math.floor(Date.now() / 1000) + this.ttl,
+    });
+  }
+
+  async fileTarget(ctx: RequestContext, fileId: string): Promise<DownloadTarget> {
+    return this.target(await this.deps.files.get(ctx, fileId));
+  }
+
+  async fileLink(ctx: RequestContext, fileId: string, opts: LinkOptions = {}): Promise<string> {
+    return this.url(await this.deps.files.get(ctx, fileId), opts);
+  }
+
+  /** `{file MFID: signed URL}` for the dataset's stored files; 404 when it has none. */
+  async datasetLinks(
+    ctx: RequestContext,
+    datasetId: string,
+    opts: LinkOptions = {},
+  ): Promise<Record<string, string>> {
+    const stored = (await this.deps.files.ofDataset(ctx, datasetId)).filter((f) => f.storageKey);
+    // this wording makes older clients read the 404 as "no links" rather than an error
+    if (!stored.length) throw new AppError('NOT_FOUND', `No files found in storage for dataset ${datasetId}`);
+    const links: Record<string, string> = {};
+    for (const f of stored) links[f.uniqueId] = await this.url(f, opts);
+    return links;
+  }
+
+  /** The stored files of a dataset whose names match any of `include` (all when empty). */
+  async archiveTargets(ctx: RequestContext, datasetId: string, include: string[]): Promise<DownloadTarget[]> {
+    const matchers = include.map(globToRegExp);
+    return (await this.deps.files.ofDataset(ctx, datasetId))
+      .filter((f) => f.storageKey && (!matchers.length || matchers.some((m) => m.test(f.filename))))
+      .map((f) => this.target(f));
+  }
+}
+
+/** A shell-style pattern (`*`, `?`, `[abc]`, `[!abc]`), matched against the whole name. */
+export function globToRegExp(pattern: string): RegExp {
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '*') out += '.*';
+    else if (c === '?') out += '.';
+    else if (c === '[') {
+      const close = pattern.indexOf(']', i + 2);
+      if (close === -1) out += '\\[';
+      else {
+        let set = pattern.slice(i + 1, close).replace(/\\/g, '\\\\');
+        if (set.startsWith('!')) set = `^${set.slice(1)}`;
+        out += `[${set}]`;
+        i = close;
+      }
+    } else out += c.replace(/[.+^${}()|\\\]]/g, '\\$&');
+  }
+  return new RegExp(`^${out}$`, 's');
+}

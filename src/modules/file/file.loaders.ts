@@ -1,0 +1,48 @@
+import DataLoader from 'dataloader';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { rawQuery } from '../../core/db/raw';
+import { keysetPage, type KeysetPage } from '../../core/pagination';
+import { AssociatedFile } from './file.entity';
+
+/**
+ * Per-request loaders of the files of many datasets: one query per batch for a page of each
+ * dataset's files (newest first, the same `first`/`after` for all), one for their counts.
+ * Callers pass datasets the caller may already read.
+ */
+export function fileLoaders(em: EntityManager) {
+  const pages = new Map<string, DataLoader<string, KeysetPage<AssociatedFile>>>();
+  return {
+    page(limit: number, cursor?: string): DataLoader<string, KeysetPage<AssociatedFile>> {
+      const key = `${limit}:${cursor ?? ''}`;
+      let loader = pages.get(key);
+      if (!loader) {
+        loader = new DataLoader(async (ids: readonly string[]) => {
+          const rows = await rawQuery<Record<string, unknown> & { rn?: unknown }>(
+            em,
+            `select * from (select f.*, row_number() over (partition by f.dataset_mfid order by f.unique_id desc) as rn
+               from associated_file f where f.dataset_mfid in (?) ${cursor ? 'and f.unique_id < ?' : ''}) x
+             where x.rn <= ? order by x.unique_id desc`,
+            cursor ? [[...ids], cursor, limit + 1] : [[...ids], limit + 1],
+          );
+          const byDataset = new Map<string, AssociatedFile[]>(ids.map((id) => [id, []]));
+          for (const { rn: _rn, ...row } of rows) {
+            const file = em.map(AssociatedFile, row);
+            byDataset.get(file.dataset.uniqueId)?.push(file);
+          }
+          return ids.map((id) => keysetPage(byDataset.get(id) ?? [], limit));
+        });
+        pages.set(key, loader);
+      }
+      return loader;
+    },
+    count: new DataLoader<string, number>(async (ids) => {
+      const rows = await rawQuery<{ dataset: string; n: number }>(
+        em,
+        'select dataset_mfid as dataset, count(*)::int as n from associated_file where dataset_mfid in (?) group by dataset_mfid',
+        [[...ids]],
+      );
+      const counts = new Map(rows.map((r) => [r.dataset, r.n]));
+      return ids.map((id) => counts.get(id) ?? 0);
+    }),
+  };
+}

@@ -1,0 +1,273 @@
+import type { Readable } from 'node:stream';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../../core/context';
+import type { Config } from '../../core/config';
+import { notFound } from '../../core/errors';
+import { isMfid, newMfid } from '../../core/ids';
+import { rawQuery } from '../../core/db/raw';
+import type { ObjectStore } from '../../core/storage/object-store';
+import type { Dataset } from '../dataset/dataset.entity';
+import type { DatasetService } from '../dataset/dataset.service';
+import { AssociatedFile, SERVICE_STORAGE_BACKEND } from './file.entity';
+import type { FilePolicy } from './file.policy';
+import { FileQuery, type FileFilter } from './file.query';
+import { cleanContentType, cleanFilename, cleanIngestor } from './filename';
+import { applyFilePatch, checkRemoteInput, type FilePatch, type RemoteFileInput } from './file.input';
+
+/** Bytes already written to the store, ready to become a file record. */
+export interface StoredUpload {
+  uniqueId: string;
+  key: string;
+  size: number;
+  sha256: string;
+  filename: string;
+  contentType: string;
+}
+
+/**
+ * The outcome of adding a stored file. `created` is false on a dedup hit (the dataset already
+ * had these bytes: the existing record comes back, nothing new is stored). `ingestor` is the
+ * ingestor the caller asked for, for the ingestion request a new file gets.
+ */
+export interface FileAdded {
+  file: AssociatedFile;
+  created: boolean;
+  ingestor: string | null;
+}
+
+export interface FileDeps {
+  config: Config;
+  store: ObjectStore;
+  datasets: DatasetService;
+  policy: FilePolicy;
+}
+
+/** The object key of a stored file: stable, and unique per upload so a dedup loser can drop its own. */
+export const objectKey = (datasetId: string, fileId: string): string => `${datasetId}/${fileId}`;
+
+/**
+ * Files of datasets (spec 1.3, 1.6–1.8, 2.3): stored uploads deduplicated by SHA-256 per
+ * dataset, remote files catalogued by location, lookups, updates and deletion. Object first,
+ * row last: a request that fails leaves neither a row nor an object behind.
+ */
+export class FileService {
+  readonly policy: FilePolicy;
+  readonly store: ObjectStore;
+  private readonly query: FileQuery;
+
+  constructor(private readonly deps: FileDeps) {
+    this.policy = deps.policy;
+    this.store = deps.store;
+    this.query = new FileQuery(deps.policy);
+  }
+
+  /** A file of a dataset the caller may read; 404 otherwise (also for malformed ids). */
+  async get(ctx: RequestContext, uniqueId: string): Promise<AssociatedFile> {
+    const file = isMfid(uniqueId) ? await ctx.em.findOne(AssociatedFile, { uniqueId }) : null;
+    if (!file) throw notFound('File', uniqueId);
+    try {
+      await this.deps.datasets.get(ctx, file.dataset.uniqueId);
+    } catch {
+      throw notFound('File', uniqueId);
+    }
+    return file;
+  }
+
+  /** A dataset the caller may read, with the files it holds, oldest first. */
+  async ofDataset(ctx: RequestContext, datasetId: string): Promise<AssociatedFile[]> {
+    const ds = await this.deps.datasets.get(ctx, datasetId);
+    return ctx.em.find(AssociatedFile, { dataset: ds.uniqueId }, { orderBy: { uniqueId: 'asc' } });
+  }
+
+  list(ctx: RequestContext, filter: FileFilter, page: { limit: number; offset: number }) {
+    return this.query.offsetPage(ctx, filter, page);
+  }
+
+  page(ctx: RequestContext, filter: FileFilter, page: { limit: number; cursor?: string }) {
+    return this.query.keyset(ctx, filter, page);
+  }
+
+  count(ctx: RequestContext, filter: FileFilter): Promise<number> {
+    return this.query.count(ctx, filter);
+  }
+
+  /** A dataset the caller may add files to (contribute); checked before any byte is read. */
+  async datasetForAdding(ctx: RequestContext, datasetId: string): Promise<Dataset> {
+    const ds = await this.deps.datasets.get(ctx, datasetId);
+    await this.policy.assertCanAdd(ctx, ds);
+    return ds;
+  }
+
+  /** The stored file of the dataset with these bytes, if any (the dedup lookup). */
+  async findStored(em: EntityManager, datasetId: string, sha256: string): Promise<AssociatedFile | null> {
+    return em.findOne(AssociatedFile, {
+      dataset: datasetId,
+      sha256: sha256.toLowerCase(),
+      storageKey: { $ne: null },
+    });
+  }
+
+  /**
+   * Streams an upload to the store, then records it (or returns the existing duplicate). The
+   * body is opened only once the input and the caller's permission have been checked.
+   */
+  async addStored(
+    ctx: RequestContext,
+    datasetId: string,
+    input: { filename: unknown; open: () => Readable; contentType?: unknown; ingestor?: unknown },
+  ): Promise<FileAdded> {
+    const filename = cleanFilename(input.filename);
+    const ingestor = cleanIngestor(input.ingestor);
+    const ds = await this.datasetForAdding(ctx, datasetId);
+    const uniqueId = newMfid();
+    const key = objectKey(ds.uniqueId, uniqueId);
+    const contentType = cleanContentType(input.contentType);
+    const stored = await this.store.put(key, input.open(), {
+      maxBytes: this.deps.config.limits.maxUploadBytes,
+      contentType,
+    });
+    return this.recordStored(ctx, ds.uniqueId, { uniqueId, key, filename, contentType, ...stored }, ingestor);
+  }
+
+  /**
+   * Creates the record of bytes already in the store, in one transaction with the dataset's
+   * size. When the dataset already holds the same bytes (also when a concurrent upload of them
+   * won the race), the existing record is returned and this upload's object is deleted.
+   * On any failure the object is deleted too: no row, no orphan.
+   */
+  async recordStored(
+    ctx: RequestContext,
+    datasetId: string,
+    upload: StoredUpload,
+    ingestor: string | null,
+  ): Promise<FileAdded> {
+    let result: { row: Record<string, unknown>; created: boolean } | null = null;
+    try {
+      for (let attempt = 0; attempt < 3 && !result; attempt++) {
+        result = await ctx.em.transactional(async (tx) => {
+          const inserted = await rawQuery<Record<string, unknown>>(
+            tx,
+            `insert into associated_file
+               (unique_id, dataset_mfid, filename, size, sha256, content_type, storage_backend, storage_key, creator_id)
+             values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+             on conflict (dataset_mfid, sha256) where storage_key is not null do nothing
+             returning *`,
+            [
+              upload.uniqueId,
+              datasetId,
+              upload.filename,
+              upload.size,
+              upload.sha256,
+              upload.contentType,
+              SERVICE_STORAGE_BACKEND,
+              upload.key,
+              ctx.userId,
+            ],
+          );
+          if (inserted.length) {
+            await rawQuery(tx, 'update dataset set size = size + ? where unique_id = ?', [
+              upload.size,
+              datasetId,
+            ]);
+            // The ingestion request of a new stored file is created here, in this transaction.
+            return { row: inserted[0], created: true };
+          }
+          const existing = await rawQuery<Record<string, unknown>>(
+            tx,
+            'select * from associated_file where dataset_mfid = ? and sha256 = ? and storage_key is not null',
+            [datasetId, upload.sha256],
+          );
+          // null: the duplicate was deleted meanwhile, so try the insert again
+          return existing.length ? { row: existing[0], created: false } : null;
+        });
+      }
+      if (!result) throw new Error(`could not record file ${upload.uniqueId}: the dataset kept changing`);
+    } catch (err) {
+      await this.discard(ctx, upload.key);
+      throw err;
+    }
+    // a dedup hit drops this upload's object (unless it is the very one on record: a repeated completion)
+    if (!result.created && result.row.storage_key !== upload.key) await this.discard(ctx, upload.key);
+    return { file: ctx.em.map(AssociatedFile, result.row), created: result.created, ingestor };
+  }
+
+  /** Catalogues a remote file: a location only, never fetched, uploaded or verified (spec 1.7). */
+  async addRemote(ctx: RequestContext, datasetId: string, input: RemoteFileInput): Promise<AssociatedFile> {
+    const values = checkRemoteInput(input);
+    const ds = await this.datasetForAdding(ctx, datasetId);
+    const file = ctx.em.create(AssociatedFile, {
+      uniqueId: newMfid(),
+      dataset: ds,
+      ...values,
+      storageKey: null,
+      creatorId: ctx.userId,
+    });
+    await ctx.em.flush();
+    return file;
+  }
+
+  /** Changes a file record (e.g. its storage_path); a stored file keeps its bytes and backend. */
+  async update(ctx: RequestContext, uniqueId: string, patch: FilePatch): Promise<AssociatedFile> {
+    const file = await this.get(ctx, uniqueId);
+    const ds = await this.deps.datasets.get(ctx, file.dataset.uniqueId);
+    await this.policy.assertCanChange(ctx, ds, file);
+    applyFilePatch(file, patch);
+    await ctx.em.flush();
+    return file;
+  }
+
+  /** Deletes a file irreversibly: the row (and the dataset's size) first, then the object. */
+  async delete(ctx: RequestContext, uniqueId: string): Promise<AssociatedFile> {
+    const file = await this.get(ctx, uniqueId);
+    await this.policy.assertCanDelete(ctx, await this.deps.datasets.get(ctx, file.dataset.uniqueId));
+    await this.remove(ctx, file);
+    return file;
+  }
+
+  /** Takes back a file this request has just added (when the rest of the request fails). */
+  async undoAdd(ctx: RequestContext, added: FileAdded): Promise<void> {
+    if (added.created) await this.remove(ctx, added.file);
+  }
+
+  /**
+   * Removes every file of a dataset, rows and objects, without permission checks: for the
+   * dataset deletion workflow, which has its own. The dataset row's foreign keys cascade to
+   * file rows but cannot reach the objects, so call this before deleting a dataset.
+   */
+  async purgeDataset(ctx: RequestContext, datasetId: string): Promise<number> {
+    const gone = await rawQuery<{ storage_key: string | null }>(
+      ctx.em,
+      'delete from associated_file where dataset_mfid = ? returning storage_key',
+      [datasetId],
+    );
+    await rawQuery(ctx.em, 'update dataset set size = 0 where unique_id = ?', [datasetId]);
+    for (const row of gone) if (row.storage_key) await this.discard(ctx, row.storage_key);
+    return gone.length;
+  }
+
+  private async remove(ctx: RequestContext, file: AssociatedFile): Promise<void> {
+    await ctx.em.transactional(async (tx) => {
+      const gone = await rawQuery<{ size: number | null }>(
+        tx,
+        'delete from associated_file where unique_id = ? returning size',
+        [file.uniqueId],
+      );
+      if (gone.length && file.storageKey) {
+        await rawQuery(tx, 'update dataset set size = greatest(size - ?, 0) where unique_id = ?', [
+          gone[0].size ?? 0,
+          file.dataset.uniqueId,
+        ]);
+      }
+    });
+    ctx.em.getUnitOfWork().unsetIdentity(file);
+    if (file.storageKey) await this.discard(ctx, file.storageKey);
+  }
+
+  private async discard(ctx: RequestContext, key: string): Promise<void> {
+    try {
+      await this.store.delete(key);
+    } catch (err) {
+      ctx.log.warn({ err, key }, 'could not delete an object; it is orphaned');
+    }
+  }
+}

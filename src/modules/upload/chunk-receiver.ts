@@ -1,0 +1,179 @@
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError, conflict, validationError } from '../../core/errors';
+import { rawQuery } from '../../core/db/raw';
+import type { ObjectStore, PartRef } from '../../core/storage/object-store';
+import { OffThreadDigest } from '../../core/storage/digest-thread';
+import { ChunkSlice, collect, prepend } from './chunk-stream';
+import { parseContentRange } from './content-range';
+import { UploadSession } from './upload-session.entity';
+
+/** How a chunk PUT is answered (the status codes of Google's resumable protocol). */
+export type ChunkReply =
+  | { status: 308; range: string | null }
+  | { status: 200; body: Record<string, unknown> }
+  | { status: 416; range: string | null; body: Record<string, unknown> };
+
+export const tokenHash = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+/** How long one chunk request may hold a session before another may take over. */
+const LEASE_MINUTES = 30;
+
+const received = (s: UploadSession): string | null => (s.received > 0 ? `bytes=0-${s.received - 1}` : null);
+
+/**
+ * Receives the chunk PUTs of resumable uploads. Each chunk is streamed straight into the store
+ * (an offset write on the filesystem, one multipart part on S3, or held in the session row
+ * until it fills S3's minimum part), with the running SHA-256/CRC32C kept in the session.
+ */
+export class ChunkReceiver {
+  constructor(private readonly store: ObjectStore) {}
+
+  async receive(
+    em: EntityManager,
+    token: string,
+    headers: { contentRange?: string; contentLength?: number },
+    body: Readable,
+  ): Promise<ChunkReply> {
+    const session = await this.find(em, token);
+    const range = parseContentRange(headers.contentRange, headers.contentLength);
+    if (range.total !== null && range.total !== session.size) {
+      throw validationError(
+        'Content-Range',
+        `the total must be the size announced at initiation, ${session.size}`,
+      );
+    }
+    if (range.kind === 'probe' || session.status !== 'open') return this.state(session);
+    const length = range.end - range.start + 1;
+    if (range.end >= session.size)
+      throw validationError('Content-Range', `the upload has ${session.size} bytes`);
+    if (headers.contentLength !== undefined && headers.contentLength !== length) {
+      throw validationError('Content-Length', `must equal the Content-Range length, ${length}`);
+    }
+    if (range.start > session.received) {
+      return {
+        status: 416,
+        range: received(session),
+        body: { detail: `The upload has ${session.received} bytes: resume from byte ${session.received}` },
+      };
+    }
+    if (range.end < session.received) return this.state(session);
+
+    const leased = await this.lease(em, session);
+    try {
+      return await this.write(em, leased, range.start, range.end, body);
+    } finally {
+      await em.nativeUpdate(UploadSession, { uniqueId: leased.uniqueId }, { leaseUntil: null });
+    }
+  }
+
+  /** The live session behind a token; 404 when unknown or expired. */
+  async find(em: EntityManager, token: string): Promise<UploadSession> {
+    const session = await em.findOne(
+      UploadSession,
+      { tokenHash: tokenHash(token), expiresAt: { $gt: new Date() } },
+      { refresh: true },
+    );
+    if (!session) throw new AppError('NOT_FOUND', 'This upload session does not exist or has expired');
+    return session;
+  }
+
+  state(s: UploadSession): ChunkReply {
+    if (s.status === 'open') return { status: 308, range: received(s) };
+    return {
+      status: 200,
+      body: {
+        upload_id: s.uniqueId,
+        name: s.filename,
+        size: s.size,
+        sha256_hash: s.sha256,
+        crc32c: s.crc32c,
+      },
+    };
+  }
+
+  /** Takes the session for this request, as long as nobody else holds it and it has not moved on. */
+  private async lease(em: EntityManager, s: UploadSession): Promise<UploadSession> {
+    const rows = await rawQuery<Record<string, unknown>>(
+      em,
+      `update upload_session set lease_until = now() + interval '${LEASE_MINUTES} minutes'
+       where unique_id = ? and received = ? and status = 'open' and (lease_until is null or lease_until < now())
+       returning *`,
+      [s.uniqueId, s.received],
+    );
+    if (!rows.length)
+      throw conflict('Another request is writing to this upload: ask for its status and resume');
+    return em.map(UploadSession, rows[0]);
+  }
+
+  private async write(
+    em: EntityManager,
+    s: UploadSession,
+    start: number,
+    end: number,
+    body: Readable,
+  ): Promise<ChunkReply> {
+    const { minPartBytes, maxPartBytes, maxParts } = this.store.multipartLimits;
+    const minPart = Math.max(minPartBytes, Math.ceil(s.size / maxParts));
+    const last = end + 1 === s.size;
+    const fresh = end + 1 - s.received;
+    const pending = s.pending ?? Buffer.alloc(0);
+    if (pending.length + fresh > maxPartBytes) {
+      throw new AppError('PAYLOAD_TOO_LARGE', `Send chunks of at most ${maxPartBytes} bytes`);
+    }
+    if (!s.multipartId) {
+      s.multipartId = await this.store.createMultipart(s.storageKey);
+      await em.nativeUpdate(UploadSession, { uniqueId: s.uniqueId }, { multipartId: s.multipartId });
+    }
+    const digest = OffThreadDigest.start(
+      s.sha256State && s.crc32cState ? { sha256: s.sha256State, crc32c: s.crc32cState } : null,
+    );
+    const update: Partial<UploadSession> = { received: end + 1 };
+    try {
+      const slice = new ChunkSlice(s.received - start, fresh, digest);
+      const sliced = pipeline(body, slice);
+      if (!last && pending.length + fresh < minPart) {
+        // too small for a part of its own: keep it in the session until more arrives
+        const [bytes] = await Promise.all([collect(slice), sliced]);
+        Object.assign(update, { parts: s.parts, pending: Buffer.concat([pending, bytes]) });
+      } else {
+        const [ref] = await Promise.all([
+          this.store.uploadPart(s.storageKey, s.multipartId, {
+            partNumber: s.parts.length + 1,
+            offset: s.received - pending.length,
+            body: pending.length ? prepend(pending, slice) : slice,
+            length: pending.length + fresh,
+          }),
+          sliced,
+        ]);
+        Object.assign(update, { parts: [...s.parts, ref], pending: null });
+      }
+    } catch (err) {
+      digest.drop();
+      throw err;
+    }
+    if (last) {
+      await this.store.completeMultipart(s.storageKey, s.multipartId, update.parts as PartRef[], s.size);
+      Object.assign(update, {
+        status: 'stored',
+        ...(await digest.finish()),
+        sha256State: null,
+        crc32cState: null,
+      });
+    } else {
+      const state = await digest.save();
+      Object.assign(update, { sha256State: state.sha256, crc32cState: state.crc32c });
+    }
+    const moved = await em.nativeUpdate(
+      UploadSession,
+      { uniqueId: s.uniqueId, received: s.received },
+      update,
+    );
+    if (!moved)
+      throw conflict('The upload changed while this chunk was written: ask for its status and resume');
+    Object.assign(s, update);
+    return this.state(s);
+  }
+}
