@@ -1,6 +1,5 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
-import { Dataset } from '../dataset/dataset.entity';
 import type { EdgeKindEnum, RelationshipTypeEnum } from '../link/link.types';
 import type { GraphRows } from './graph.service';
 import { EntityGraph, EntityTypeEnum, GraphDirectionEnum, GraphNode } from './graph.types';
