@@ -3,6 +3,10 @@ import { gql, rest } from '../support/http';
 import { grant, makeUser, unique, type TestUser } from '../support/factories';
 import { newDataset, newSample } from '../support/catalog';
 import { rawQuery } from '../../src/core/db/raw';
+import { formUpload } from '../support/files';
+
+const PIXEL_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
 
 let t: TestApp;
 let owner: TestUser;
@@ -187,6 +191,39 @@ describe('deletion requests', () => {
     );
     expect((await rest(t.url, 'GET', `/deletion_audit/${entry.id}`, { key: owner.key })).status).toBe(403);
     expect((await rest(t.url, 'GET', '/deletion_audit/999999999', { key: admin.key })).status).toBe(404);
+  });
+
+  test('approval deletes the files, thumbnails and their objects from storage', async () => {
+    const ds = await newDataset(t.url, owner.key, { dataset_name: 'with files' });
+    const up = await formUpload(t.url, owner.key, ds, [
+      { name: 'a.txt', data: Buffer.from('file bytes to delete') },
+    ]);
+    expect(up.status).toBe(201);
+    const thumb = await rest(t.url, 'POST', `/datasets/${ds}/thumbnails`, {
+      key: owner.key,
+      body: { thumbnail_name: 'p.png', thumbnail_b64str: PIXEL_PNG },
+    });
+    expect(thumb.status).toBeLessThan(300);
+    const [file] = await rawQuery<{ storage_key: string }>(
+      t.app.orm.em.fork(),
+      'select storage_key from associated_file where dataset_mfid = ?',
+      [ds],
+    );
+    expect(await t.app.services.file.store.head(file.storage_key)).not.toBeNull();
+
+    const req = await rest(t.url, 'POST', `/resources/${ds}/delete`, {
+      key: owner.key,
+      query: { reason: 'done' },
+    });
+    const approved = await rest(t.url, 'PATCH', `/deletion_requests/${req.body.id}`, {
+      key: admin.key,
+      query: { status: 'approved' },
+    });
+    expect(approved.status).toBe(200);
+    expect(await count('associated_file', 'dataset_mfid = ?', ds)).toBe(0);
+    expect(await count('thumbnail', 'dataset_mfid = ?', ds)).toBe(0);
+    expect(await count('dataset', 'unique_id = ?', ds)).toBe(0);
+    expect(await t.app.services.file.store.head(file.storage_key)).toBeNull();
   });
 
   test('a failing removal hook rolls everything back', async () => {

@@ -342,17 +342,6 @@ describe.each(STORE_KINDS)('files on the %s store', (kind) => {
     expect(filtered.includes(Buffer.from('a.h5'))).toBe(false);
   });
 
-  test('purging a dataset (for deletion) removes its file rows and objects', async () => {
-    const ds = await makeDataset(t, owner);
-    await formUpload(t.url, owner.key, ds, [{ name: 'a', data: Buffer.from('a') }]);
-    await formUpload(t.url, owner.key, ds, [{ name: 'b', data: Buffer.from('b') }]);
-    const ctx = await t.app.contexts.forUser(owner.user.uniqueId, 'purge-test');
-    expect(await t.app.services.file.purgeDataset(ctx, ds)).toBe(2);
-    expect((await rest(t.url, 'GET', `/datasets/${ds}/files`, { key: owner.key })).body).toEqual([]);
-    expect(await listKeys(t.app.services.file.store, `${ds}/`)).toEqual([]);
-    expect(await size(ds)).toBe(0);
-  });
-
   test('GET /files: offset envelope across readable datasets, sha256_hash filter', async () => {
     const ds = await makeDataset(t, owner);
     const data = randomBytes(1000);

@@ -11,6 +11,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** A 1×1 PNG. */
+const PIXEL_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
+
 /** A project with `n` datasets, each with a keyword, a sample, a parent and a child. */
 async function projectWith(n: number): Promise<string> {
   const project = await makeProject(t.app, owner.user);
@@ -28,6 +32,11 @@ async function projectWith(n: number): Promise<string> {
     await rest(t.url, 'POST', `/datasets/${parent}/children/${ds}`, { key: owner.key });
     await rest(t.url, 'POST', `/datasets/${ds}/children/${child}`, { key: owner.key });
     await rest(t.url, 'PATCH', `/resources/${ds}/metadata`, { key: owner.key, body: { i } });
+    const thumb = await rest(t.url, 'POST', `/datasets/${ds}/thumbnails`, {
+      key: owner.key,
+      body: { thumbnail_name: `t${i}.png`, thumbnail_b64str: PIXEL_PNG },
+    });
+    expect(thumb.status).toBeLessThan(300);
   }
   return project.projectId;
 }
@@ -66,7 +75,7 @@ test("a project's datasets with keywords, samples, parents, children and thumbna
       expect(node.parents).toHaveLength(1);
       expect(node.children).toHaveLength(1);
       expect(node.links).toHaveLength(3);
-      expect(node.firstThumbnail).toBeNull();
+      expect(node.firstThumbnail.thumbnailB64str).toMatch(/^\/9j\//); // JPEG
     }
     return t.queries.length;
   };

@@ -229,22 +229,6 @@ export class FileService {
     if (added.created) await this.remove(ctx, added.file);
   }
 
-  /**
-   * Removes every file of a dataset, rows and objects, without permission checks: for the
-   * dataset deletion workflow, which has its own. The dataset row's foreign keys cascade to
-   * file rows but cannot reach the objects, so call this before deleting a dataset.
-   */
-  async purgeDataset(ctx: RequestContext, datasetId: string): Promise<number> {
-    const gone = await rawQuery<{ storage_key: string | null }>(
-      ctx.em,
-      'delete from associated_file where dataset_mfid = ? returning storage_key',
-      [datasetId],
-    );
-    await rawQuery(ctx.em, 'update dataset set size = 0 where unique_id = ?', [datasetId]);
-    for (const row of gone) if (row.storage_key) await this.discard(ctx, row.storage_key);
-    return gone.length;
-  }
-
   private async remove(ctx: RequestContext, file: AssociatedFile): Promise<void> {
     await ctx.em.transactional(async (tx) => {
       const gone = await rawQuery<{ size: number | null }>(
