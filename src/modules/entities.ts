@@ -18,6 +18,8 @@ import { AssociatedFile } from './file/file.entity';
 import { UploadSession } from './upload/upload-session.entity';
 import { Thumbnail } from './thumbnail/thumbnail.entity';
 import { ServiceSetting } from './setting/setting.entity';
+import { AccessGroup, AccessGroupMember } from './access/access-group.entity';
+import { JoinRequest } from './join-request/join-request.entity';
 
 /** Every MikroORM entity, listed explicitly (no globbing: the same list in jest and in dist). */
 export const ENTITIES = [
@@ -41,4 +43,7 @@ export const ENTITIES = [
   UploadSession,
   Thumbnail,
   ServiceSetting,
+  AccessGroup,
+  AccessGroupMember,
+  JoinRequest,
 ];

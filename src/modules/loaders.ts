@@ -11,6 +11,7 @@ import { deletionLoader } from './deletion/deletion.loaders';
 import { Dataset } from './dataset/dataset.entity';
 import { fileLoaders } from './file/file.loaders';
 import { thumbnailLoaders } from './thumbnail/thumbnail.loaders';
+import { projectMemberLoader } from './project/project.loaders';
 
 /**
  * The DataLoaders of one request. Built fresh per request: nothing is cached across callers.
@@ -28,6 +29,7 @@ export function createLoaders(em: EntityManager, context: () => RequestContext) 
     dataset: entityLoader(em, Dataset, 'uniqueId'),
     files: fileLoaders(em),
     thumbnails: thumbnailLoaders(em),
+    projectMembers: projectMemberLoader(em),
   };
 }
 

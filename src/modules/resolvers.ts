@@ -23,6 +23,9 @@ import {
 } from './deletion/deletion.resolver';
 import { DatasetFilesResolver, FileResolver } from './file/file.resolver';
 import { DatasetThumbnailsResolver, ThumbnailResolver } from './thumbnail/thumbnail.resolver';
+import { AccessResolver } from './access/access.resolver';
+import { JoinRequestResolver } from './join-request/join-request.resolver';
+import { TransferResolver } from './transfer/transfer.resolver';
 
 /** Every GraphQL resolver class. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -53,4 +56,7 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   DatasetFilesResolver,
   ThumbnailResolver,
   DatasetThumbnailsResolver,
+  AccessResolver,
+  JoinRequestResolver,
+  TransferResolver,
 ];

@@ -19,6 +19,10 @@ import { linkRoutes } from './link/link.rest';
 import { deletionRoutes } from './deletion/deletion.rest';
 import { resourceRoutes } from './resource/resource.rest';
 import { graphRoutes } from './graph/graph.rest';
+import { accessGroupRoutes, accessRoutes } from './access/access.rest';
+import { projectMemberRoutes } from './project/project-member.rest';
+import { joinRequestRoutes } from './join-request/join-request.rest';
+import { transferRoutes } from './transfer/transfer.rest';
 
 /**
  * Mounts every authenticated REST route of the legacy shim. Within a module, literal segments
@@ -41,8 +45,13 @@ export function mountRoutes(router: Router): void {
   metadataRoutes(router);
   linkRoutes(router);
   deletionRoutes(router);
+  accessRoutes(router);
+  transferRoutes(router);
   resourceRoutes(router);
   graphRoutes(router);
+  accessGroupRoutes(router);
+  projectMemberRoutes(router);
+  joinRequestRoutes(router);
 }
 
 /**

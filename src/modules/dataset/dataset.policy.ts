@@ -33,8 +33,13 @@ export class DatasetPolicy {
     };
   }
 
+  /** The permission on a record described by `subject` (previews pass the record as it would become). */
+  permissionOf(ctx: RequestContext, subject: AccessSubject): Promise<Permission | null> {
+    return this.access.effective(ctx, subject);
+  }
+
   permission(ctx: RequestContext, ds: Dataset): Promise<Permission | null> {
-    return this.access.effective(ctx, this.subject(ds));
+    return this.permissionOf(ctx, this.subject(ds));
   }
 
   /** Unreadable datasets do not exist for the caller: 404. Readable but not allowed: 403. */

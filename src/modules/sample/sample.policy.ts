@@ -33,8 +33,13 @@ export class SamplePolicy {
     };
   }
 
+  /** The permission on a record described by `subject` (previews pass the record as it would become). */
+  permissionOf(ctx: RequestContext, subject: AccessSubject): Promise<Permission | null> {
+    return this.access.effective(ctx, subject);
+  }
+
   permission(ctx: RequestContext, sample: Sample): Promise<Permission | null> {
-    return this.access.effective(ctx, this.subject(sample));
+    return this.permissionOf(ctx, this.subject(sample));
   }
 
   /** Unreadable samples do not exist for the caller: 404. Readable but not allowed: 403. */
