@@ -40,10 +40,11 @@ export class AccessSelectors {
 
   /** The selected users and projects, after the limit and permission checks; null when none. */
   async resolve(ctx: RequestContext, input: AccessSelectorInput): Promise<Resolved | null> {
+    const given = (input.accessibleToUser?.length ?? 0) + (input.accessibleToProject?.length ?? 0);
     const users = unique(input.accessibleToUser);
     const projects = unique(input.accessibleToProject);
     if (users.length === 0 && projects.length === 0) return null;
-    if (users.length + projects.length > MAX_SELECTORS) {
+    if (given > MAX_SELECTORS) {
       throw new AppError(
         'VALIDATION',
         `at most ${MAX_SELECTORS} access selectors (${USER_FIELD} and ${PROJECT_FIELD} together) per request`,

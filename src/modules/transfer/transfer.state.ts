@@ -52,32 +52,31 @@ export async function readChangeState(
     ),
   ];
   const groups = grants.filter((g) => g.principal_type === 'group').map((g) => g.principal_id);
-  const [members, leads, groupMembers, related] = await Promise.all([
-    projects.length
-      ? rawQuery<{ p: string; u: string; r: string }>(
-          em,
-          `select project_mfid as p, user_id as u, role as r from project_member
-           where project_mfid in (?) order by project_mfid, user_id`,
-          [projects],
-        )
-      : [],
-    projects.length
-      ? rawQuery<{ p: string; u: string }>(
-          em,
-          'select unique_id as p, owner_id as u from project where unique_id in (?) order by unique_id',
-          [projects],
-        )
-      : [],
-    groups.length
-      ? rawQuery<{ g: string; u: string }>(
-          em,
-          `select g.name as g, m.user_id as u from access_group_member m join access_group g on g.id = m.group_id
-           where g.name in (?) order by g.name, m.user_id`,
-          [groups],
-        )
-      : [],
-    relatedState(em, r),
-  ]);
+  // one statement after another: inside a transaction they share one connection
+  const members = projects.length
+    ? await rawQuery<{ p: string; u: string; r: string }>(
+        em,
+        `select project_mfid as p, user_id as u, role as r from project_member
+         where project_mfid in (?) order by project_mfid, user_id`,
+        [projects],
+      )
+    : [];
+  const leads = projects.length
+    ? await rawQuery<{ p: string; u: string }>(
+        em,
+        'select unique_id as p, owner_id as u from project where unique_id in (?) order by unique_id',
+        [projects],
+      )
+    : [];
+  const groupMembers = groups.length
+    ? await rawQuery<{ g: string; u: string }>(
+        em,
+        `select g.name as g, m.user_id as u from access_group_member m join access_group g on g.id = m.group_id
+         where g.name in (?) order by g.name, m.user_id`,
+        [groups],
+      )
+    : [];
+  const related = await relatedState(em, r);
   return {
     action,
     type: r.type,
