@@ -369,7 +369,7 @@ describe('GraphQL', () => {
       stranger.key,
       `query($id: ID!) { resourceAccess(id: $id) { uniqueId } }`,
       {
-        id: (await newDataset(t.url, owner.key)) as string,
+        id: await newDataset(t.url, owner.key),
       },
     );
     expect(unknown.errors?.[0].extensions?.code).toBe('NOT_FOUND');
