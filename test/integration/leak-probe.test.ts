@@ -176,7 +176,9 @@ test.each(['alice', 'bob', 'carol'])('REST results never show %s a record they c
     body?: unknown,
   ) => {
     const res = await rest(t.url, method, path, { key: caller.key, query, body });
-    problems.push(...leaks(caller, `${method} ${path}?${new URLSearchParams(query as never)}`, res.body));
+    const name = `${method} ${path}?${new URLSearchParams(query as never).toString()}`;
+    if (res.status !== 200) problems.push(`${name}: status ${res.status}`);
+    problems.push(...leaks(caller, name, res.body));
     return res;
   };
   const myDatasets = readableOf(caller, ds);
