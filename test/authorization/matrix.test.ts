@@ -75,8 +75,8 @@ test('the table has exactly one row per REST route and GraphQL operation', async
   }
 });
 
-/** What a call answered: allowed, a refusal status, or something unexpected. */
-type Answer = Outcome | string;
+/** What a call answered: allowed, a refusal status, or something unexpected (described). */
+type Answer = Exclude<Outcome, 'allowed'> | string;
 
 function keyOf(role: Role): string | null {
   return role === 'anonymous' ? null : cast.users[role].key;
@@ -100,7 +100,8 @@ async function callRest(row: Row, role: Role, w: World, fresh: Fresh): Promise<A
   if (res.status < 400 || row.allowed?.includes(res.status)) return 'allowed';
   let detail = text;
   try {
-    detail = String((JSON.parse(text) as { detail?: unknown }).detail ?? text);
+    const parsed = JSON.parse(text) as { detail?: unknown };
+    if (typeof parsed.detail === 'string') detail = parsed.detail;
   } catch {
     /* keep the text */
   }
