@@ -67,7 +67,7 @@ export class AccessSelectors {
     for (const value of projects) {
       const project = await this.deps.projects.find(ctx.em, value);
       if (!project) throw validationError(PROJECT_FIELD, `no project matches "${value}"`);
-      if (!scope.isPlatformAdmin && !scope.projectRoles.has(project.uniqueId)) {
+      if (!(await this.deps.projects.policy.isInsider(ctx, project))) {
         throw forbidden(`Inspecting project ${project.projectId} needs membership of it`);
       }
       resolved.projects.push(project);

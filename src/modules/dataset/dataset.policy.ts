@@ -2,7 +2,7 @@ import type { RequestContext } from '../../core/context';
 import { forbidden, notFound } from '../../core/errors';
 import type { Sql } from '../../core/db/sql';
 import type { AccessService, AccessSubject } from '../access/access.service';
-import { allows, type Action, type Permission } from '../access/permission';
+import { allows, refusal, type Action, type Permission } from '../access/permission';
 import type { Dataset } from './dataset.entity';
 
 export interface DatasetCapabilities {
@@ -46,7 +46,7 @@ export class DatasetPolicy {
   async assertCan(ctx: RequestContext, action: Action, ds: Dataset): Promise<Permission> {
     const p = await this.permission(ctx, ds);
     if (!p) throw notFound('Dataset', ds.uniqueId);
-    if (!allows(p, action)) throw forbidden(`You may not ${action} dataset ${ds.uniqueId}`);
+    if (!allows(p, action)) throw forbidden(refusal(action, `dataset ${ds.uniqueId}`, p));
     return p;
   }
 

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../core/context';
 import { forbidden } from '../../core/errors';
 import type { AccessService, AccessSubject } from '../access/access.service';
-import { allows, type Action, type Permission } from '../access/permission';
+import { allows, refusal, type Action, type Permission } from '../access/permission';
 import type { Instrument } from './instrument.entity';
 
 export interface InstrumentCapabilities {
@@ -39,7 +39,7 @@ export class InstrumentPolicy {
   async assertCan(ctx: RequestContext, action: Action, instrument: Instrument): Promise<Permission> {
     const p = await this.permission(ctx, instrument);
     if (!allows(p, action)) {
-      throw forbidden(`You may not ${action} instrument ${instrument.instrumentName}`);
+      throw forbidden(refusal(action, `instrument ${instrument.instrumentName}`, p));
     }
     return p;
   }

@@ -2,7 +2,7 @@ import type { RequestContext } from '../../core/context';
 import { forbidden } from '../../core/errors';
 import { inList, type Sql } from '../../core/db/sql';
 import type { AccessService, AccessSubject } from '../access/access.service';
-import { allows, type Action, type Permission } from '../access/permission';
+import { allows, refusal, type Action, type Permission } from '../access/permission';
 import type { Project } from './project.entity';
 import type { User } from '../user/user.entity';
 
@@ -44,7 +44,7 @@ export class ProjectPolicy {
 
   async assertCan(ctx: RequestContext, action: Action, project: Project): Promise<Permission> {
     const p = await this.permission(ctx, project);
-    if (!allows(p, action)) throw forbidden(`You may not ${action} project ${project.projectId}`);
+    if (!allows(p, action)) throw forbidden(refusal(action, `project ${project.projectId}`, p));
     return p;
   }
 
@@ -55,10 +55,14 @@ export class ProjectPolicy {
   }
 
   /** The member list: insiders, and whoever may manage the members (a project admin grant). */
+  async mayListMembers(ctx: RequestContext, project: Project): Promise<boolean> {
+    return (await this.isInsider(ctx, project)) || allows(await this.permission(ctx, project), 'manage');
+  }
+
   async assertMayListMembers(ctx: RequestContext, project: Project): Promise<void> {
-    if (await this.isInsider(ctx, project)) return;
-    if (allows(await this.permission(ctx, project), 'manage')) return;
-    throw forbidden(`The members of project ${project.projectId} are visible to its members only`);
+    if (!(await this.mayListMembers(ctx, project))) {
+      throw forbidden(`The members of project ${project.projectId} are visible to its members only`);
+    }
   }
 
   /**

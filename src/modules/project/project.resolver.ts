@@ -97,11 +97,7 @@ export class ProjectResolver {
       'Its members and their roles (the lead is not listed); null unless you are a member or a project admin.',
   })
   async members(@Root() project: Project, @Ctx() ctx: RequestContext) {
-    try {
-      await ctx.services.project.policy.assertMayListMembers(ctx, project);
-    } catch {
-      return null;
-    }
+    if (!(await ctx.services.project.policy.mayListMembers(ctx, project))) return null;
     return memberships(ctx, project);
   }
 

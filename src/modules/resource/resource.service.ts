@@ -4,7 +4,7 @@ import { forbidden, notFound, validationError } from '../../core/errors';
 import { rawQuery } from '../../core/db/raw';
 import { isMfid } from '../../core/ids';
 import { RESOURCE_TYPES, type ResourceType } from '../access/access-grant.entity';
-import { allows, type Action, type Permission } from '../access/permission';
+import { allows, refusal, type Action, type Permission } from '../access/permission';
 import type { AccessSubject } from '../access/access.service';
 import type { Dataset } from '../dataset/dataset.entity';
 import type { DatasetService } from '../dataset/dataset.service';
@@ -208,7 +208,7 @@ export class ResourceService {
   async assertCan(ctx: RequestContext, action: Action, r: AnyResource): Promise<Permission> {
     const p = await this.permission(ctx, r);
     if (!p) throw notFound(capitalize(r.type), r.uniqueId);
-    if (!allows(p, action)) throw forbidden(`You may not ${action} ${r.type} ${r.uniqueId}`);
+    if (!allows(p, action)) throw forbidden(refusal(action, `${r.type} ${r.uniqueId}`, p));
     return p;
   }
 

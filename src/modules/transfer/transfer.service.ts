@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
-import { conflict, forbidden, notFound, validationError } from '../../core/errors';
+import { conflict, notFound, validationError } from '../../core/errors';
 import { User } from '../user/user.entity';
 import type { UserService } from '../user/user.service';
 import type { Project } from '../project/project.entity';
@@ -8,7 +8,7 @@ import type { ProjectService } from '../project/project.service';
 import { capitalize, type AnyResource, type ResourceService } from '../resource/resource.service';
 import type { AccessSubject } from '../access/access.service';
 import type { GrantService } from '../access/grant.service';
-import { allows, rank, type Permission } from '../access/permission';
+import { rank, type Permission } from '../access/permission';
 import type { LinkRow } from '../link/link.loaders';
 import { readChangeState, stateToken, type ChangeAction, type ChangeState } from './transfer.state';
 
@@ -132,9 +132,7 @@ export class TransferService {
       );
     }
     await this.deps.resources.assertCan(ctx, 'own', r);
-    if (!allows(await this.deps.projects.policy.permission(ctx, project), 'contribute')) {
-      throw forbidden(`Reassigning to project ${project.projectId} needs contributor permission there`);
-    }
+    await this.deps.projects.policy.assertCan(ctx, 'contribute', project);
     const before = this.deps.resources.subject(r);
     if (before.projectMfid === project.uniqueId) {
       throw conflict(`${r.uniqueId} is already assigned to project ${project.projectId}`);
