@@ -21,8 +21,9 @@ interface GrantRow {
 
 /**
  * Effective permission, computed one way for every module (DESIGN §5): the highest of
- * ownership; a direct user grant; grants to the caller's projects and named groups; the role implied by
- * membership of the record's project; viewer when public; everything for platform admins.
+ * ownership; a direct user grant; grants to the caller's projects and named groups; the role
+ * implied by membership of the record's project; viewer when public; everything for platform
+ * admins.
  */
 export class AccessService {
   /**
@@ -129,7 +130,7 @@ export class AccessService {
     );
   }
 
-  /** Grants that reach the caller: to them directly, to a project they belong to, or to one of their groups. */
+  /** Grants that reach the caller: to them, to a project they belong to, or to one of their groups. */
   grantPrincipals(scope: AccessScope, alias: string): Sql {
     return or(
       and(sql(`${alias}.principal_type = 'user'`), sql(`${alias}.principal_id = ?`, scope.userId)),
