@@ -92,7 +92,7 @@ async function main(): Promise<void> {
       admin,
     ]);
     const main = await project(app, owner, 'bench-main', [member]);
-    let started = performance.now();
+    const started = performance.now();
     await seed(app, owner, main, grantee);
     console.log(`seeded ${N} datasets in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
