@@ -145,6 +145,8 @@ export function projectRoutes(router: Router): void {
           project_lead: 'the lead changes only through POST /resources/{mfid}/transfer_ownership',
           project_lead_orcid: 'the lead changes only through POST /resources/{mfid}/transfer_ownership',
           project_lead_email: 'the lead changes only through POST /resources/{mfid}/transfer_ownership',
+          project_lead_username: 'the lead changes only through POST /resources/{mfid}/transfer_ownership',
+          lead: 'the lead changes only through POST /resources/{mfid}/transfer_ownership',
         },
       });
       const patch: ProjectPatch = {};
