@@ -139,13 +139,15 @@ class Reader {
 
 function queuePrefix(r: Reader): string {
   const raw = r.str('JOB_QUEUE_PREFIX') ?? '';
-  if (!/^[A-Za-z0-9._-]{0,40}$/.test(raw)) r.problems.push('JOB_QUEUE_PREFIX: letters, digits, . _ - only (at most 40)');
+  if (!/^[A-Za-z0-9._-]{0,40}$/.test(raw))
+    r.problems.push('JOB_QUEUE_PREFIX: letters, digits, . _ - only (at most 40)');
   return raw;
 }
 
 function storeName(r: Reader): string {
   const raw = r.str('LOCAL_STORE_NAME') ?? 'local-store';
-  if (!/^[a-z0-9][a-z0-9._-]{0,62}$/.test(raw)) r.problems.push('LOCAL_STORE_NAME: lowercase letters, digits, . _ - only');
+  if (!/^[a-z0-9][a-z0-9._-]{0,62}$/.test(raw))
+    r.problems.push('LOCAL_STORE_NAME: lowercase letters, digits, . _ - only');
   return raw;
 }
 

@@ -103,7 +103,13 @@ class TableStats {
       if (this.rows === 0 && fields[0].startsWith('#')) return;
       this.named = fields.some((f) => f.trim() !== '' && !NUMBER.test(f.trim()));
       this.header = fields.map((f, i) => (this.named && f.trim()) || `column_${i + 1}`);
-      this.columns = this.header.map((name) => ({ name, numeric: 0, text: 0, min: Infinity, max: -Infinity }));
+      this.columns = this.header.map((name) => ({
+        name,
+        numeric: 0,
+        text: 0,
+        min: Infinity,
+        max: -Infinity,
+      }));
       if (this.named) return;
     }
     const values = fields.map((f) => (NUMBER.test(f.trim()) ? Number(f) : NaN));
@@ -136,8 +142,12 @@ class TableStats {
     if (!numeric.length || this.kept.length < 2) return null;
     const column = (i: number) => this.kept.map((r) => r[i] ?? NaN);
     const first = column(0);
-    const xIsAxis = numeric[0] === 0 && numeric.length > 1 && first.every((v, i) => i === 0 || v >= first[i - 1]);
-    const ys = (xIsAxis ? numeric.slice(1) : numeric).map((i) => ({ name: this.columns[i].name, values: column(i) }));
+    const xIsAxis =
+      numeric[0] === 0 && numeric.length > 1 && first.every((v, i) => i === 0 || v >= first[i - 1]);
+    const ys = (xIsAxis ? numeric.slice(1) : numeric).map((i) => ({
+      name: this.columns[i].name,
+      values: column(i),
+    }));
     return linePlot(ys, xIsAxis ? first : null);
   }
 }
@@ -162,11 +172,13 @@ export const delimitedIngestor: Ingestor = {
     const stats = new TableStats();
     const parser = new RecordParser(delimiter, (r) => stats.add(r));
     const decoder = new StringDecoder('utf8');
-    for await (const chunk of (await source.stream()) as AsyncIterable<Buffer>) parser.push(decoder.write(chunk));
+    for await (const chunk of (await source.stream()) as AsyncIterable<Buffer>)
+      parser.push(decoder.write(chunk));
     parser.push(decoder.end());
     parser.end();
     const ranges: Record<string, { min: number; max: number }> = {};
-    for (const i of stats.numericIndices()) ranges[stats.columns[i].name] = { min: stats.columns[i].min, max: stats.columns[i].max };
+    for (const i of stats.numericIndices())
+      ranges[stats.columns[i].name] = { min: stats.columns[i].min, max: stats.columns[i].max };
     const plot = await stats.plot();
     return {
       fields: { dataFormat: source.extension },

@@ -27,8 +27,7 @@ export async function imageInput(source: Source): Promise<Buffer | string> {
 export async function readExif(input: Buffer | string): Promise<Record<string, unknown> | null> {
   try {
     const exif = (await parseExif(input, { tiff: true, exif: true, gps: true, iptc: true, xmp: true })) as
-      | Record<string, unknown>
-      | undefined;
+      Record<string, unknown> | undefined;
     return exif && Object.keys(exif).length ? exif : null;
   } catch {
     return null;

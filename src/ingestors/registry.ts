@@ -37,7 +37,10 @@ export function findIngestor(name: string): Ingestor | undefined {
 }
 
 /** The first ingestor in scan order that supports the file, or null (nothing is extracted). */
-export async function detectIngestor(source: Source, onError?: (ingestor: string, err: unknown) => void): Promise<Ingestor | null> {
+export async function detectIngestor(
+  source: Source,
+  onError?: (ingestor: string, err: unknown) => void,
+): Promise<Ingestor | null> {
   for (const ingestor of SCAN_ORDER) {
     try {
       if (await ingestor.supports(source)) return ingestor;

@@ -46,7 +46,8 @@ export async function linePlot(series: Series[], x: ArrayLike<number> | null = n
   if (!xr || !yr) return null;
   const pad = 16;
   const sx = (v: number) => pad + ((v - xr[0]) / (xr[1] - xr[0] || 1)) * (PLOT_WIDTH - 2 * pad);
-  const sy = (v: number) => PLOT_HEIGHT - pad - ((v - yr[0]) / (yr[1] - yr[0] || 1)) * (PLOT_HEIGHT - 2 * pad);
+  const sy = (v: number) =>
+    PLOT_HEIGHT - pad - ((v - yr[0]) / (yr[1] - yr[0] || 1)) * (PLOT_HEIGHT - 2 * pad);
   const lines = series.slice(0, COLOURS.length).map((s, n) => {
     const points = idx
       .map((i, k) => [xs[k], s.values[i]])
@@ -67,7 +68,11 @@ export async function linePlot(series: Series[], x: ArrayLike<number> | null = n
  * A 2-D array of numbers (row-major, `height` × `width`, any numeric type) as a greyscale PNG:
  * the finite values are stretched from their minimum to their maximum; the rest are black.
  */
-export async function greyImage(values: ArrayLike<number>, width: number, height: number): Promise<Buffer | null> {
+export async function greyImage(
+  values: ArrayLike<number>,
+  width: number,
+  height: number,
+): Promise<Buffer | null> {
   if (width < 1 || height < 1 || values.length < width * height) return null;
   const range = finiteRange(values);
   if (!range) return null;

@@ -20,7 +20,7 @@ type TypedArray =
 
 function cleanString(s: string): string {
   // PostgreSQL's jsonb cannot hold U+0000
-  const text = s.includes('\u0000') ? s.replace(/\u0000+$/, '').replace(/\u0000/g, '') : s;
+  const text = s.includes('\u0000') ? s.split('\u0000').join('') : s;
   return text.length > MAX_STRING ? `${text.slice(0, MAX_STRING)}…` : text;
 }
 
@@ -65,7 +65,9 @@ export function toJsonSafe(value: unknown, depth = 0): unknown {
   if (value instanceof ArrayBuffer) return bytesValue(new Uint8Array(value), depth);
   if (value instanceof Uint8Array) return bytesValue(value, depth);
   if (ArrayBuffer.isView(value)) {
-    const items = Array.from((value as TypedArray).subarray(0, MAX_ARRAY_ITEMS) as ArrayLike<number | bigint>);
+    const items = Array.from(
+      (value as TypedArray).subarray(0, MAX_ARRAY_ITEMS) as ArrayLike<number | bigint>,
+    );
     return items.map((v) => toJsonSafe(v, depth + 1));
   }
   if (Array.isArray(value)) return value.slice(0, MAX_ARRAY_ITEMS).map((v) => toJsonSafe(v, depth + 1));

@@ -20,7 +20,9 @@ const plottable = (d: H5DatasetInfo) => d.numeric && d.shape.every((n) => n > 0)
 
 /** A preview of the measurement's data: a 2-D dataset as an image, else a 1-D one as a line plot. */
 async function preview(open: OpenH5, measurement: string): Promise<Buffer | null> {
-  const own = open.tree.datasets.filter((d) => d.path.startsWith(`/measurement/${measurement}/`) && plottable(d));
+  const own = open.tree.datasets.filter(
+    (d) => d.path.startsWith(`/measurement/${measurement}/`) && plottable(d),
+  );
   const image =
     own.find((d) => d.shape.length === 2 && d.shape[0] > 1 && d.shape[1] > 1) ??
     own.find((d) => d.shape.length > 2 && d.shape.at(-1)! > 1 && d.shape.at(-2)! > 1);
@@ -31,7 +33,9 @@ async function preview(open: OpenH5, measurement: string): Promise<Buffer | null
   const lines = own.filter((d) => d.shape.length === 1 && d.shape[0] > 1);
   const signal = lines.find((d) => !AXIS.test(baseName(d.path))) ?? lines[0];
   if (!signal) return null;
-  const axis = lines.find((d) => d !== signal && d.shape[0] === signal.shape[0] && AXIS.test(baseName(d.path)));
+  const axis = lines.find(
+    (d) => d !== signal && d.shape[0] === signal.shape[0] && AXIS.test(baseName(d.path)),
+  );
   const y = await readH5Array(open, signal.path);
   const x = axis ? (await readH5Array(open, axis.path)).data : null;
   return linePlot([{ name: baseName(signal.path), values: y.data }], x);

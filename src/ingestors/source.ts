@@ -30,7 +30,10 @@ async function collect(stream: Readable, limit: number): Promise<Buffer> {
 /** The shared part of sources: memoised values, released by `dispose`. */
 abstract class BaseSource implements Source {
   readonly extension: string;
-  private readonly memos = new Map<string, { value: Promise<unknown>; dispose?: (v: never) => Promise<void> }>();
+  private readonly memos = new Map<
+    string,
+    { value: Promise<unknown>; dispose?: (v: never) => Promise<void> }
+  >();
   private headBytes: Promise<Buffer> | null = null;
 
   constructor(
@@ -58,7 +61,9 @@ abstract class BaseSource implements Source {
 
   async bytes(limit: number): Promise<Buffer> {
     if (this.size > limit) {
-      throw new Error(`${this.filename} is ${this.size} bytes; this ingestor reads files of up to ${limit} bytes`);
+      throw new Error(
+        `${this.filename} is ${this.size} bytes; this ingestor reads files of up to ${limit} bytes`,
+      );
     }
     return collect(await this.stream(), this.size);
   }

@@ -18,7 +18,10 @@ const SKIPPED_TAGS = new Set([
 ]);
 
 type Depth = 'char' | 'uchar' | 'short' | 'ushort' | 'int' | 'uint' | 'float' | 'double';
-const ARRAYS: Record<Exclude<Depth, 'uchar'>, { new (b: ArrayBuffer, o: number, n: number): ArrayLike<number>; BYTES_PER_ELEMENT: number }> = {
+const ARRAYS: Record<
+  Exclude<Depth, 'uchar'>,
+  { new (b: ArrayBuffer, o: number, n: number): ArrayLike<number>; BYTES_PER_ELEMENT: number }
+> = {
   char: Int8Array,
   short: Int16Array,
   ushort: Uint16Array,
@@ -81,9 +84,12 @@ async function thumbnail(input: Buffer | string, meta: sharp.Metadata): Promise<
   if (depth === 'uchar' || !(depth in ARRAYS)) return base().png().toBuffer();
   const colour = (meta.channels ?? 1) >= 3;
   const space = depth === 'ushort' ? (colour ? 'rgb16' : 'grey16') : colour ? 'srgb' : 'b-w';
-  const { data, info } = await base().toColourspace(space).raw({ depth }).toBuffer({ resolveWithObject: true });
+  const { data, info } = await base()
+    .toColourspace(space)
+    .raw({ depth })
+    .toBuffer({ resolveWithObject: true });
   const Typed = ARRAYS[depth];
-  const values = new Typed(data.buffer as ArrayBuffer, data.byteOffset, data.byteLength / Typed.BYTES_PER_ELEMENT);
+  const values = new Typed(data.buffer, data.byteOffset, data.byteLength / Typed.BYTES_PER_ELEMENT);
   let min = Infinity;
   let max = -Infinity;
   for (let i = 0; i < values.length; i++) {

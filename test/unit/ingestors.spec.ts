@@ -73,7 +73,13 @@ describe('extraction', () => {
   test('PNG: dimensions, colour, a thumbnail named after the file', async () => {
     const out = await findIngestor('ImageIngestor')!.extract(source('photo.png', await fx.png(64, 48)));
     expect(out.fields).toMatchObject({ measurement: 'Image', dataType: 'Image' });
-    expect(out.metadata?.image).toMatchObject({ format: 'png', width: 64, height: 48, channels: 4, has_alpha: true });
+    expect(out.metadata?.image).toMatchObject({
+      format: 'png',
+      width: 64,
+      height: 48,
+      channels: 4,
+      has_alpha: true,
+    });
     expect(out.thumbnails).toHaveLength(1);
     expect(out.thumbnails![0].name).toBe('photo.png');
     expect((await decodes(out.thumbnails![0].image)).width).toBe(64);
@@ -88,7 +94,10 @@ describe('extraction', () => {
 
   test('TIFF 16-bit: every tag by name, offsets left out, a stretched thumbnail', async () => {
     const out = await findIngestor('TifIngestor')!.extract(source('frame.tif', fx.tiff16()));
-    const meta = toMetadata(out.metadata!) as { tiff: Record<string, unknown>; image: Record<string, unknown> };
+    const meta = toMetadata(out.metadata!) as {
+      tiff: Record<string, unknown>;
+      image: Record<string, unknown>;
+    };
     expect(meta.tiff).toMatchObject({
       ImageWidth: 64,
       ImageHeight: 48,
@@ -99,7 +108,10 @@ describe('extraction', () => {
     expect(meta.tiff).not.toHaveProperty('StripOffsets');
     expect(meta.image).toMatchObject({ sample_format: 'ushort', width: 64 });
     expect(out.fields).toMatchObject({ measurement: 'TIFF Image', timestamp: '2023-02-03T04:05:06' });
-    const { data, info } = await sharp(out.thumbnails![0].image).greyscale().raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(out.thumbnails![0].image)
+      .greyscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     expect(info.width).toBe(64);
     // stretched from min to max: the darkest column is black, the brightest white
     expect(Math.min(...data)).toBeLessThan(10);
@@ -109,7 +121,10 @@ describe('extraction', () => {
   test('TIFF float: normalised for the thumbnail', async () => {
     const out = await findIngestor('TifIngestor')!.extract(source('f.tif', fx.tiffFloat()));
     expect((out.metadata!.image as Record<string, unknown>).sample_format).toBe('float');
-    const { data } = await sharp(out.thumbnails![0].image).greyscale().raw().toBuffer({ resolveWithObject: true });
+    const { data } = await sharp(out.thumbnails![0].image)
+      .greyscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     expect(Math.max(...data) - Math.min(...data)).toBeGreaterThan(200);
   });
 
@@ -127,7 +142,9 @@ describe('extraction', () => {
   });
 
   test('ScopeFoundry: measurement, timestamp from time_id, a plot of the 1-D spectrum', async () => {
-    const out = await findIngestor('ScopeFoundryH5Ingestor')!.extract(source('r.h5', await fx.scopeFoundryH5()));
+    const out = await findIngestor('ScopeFoundryH5Ingestor')!.extract(
+      source('r.h5', await fx.scopeFoundryH5()),
+    );
     expect(out.fields).toEqual({
       measurement: 'picam_readout',
       dataType: 'picam_readout',
@@ -142,7 +159,9 @@ describe('extraction', () => {
   });
 
   test('ScopeFoundry: a 2-D dataset is shown as an image', async () => {
-    const out = await findIngestor('ScopeFoundryH5Ingestor')!.extract(source('c.h5', await fx.scopeFoundryH5('image')));
+    const out = await findIngestor('ScopeFoundryH5Ingestor')!.extract(
+      source('c.h5', await fx.scopeFoundryH5('image')),
+    );
     expect(out.fields?.measurement).toBe('toupcam_live');
     const meta = await decodes(out.thumbnails![0].image);
     expect([meta.width, meta.height]).toEqual([80, 60]);
@@ -203,7 +222,14 @@ describe('extraction', () => {
 
   test('metadata is made JSON-safe', () => {
     expect(
-      toMetadata({ a: NaN, b: Infinity, c: 10n, d: 'x\u0000y', 'k\u0000': new Uint8Array([104, 105]), e: new Float32Array([1.5]) }),
+      toMetadata({
+        a: NaN,
+        b: Infinity,
+        c: 10n,
+        d: 'x\u0000y',
+        'k\u0000': new Uint8Array([104, 105]),
+        e: new Float32Array([1.5]),
+      }),
     ).toEqual({ a: null, b: null, c: 10, d: 'xy', k: 'hi', e: [1.5] });
   });
 });

@@ -195,7 +195,12 @@ export class JobQueue {
   }
 
   /** Removes the unfinished jobs whose payload has `key` = `value` (their subject is gone). */
-  async discardWhere(em: EntityManager, queues: readonly string[], key: string, value: string): Promise<void> {
+  async discardWhere(
+    em: EntityManager,
+    queues: readonly string[],
+    key: string,
+    value: string,
+  ): Promise<void> {
     await rawQuery(
       em,
       `delete from job where queue in (?) and status in ('queued', 'running') and payload ->> ? = ?`,

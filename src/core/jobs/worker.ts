@@ -64,7 +64,10 @@ export class JobWorker {
       if (this.handlers.has(queue)) this.wake();
     });
     this.wake();
-    this.opts.log.info({ worker: this.id, queues: this.queues, concurrency: this.opts.concurrency }, 'job worker started');
+    this.opts.log.info(
+      { worker: this.id, queues: this.queues, concurrency: this.opts.concurrency },
+      'job worker started',
+    );
   }
 
   /**
@@ -164,14 +167,17 @@ export class JobWorker {
       await this.giveUp(job, handler, em, lostReason(job), log);
       return;
     }
-    const heartbeat = setInterval(() => {
-      this.opts.queue.extend(this.opts.orm.em.fork(), job, this.id, this.opts.leaseMs).then(
-        (held) => {
-          if (!held) log.warn('lost the lease of a running job (another worker may run it)');
-        },
-        (err: unknown) => log.warn({ err }, 'could not renew a job lease'),
-      );
-    }, Math.max(1000, this.opts.leaseMs / 3));
+    const heartbeat = setInterval(
+      () => {
+        this.opts.queue.extend(this.opts.orm.em.fork(), job, this.id, this.opts.leaseMs).then(
+          (held) => {
+            if (!held) log.warn('lost the lease of a running job (another worker may run it)');
+          },
+          (err: unknown) => log.warn({ err }, 'could not renew a job lease'),
+        );
+      },
+      Math.max(1000, this.opts.leaseMs / 3),
+    );
     try {
       await handler.run(job, em);
       await this.opts.queue.complete(em, job, this.id);

@@ -59,7 +59,12 @@ export class H5Session {
 
   constructor() {
     entry ??= h5wasmEntry();
-    this.worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { h5wasm: entry }, stderr: true, stdout: true });
+    this.worker = new Worker(THREAD_SOURCE, {
+      eval: true,
+      workerData: { h5wasm: entry },
+      stderr: true,
+      stdout: true,
+    });
     // libhdf5 prints its error stack; keep the tail for error messages, never the console
     this.worker.stderr.on('data', (d: Buffer) => {
       this.diagnostics = (this.diagnostics + d.toString()).slice(-2000);

@@ -5,13 +5,22 @@ export interface H5GroupSpec {
   attrs?: Record<string, string | number | number[]>;
   datasets?: Record<
     string,
-    { data: ArrayLike<number>; shape?: number[]; dtype?: string; attrs?: Record<string, string | number | number[]> }
+    {
+      data: ArrayLike<number>;
+      shape?: number[];
+      dtype?: string;
+      attrs?: Record<string, string | number | number[]>;
+    }
   >;
   groups?: Record<string, H5GroupSpec>;
 }
 
 /** Writes a file from a spec (runs in the HDF5 thread; self-contained, see {@link H5Session}). */
-export function h5WriteFile(h5: unknown, _state: Record<string, unknown>, input: { path: string; root: H5GroupSpec }): number {
+export function h5WriteFile(
+  h5: unknown,
+  _state: Record<string, unknown>,
+  input: { path: string; root: H5GroupSpec },
+): number {
   interface W {
     create_attribute(name: string, value: unknown): void;
     create_group(name: string): W;

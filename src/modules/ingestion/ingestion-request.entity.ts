@@ -1,5 +1,14 @@
 import { Field, Int, ObjectType } from 'type-graphql';
-import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property, type Rel } from '@mikro-orm/core';
+import {
+  Entity,
+  Enum,
+  Index,
+  ManyToOne,
+  OptionalProps,
+  PrimaryKey,
+  Property,
+  type Rel,
+} from '@mikro-orm/core';
 import { Dataset } from '../dataset/dataset.entity';
 
 /**
