@@ -12,6 +12,16 @@ import { Worker } from 'node:worker_threads';
  */
 const THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const fs = require('node:fs');
+// libhdf5 prints its error stack to fd 2 straight through the filesystem layer: keep it here
+const writeSync = fs.writeSync;
+let diagnostics = '';
+fs.writeSync = function (fd, data, ...rest) {
+  if (fd !== 2) return writeSync.call(fs, fd, data, ...rest);
+  const text = typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset + (rest[0] || 0), rest[1] ?? data.byteLength).toString();
+  diagnostics = (diagnostics + text).slice(-2000);
+  return typeof data === 'string' ? Buffer.byteLength(data) : (rest[1] ?? data.byteLength);
+};
 const functions = new Map();
 const state = {};
 let h5;
@@ -19,10 +29,11 @@ parentPort.on('message', async (m) => {
   try {
     if (!h5) { h5 = await import(workerData.h5wasm); await h5.ready; }
     if (m.source) functions.set(m.name, new Function('return (' + m.source + ')')());
+    diagnostics = '';
     const result = functions.get(m.name)(h5, state, m.input);
     parentPort.postMessage({ seq: m.seq, result });
   } catch (err) {
-    parentPort.postMessage({ seq: m.seq, error: String((err && err.message) || err) });
+    parentPort.postMessage({ seq: m.seq, error: String((err && err.message) || err), diagnostics });
   }
 });
 `;
@@ -97,7 +108,7 @@ export class H5Session {
     });
   }
 
-  /** The last lines libhdf5 printed (its error stack), for logs. */
+  /** The end of the error stack libhdf5 printed for the last failed call, for logs. */
   get lastDiagnostics(): string {
     return this.diagnostics;
   }

@@ -57,7 +57,6 @@ export class IngestionRequest {
   status: IngestionStatus = 'requested';
 
   /** the file's MFID (no foreign key: the request stays when the file is deleted) */
-  @Field({ description: 'The MFID of the file.' })
   @Property({ length: 26 })
   fileMfid!: string;
 
