@@ -97,6 +97,8 @@ export async function createApp(opts: AppOptions): Promise<App> {
     introspection: true,
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
+    // main.ts owns SIGTERM/SIGINT: Apollo's own handler would stop it early and re-raise the signal
+    stopOnTerminationSignals: false,
     formatError: formatGraphqlError(log),
     plugins: [
       ApolloServerPluginDrainHttpServer({
