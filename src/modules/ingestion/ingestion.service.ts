@@ -9,6 +9,8 @@ import { ALL_INGESTORS, findIngestor } from '../../ingestors/registry';
 import type { DatasetService } from '../dataset/dataset.service';
 import type { FileService } from '../file/file.service';
 import { cleanIngestor } from '../file/filename';
+import { AssociatedFile } from '../file/file.entity';
+import { isMfid } from '../../core/ids';
 import { FINAL_STATUSES, IngestionRequest } from './ingestion-request.entity';
 import { checkPatch, type IngestionPatch } from './ingestion.patch';
 import { parseRequestId } from './ingestion.ids';
@@ -25,6 +27,15 @@ export interface IngestionDeps {
   queue: JobQueue;
   files: FileService;
   datasets: DatasetService;
+}
+
+/** Only files held in the service's storage are ingested (spec 1.7): remote ones are a 409. */
+function assertStored(file: AssociatedFile): void {
+  if (!file.storageKey) {
+    throw conflict(
+      `file ${file.uniqueId} is a remote file (${file.storageBackend}): only files held in the service's storage are ingested`,
+    );
+  }
 }
 
 /**
@@ -88,13 +99,24 @@ export class IngestionService {
     const file = await this.deps.files.get(ctx, fileId);
     const ds = await this.deps.datasets.get(ctx, file.dataset.uniqueId);
     await this.deps.files.policy.assertCanAdd(ctx, ds);
-    if (!file.storageKey) {
-      throw conflict(
-        `file ${file.uniqueId} is a remote file (${file.storageBackend}): only files held in the service's storage are ingested`,
-      );
-    }
+    assertStored(file);
     return ctx.em.transactional((tx) =>
       this.createIn(tx, { uniqueId: file.uniqueId, datasetId: ds.uniqueId }, ingestor, ctx.userId),
+    );
+  }
+
+  /** `request` for an operator at the command line: no caller, no permission check. */
+  async requestAsOperator(
+    em: EntityManager,
+    fileId: string,
+    rawIngestor: unknown,
+  ): Promise<IngestionRequest> {
+    const ingestor = this.ingestorName(rawIngestor, 'ingestor');
+    const file = isMfid(fileId) ? await em.findOne(AssociatedFile, { uniqueId: fileId }) : null;
+    if (!file) throw notFound('File', fileId);
+    assertStored(file);
+    return em.transactional((tx) =>
+      this.createIn(tx, { uniqueId: file.uniqueId, datasetId: file.dataset.uniqueId }, ingestor, null),
     );
   }
 
