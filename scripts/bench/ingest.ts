@@ -57,8 +57,8 @@ async function start(env: Record<string, string>, until: string): Promise<Proc> 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  proc.stdout!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20000)));
-  proc.stderr!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20000)));
+  proc.stdout.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20000)));
+  proc.stderr.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20000)));
   for (let i = 0; i < 1200 && !out.includes(until); i++) {
     if (proc.exitCode !== null) throw new Error(`process exited:\n${out}`);
     await new Promise((r) => setTimeout(r, 100));
