@@ -29,9 +29,6 @@ interface JobRow {
   last_error: string | null;
 }
 
-/** What `fail` did with a job whose attempt threw. */
-export type FailOutcome = 'retry' | 'dead';
-
 const MAX_ERROR = 4000;
 const MAX_BACKOFF_MS = 3_600_000;
 
@@ -141,28 +138,19 @@ export class JobQueue {
     await rawQuery(em, `delete from job where id = ? and locked_by = ?`, [job.id, workerId]);
   }
 
-  /**
-   * An attempt failed: the job is queued again after an exponential backoff, or, when its
-   * attempts have run out, kept as `failed` (the dead letter).
-   */
-  async fail(em: EntityManager, job: ClaimedJob, workerId: string, error: string): Promise<FailOutcome> {
-    const message = error.slice(0, MAX_ERROR);
-    if (job.attempts >= job.maxAttempts) {
-      await this.bury(em, job, message);
-      return 'dead';
-    }
+  /** An attempt failed: the job is queued again after an exponential backoff. */
+  async retryLater(em: EntityManager, job: ClaimedJob, workerId: string, error: string): Promise<void> {
     const delay = Math.min(this.opts.retryBaseMs * 2 ** (job.attempts - 1), MAX_BACKOFF_MS);
     await rawQuery(
       em,
       `update job set status = 'queued', locked_by = null, locked_until = null, last_error = ?,
          run_at = now() + make_interval(secs => ?), updated_at = now()
        where id = ? and locked_by = ?`,
-      [message, delay / 1000, job.id, workerId],
+      [error.slice(0, MAX_ERROR), delay / 1000, job.id, workerId],
     );
-    return 'retry';
   }
 
-  /** Gives up on a job: it stays in the table as `failed`, with the reason. */
+  /** Gives up on a job (the dead letter): it stays in the table as `failed`, with its last error. */
   async bury(em: EntityManager, job: ClaimedJob, reason: string): Promise<void> {
     await rawQuery(
       em,

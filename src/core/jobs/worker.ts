@@ -164,7 +164,7 @@ export class JobWorker {
     const log = this.opts.log.child({ job: job.id, queue: job.queue, attempt: job.attempts });
     if (job.attempts > job.maxAttempts) {
       // its workers kept dying mid-job (a lease ran out on the last attempt)
-      await this.giveUp(job, handler, em, lostReason(job), log);
+      await this.giveUp(job, handler, em, lostReason(job), job.lastError ?? 'the worker stopped', log);
       return;
     }
     const heartbeat = setInterval(
@@ -183,35 +183,40 @@ export class JobWorker {
       await this.opts.queue.complete(em, job, this.id);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
+      if (job.attempts >= job.maxAttempts) {
+        const reason = `gave up after ${job.attempts} attempt(s): ${message}`;
+        await this.giveUp(job, handler, em, reason, message, log);
+        return;
+      }
       try {
-        const outcome = await this.opts.queue.fail(em, job, this.id, message);
-        if (outcome === 'dead') {
-          await handler.deadLetter(job, `gave up after ${job.attempts} attempt(s): ${message}`, em);
-          log.error({ err }, 'job failed for good');
-        } else {
-          log.warn({ err }, 'job failed; it will be retried');
-        }
+        await this.opts.queue.retryLater(em, job, this.id, message);
+        log.warn({ err }, 'job failed; it will be retried');
       } catch (inner) {
-        log.error({ err: inner }, 'could not record a failed job; its lease will expire');
+        log.error({ err: inner }, 'could not requeue a failed job; its lease will expire');
       }
     } finally {
       clearInterval(heartbeat);
     }
   }
 
+  /**
+   * The dead letter: the handler records the outcome first, then the job is kept as `failed`.
+   * If recording fails, the job stays claimed until its lease runs out and is given up again.
+   */
   private async giveUp(
     job: ClaimedJob,
     handler: JobHandler,
     em: EntityManager,
     reason: string,
+    lastError: string,
     log: Logger,
   ): Promise<void> {
     try {
-      await this.opts.queue.bury(em, job, reason);
       await handler.deadLetter(job, reason, em);
+      await this.opts.queue.bury(em, job, lastError);
       log.error({ reason }, 'job failed for good');
     } catch (err) {
-      log.error({ err }, 'could not record a dead job; its lease will expire');
+      log.error({ err }, 'could not record a dead job; it is retried once its lease expires');
     }
   }
 }
