@@ -26,8 +26,14 @@ export async function imageInput(source: Source): Promise<Buffer | string> {
 /** EXIF (with GPS and IPTC/XMP where present), or null; a damaged EXIF block is not an error. */
 export async function readExif(input: Buffer | string): Promise<Record<string, unknown> | null> {
   try {
-    const exif = (await parseExif(input, { tiff: true, exif: true, gps: true, iptc: true, xmp: true })) as
-      Record<string, unknown> | undefined;
+    const exif = (await parseExif(input, {
+      tiff: true,
+      exif: true,
+      gps: true,
+      iptc: true,
+      xmp: true,
+      ihdr: false,
+    })) as Record<string, unknown> | undefined;
     return exif && Object.keys(exif).length ? exif : null;
   } catch {
     return null;
