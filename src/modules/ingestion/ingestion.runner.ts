@@ -97,9 +97,15 @@ export class IngestionRunner implements JobHandler {
         ingestor = findIngestor(named) ?? null;
         if (!ingestor) return { status: 'failed', error: `unknown ingestor ${named}` };
       } else {
-        ingestor = await detectIngestor(source, (name, err) =>
-          log.warn({ err, ingestor: name }, 'supports() failed'),
-        );
+        try {
+          ingestor = await withTimeout(
+            detectIngestor(source, (name, err) => log.warn({ err, ingestor: name }, 'supports() failed')),
+            this.deps.timeoutMs,
+            'choosing an ingestor',
+          );
+        } catch (err) {
+          return { status: 'failed', error: err instanceof Error ? err.message : String(err), file };
+        }
         if (!ingestor) return { status: 'not supported', error: null };
       }
       let results;

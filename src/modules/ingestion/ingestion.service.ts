@@ -94,7 +94,12 @@ export class IngestionService {
    * Asks for (another) ingestion of a stored file: needs `contribute` on its dataset. Remote
    * files are refused (409): only files held in the service's storage are ingested.
    */
-  async request(ctx: RequestContext, fileId: string, rawIngestor: unknown, field = 'ingestion_class') {
+  async request(
+    ctx: RequestContext,
+    fileId: string,
+    rawIngestor: unknown,
+    field = 'ingestion_class',
+  ): Promise<IngestionRequest> {
     const ingestor = this.ingestorName(rawIngestor, field);
     const file = await this.deps.files.get(ctx, fileId);
     const ds = await this.deps.datasets.get(ctx, file.dataset.uniqueId);
