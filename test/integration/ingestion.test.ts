@@ -6,6 +6,7 @@ import { STORE_KINDS, startAppOn } from '../support/storage';
 import { formUpload, makeDataset, resumableUpload, userWith } from '../support/files';
 import { drainJobs } from '../support/jobs';
 import * as fx from '../support/fixtures';
+import { rawQuery } from '../../src/core/db/raw';
 
 const FINAL = ['complete', 'failed', 'not supported', 'file not found'];
 
@@ -351,6 +352,27 @@ describe('ingestion rules and routes', () => {
     // the service's own worker leaves a request finished elsewhere alone
     await drainJobs(t);
     expect((await rest(t.url, 'GET', path, { key: owner.key })).body.status).toBe('complete');
+  });
+
+  test('removing a dataset removes its requests and their queued jobs', async () => {
+    const ds = await makeDataset(t, owner);
+    const file = await upload(t, owner.key, ds, 'doc.json', fx.JSON_DOC);
+    await rest(t.url, 'POST', `/datasets/${ds}/mosaic_stitch`, { key: owner.key });
+    const [req] = (await requestsOf(t, owner.key, { file_id: file })).items;
+    const em = t.app.orm.em.fork();
+    const jobs = () => rawQuery(em, `select id from job where payload ->> 'dataset_mfid' = ?`, [ds]);
+    expect(await jobs()).toHaveLength(2);
+    const asked = await rest(t.url, 'POST', `/resources/${ds}/delete`, {
+      key: owner.key,
+      query: { reason: 'test' },
+    });
+    const approved = await rest(t.url, 'PATCH', `/deletion_requests/${asked.body.id}`, {
+      key: admin.key,
+      query: { status: 'approved' },
+    });
+    expect(approved.status).toBe(200);
+    expect((await rest(t.url, 'GET', `/ingestion_requests/${req.id}`, { key: admin.key })).status).toBe(404);
+    expect(await jobs()).toEqual([]);
   });
 
   test('GraphQL: ingestors, requestIngestion, ingestionRequest(s), the status on files', async () => {
