@@ -18,6 +18,9 @@ import { AssociatedFile } from './file/file.entity';
 import { UploadSession } from './upload/upload-session.entity';
 import { Thumbnail } from './thumbnail/thumbnail.entity';
 import { ServiceSetting } from './setting/setting.entity';
+import { Job } from '../core/jobs/job.entity';
+import { IngestionRequest } from './ingestion/ingestion-request.entity';
+import { AnalysisRequest } from './analysis/analysis-request.entity';
 
 /** Every MikroORM entity, listed explicitly (no globbing: the same list in jest and in dist). */
 export const ENTITIES = [
@@ -41,4 +44,7 @@ export const ENTITIES = [
   UploadSession,
   Thumbnail,
   ServiceSetting,
+  Job,
+  IngestionRequest,
+  AnalysisRequest,
 ];

@@ -11,6 +11,8 @@ import { deletionLoader } from './deletion/deletion.loaders';
 import { Dataset } from './dataset/dataset.entity';
 import { fileLoaders } from './file/file.loaders';
 import { thumbnailLoaders } from './thumbnail/thumbnail.loaders';
+import { AssociatedFile } from './file/file.entity';
+import { ingestionLoaders } from './ingestion/ingestion.loaders';
 
 /**
  * The DataLoaders of one request. Built fresh per request: nothing is cached across callers.
@@ -28,6 +30,8 @@ export function createLoaders(em: EntityManager, context: () => RequestContext) 
     dataset: entityLoader(em, Dataset, 'uniqueId'),
     files: fileLoaders(em),
     thumbnails: thumbnailLoaders(em),
+    file: entityLoader(em, AssociatedFile, 'uniqueId'),
+    ingestion: ingestionLoaders(em),
   };
 }
 

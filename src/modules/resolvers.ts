@@ -23,6 +23,7 @@ import {
 } from './deletion/deletion.resolver';
 import { DatasetFilesResolver, FileResolver } from './file/file.resolver';
 import { DatasetThumbnailsResolver, ThumbnailResolver } from './thumbnail/thumbnail.resolver';
+import { FileIngestionResolver, IngestionResolver } from './ingestion/ingestion.resolver';
 
 /** Every GraphQL resolver class. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -53,4 +54,6 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   DatasetFilesResolver,
   ThumbnailResolver,
   DatasetThumbnailsResolver,
+  IngestionResolver,
+  FileIngestionResolver,
 ];

@@ -19,6 +19,8 @@ import { linkRoutes } from './link/link.rest';
 import { deletionRoutes } from './deletion/deletion.rest';
 import { resourceRoutes } from './resource/resource.rest';
 import { graphRoutes } from './graph/graph.rest';
+import { ingestionRoutes } from './ingestion/ingestion.rest';
+import { analysisRoutes } from './analysis/analysis.rest';
 
 /**
  * Mounts every authenticated REST route of the legacy shim. Within a module, literal segments
@@ -35,7 +37,9 @@ export function mountRoutes(router: Router): void {
   keywordRoutes(router);
   thumbnailRoutes(router);
   uploadRoutes(router);
+  ingestionRoutes(router);
   fileRoutes(router);
+  analysisRoutes(router);
   sampleRoutes(router);
   // `/resources/metadata/search` and `/resources/links` before `/resources/:id...`
   metadataRoutes(router);
