@@ -25,6 +25,8 @@ import { mountRoutes, publicRoutes } from './modules/routes';
 import { HealthService } from './modules/health/health.service';
 import { healthRouter } from './modules/health/health.rest';
 import { ensureBootstrapAdmin, type BootstrapResult } from './modules/user/bootstrap';
+import type { JobWorker } from './core/jobs/worker';
+import { createJobWorker } from './modules/jobs';
 
 export interface AppOptions {
   config: Config;
@@ -41,6 +43,8 @@ export interface App {
   contexts: ContextFactory;
   server: http.Server;
   bootstrap: BootstrapResult;
+  /** this process's job worker: started by role `all` (see main.ts); tests drain it */
+  jobs: JobWorker;
   listen(port?: number, host?: string): Promise<number>;
   close(): Promise<void>;
 }
@@ -80,6 +84,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const bootstrap = await ensureBootstrapAdmin(orm.em.fork(), services.user, config.adminApiKey);
   const contexts = new ContextFactory(orm, services, config, log);
   const health = new HealthService(orm, config);
+  const jobs = createJobWorker({ orm, services, config, log });
 
   const app = express();
   app.disable('x-powered-by');
@@ -92,6 +97,8 @@ export async function createApp(opts: AppOptions): Promise<App> {
     introspection: true,
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
+    // main.ts owns SIGTERM/SIGINT: Apollo's own handler would stop it early and re-raise the signal
+    stopOnTerminationSignals: false,
     formatError: formatGraphqlError(log),
     plugins: [
       ApolloServerPluginDrainHttpServer({
@@ -153,6 +160,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
     contexts,
     server,
     bootstrap,
+    jobs,
     listen(port = config.port, host = config.host) {
       return new Promise((resolve, reject) => {
         server.once('error', reject);
@@ -167,6 +175,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       closed = true;
       server.closeIdleConnections();
       await apollo.stop();
+      await jobs.stop(config.shutdownTimeoutMs);
       await orm.close(true);
       await stopDigestThread();
     },

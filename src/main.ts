@@ -5,6 +5,9 @@ import { createLogger, type Logger } from './core/logger';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './core/db/embedded';
 import { createOrm, migrate } from './core/db/orm';
 import { createApp, type App } from './app';
+import { createServices, initServices } from './modules/services';
+import { createJobWorker } from './modules/jobs';
+import { stopDigestThread } from './core/storage/digest-thread';
 
 /**
  * Process entry. Roles: `all` (HTTP and ingestion workers, the default), `api` (HTTP only) and
@@ -42,6 +45,7 @@ async function main(): Promise<void> {
     app = await createApp({ config, log, databaseUrl });
     const port = await app.listen();
     stoppers.push(() => app!.close());
+    if (config.role === 'all') app.jobs.start();
     if (app.bootstrap.secret) announceAdminKey(app.bootstrap.secret, app.bootstrap.user?.uniqueId ?? 'admin');
     log.info(
       { port, host: config.host, role: config.role, graphql: `${config.publicBaseUrl}/graphql` },
@@ -50,8 +54,17 @@ async function main(): Promise<void> {
   } else {
     const orm = await createOrm({ clientUrl: databaseUrl, poolMax: config.dbPoolMax, logger: log });
     await migrate(orm);
-    stoppers.push(() => orm.close(true));
-    log.info({ role: config.role }, 'worker started');
+    const services = createServices({ config, log });
+    await initServices(services, orm.em.fork(), config);
+    const worker = createJobWorker({ orm, services, config, log });
+    worker.start();
+    stoppers.push(async () => {
+      // running jobs finish, or go back to the queue, before the connections close
+      await worker.stop(config.shutdownTimeoutMs);
+      await orm.close(true);
+      await stopDigestThread();
+    });
+    log.info({ role: config.role, concurrency: config.workerConcurrency }, 'worker started');
   }
   if (embedded) stoppers.push(() => embedded.stop());
 

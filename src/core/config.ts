@@ -50,6 +50,26 @@ export interface Config {
     maxJsonBodyBytes: number;
   };
   workerConcurrency: number;
+  /** The durable job queue (jobs table) and its workers. */
+  jobs: {
+    /** how often idle workers look for work (they are also woken at once by this process's enqueues) */
+    pollIntervalMs: number;
+    /** a claimed job returns to the queue when its worker has not renewed the lease for this long */
+    leaseSeconds: number;
+    maxAttempts: number;
+    /** retries wait base × 2^(attempt − 1) */
+    retryBaseMs: number;
+    /** prepended to every queue name: deployments (or test runs) sharing one database stay apart */
+    queuePrefix: string;
+  };
+  ingestion: {
+    /** where files are spooled when a parser needs a path */
+    tmpDir: string;
+    /** an ingestor still running after this long fails the request */
+    timeoutSeconds: number;
+    /** the store name in the storage_path of ingested files on the filesystem store */
+    localStoreName: string;
+  };
   shutdownTimeoutMs: number;
   gitCommit?: string;
 }
@@ -115,6 +135,20 @@ class Reader {
       return undefined;
     }
   }
+}
+
+function queuePrefix(r: Reader): string {
+  const raw = r.str('JOB_QUEUE_PREFIX') ?? '';
+  if (!/^[A-Za-z0-9._-]{0,40}$/.test(raw))
+    r.problems.push('JOB_QUEUE_PREFIX: letters, digits, . _ - only (at most 40)');
+  return raw;
+}
+
+function storeName(r: Reader): string {
+  const raw = r.str('LOCAL_STORE_NAME') ?? 'local-store';
+  if (!/^[a-z0-9][a-z0-9._-]{0,62}$/.test(raw))
+    r.problems.push('LOCAL_STORE_NAME: lowercase letters, digits, . _ - only');
+  return raw;
 }
 
 const MiB = 1024 ** 2;
@@ -206,6 +240,18 @@ export function loadConfig(env: Env = process.env): Config {
       maxJsonBodyBytes: r.int('MAX_JSON_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 ** 3),
     },
     workerConcurrency: r.int('WORKER_CONCURRENCY', 2, 1, 64),
+    jobs: {
+      pollIntervalMs: r.int('JOB_POLL_INTERVAL_MS', 500, 10, 600_000),
+      leaseSeconds: r.int('JOB_LEASE_SECONDS', 120, 5, 24 * 3600),
+      maxAttempts: r.int('JOB_MAX_ATTEMPTS', 3, 1, 100),
+      retryBaseMs: r.int('JOB_RETRY_BASE_MS', 5000, 0, 3_600_000),
+      queuePrefix: queuePrefix(r),
+    },
+    ingestion: {
+      tmpDir: path.resolve(r.str('INGEST_TMP_DIR') ?? path.join(dataDir, 'tmp')),
+      timeoutSeconds: r.int('INGEST_TIMEOUT_SECONDS', 1800, 1, 7 * 24 * 3600),
+      localStoreName: storeName(r),
+    },
     shutdownTimeoutMs: r.int('SHUTDOWN_TIMEOUT_MS', 10000, 0, 600000),
     gitCommit: r.str('GIT_COMMIT'),
   };

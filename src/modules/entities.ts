@@ -20,6 +20,9 @@ import { Thumbnail } from './thumbnail/thumbnail.entity';
 import { ServiceSetting } from './setting/setting.entity';
 import { AccessGroup, AccessGroupMember } from './access/access-group.entity';
 import { JoinRequest } from './join-request/join-request.entity';
+import { Job } from '../core/jobs/job.entity';
+import { IngestionRequest } from './ingestion/ingestion-request.entity';
+import { AnalysisRequest } from './analysis/analysis-request.entity';
 
 /** Every MikroORM entity, listed explicitly (no globbing: the same list in jest and in dist). */
 export const ENTITIES = [
@@ -46,4 +49,7 @@ export const ENTITIES = [
   AccessGroup,
   AccessGroupMember,
   JoinRequest,
+  Job,
+  IngestionRequest,
+  AnalysisRequest,
 ];

@@ -12,6 +12,8 @@ import { Dataset } from './dataset/dataset.entity';
 import { fileLoaders } from './file/file.loaders';
 import { thumbnailLoaders } from './thumbnail/thumbnail.loaders';
 import { projectMemberLoader } from './project/project.loaders';
+import { AssociatedFile } from './file/file.entity';
+import { ingestionLoaders } from './ingestion/ingestion.loaders';
 
 /**
  * The DataLoaders of one request. Built fresh per request: nothing is cached across callers.
@@ -30,6 +32,8 @@ export function createLoaders(em: EntityManager, context: () => RequestContext) 
     files: fileLoaders(em),
     thumbnails: thumbnailLoaders(em),
     projectMembers: projectMemberLoader(em),
+    file: entityLoader(em, AssociatedFile, 'uniqueId'),
+    ingestion: ingestionLoaders(em),
   };
 }
 

@@ -26,6 +26,7 @@ import { DatasetThumbnailsResolver, ThumbnailResolver } from './thumbnail/thumbn
 import { AccessResolver } from './access/access.resolver';
 import { JoinRequestResolver } from './join-request/join-request.resolver';
 import { TransferResolver } from './transfer/transfer.resolver';
+import { FileIngestionResolver, IngestionResolver } from './ingestion/ingestion.resolver';
 
 /** Every GraphQL resolver class. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -59,4 +60,6 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   AccessResolver,
   JoinRequestResolver,
   TransferResolver,
+  IngestionResolver,
+  FileIngestionResolver,
 ];

@@ -23,6 +23,8 @@ import { accessGroupRoutes, accessRoutes } from './access/access.rest';
 import { projectMemberRoutes } from './project/project-member.rest';
 import { joinRequestRoutes } from './join-request/join-request.rest';
 import { transferRoutes } from './transfer/transfer.rest';
+import { ingestionRoutes } from './ingestion/ingestion.rest';
+import { analysisRoutes } from './analysis/analysis.rest';
 
 /**
  * Mounts every authenticated REST route of the legacy shim. Within a module, literal segments
@@ -39,7 +41,9 @@ export function mountRoutes(router: Router): void {
   keywordRoutes(router);
   thumbnailRoutes(router);
   uploadRoutes(router);
+  ingestionRoutes(router);
   fileRoutes(router);
+  analysisRoutes(router);
   sampleRoutes(router);
   // `/resources/metadata/search` and `/resources/links` before `/resources/:id...`
   metadataRoutes(router);

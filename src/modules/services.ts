@@ -43,6 +43,10 @@ import { DownloadService } from './file/download.service';
 import { UploadService } from './upload/upload.service';
 import { ThumbnailService } from './thumbnail/thumbnail.service';
 import { fileRemoval } from './file/file.removal';
+import { JobQueue } from '../core/jobs/queue';
+import { IngestionService, INGESTION_QUEUE } from './ingestion/ingestion.service';
+import { jobRemoval } from './ingestion/ingestion.removal';
+import { AnalysisService, ANALYSIS_QUEUES } from './analysis/analysis.service';
 
 export interface ServiceDeps {
   config: Config;
@@ -111,8 +115,16 @@ export function createServices({ config, log }: ServiceDeps) {
   const graph = new GraphService(access, project);
   const search = new SearchService(access, project);
   const deletion = new DeletionService(resource);
+  const jobs = new JobQueue({
+    prefix: config.jobs.queuePrefix,
+    maxAttempts: config.jobs.maxAttempts,
+    retryBaseMs: config.jobs.retryBaseMs,
+  });
+  const ingestion = new IngestionService({ queue: jobs, files: file, datasets: dataset });
+  const analysis = new AnalysisService({ queue: jobs, datasets: dataset });
   // dependents first (in this order), then the records themselves; other modules add theirs here
   for (const hook of [
+    jobRemoval(jobs, [INGESTION_QUEUE, ...ANALYSIS_QUEUES]),
     fileRemoval(store),
     accessGrantRemoval,
     keywordRemoval,
@@ -149,6 +161,9 @@ export function createServices({ config, log }: ServiceDeps) {
     download,
     upload,
     thumbnail,
+    jobs,
+    ingestion,
+    analysis,
   };
 }
 

@@ -61,7 +61,7 @@ describe.each(STORE_KINDS)('resumable uploads on the %s store', (kind) => {
         filename: 'run.h5',
         size,
         sha256_hash: sha256(data),
-        ingestor: 'AFMIngestor',
+        ingestor: 'TifIngestor',
       });
       expect(init.status).toBe(200);
       expect(init.body).toMatchObject({ existing_file: null, chunk_size_hint: 64 * MiB });

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/core/config';
@@ -26,6 +27,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     SHUTDOWN_TIMEOUT_MS: '0',
     DB_POOL_MAX: '4',
+    // test apps share the database: each drains only its own jobs (its files are in its own store)
+    JOB_QUEUE_PREFIX: `t${randomBytes(4).toString('hex')}.`,
     ...env,
   });
   const queries: string[] = [];

@@ -1,4 +1,6 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
+import { rawQuery } from '../../core/db/raw';
 import { assertNoProblems, conflict, forbidden, notFound, validationError } from '../../core/errors';
 import { isMfid, newMfid } from '../../core/ids';
 import { uniquely } from '../../core/db/unique';
@@ -12,7 +14,7 @@ import type { AccessSelectors } from '../access/access.selectors';
 import type { PageRequest } from '../../core/db/page';
 import { Dataset } from './dataset.entity';
 import type { DatasetPolicy } from './dataset.policy';
-import { checkTextFields, TEXT_FIELDS, type TextField } from './dataset.fields';
+import { checkTextFields, TEXT_FIELDS, UPDATABLE, type TextField } from './dataset.fields';
 import { DatasetQuery, type DatasetFilter, type DatasetPage } from './dataset.query';
 
 export interface DatasetCreateInput extends Partial<Record<TextField, string | null>> {
@@ -135,6 +137,32 @@ export class DatasetService {
     if (patch.public !== undefined) ds.public = patch.public;
     await ctx.em.flush();
     return ds;
+  }
+
+  /**
+   * Fills the dataset's empty text fields (null or blank) from `values`, inside `tx`, without
+   * permission checks: for ingestion, which never overwrites a value a dataset already has
+   * (spec 1.5). Values an update would refuse are skipped. Returns the fields it filled.
+   */
+  async fillEmptyIn(
+    tx: EntityManager,
+    uniqueId: string,
+    values: Partial<Record<TextField, string>>,
+  ): Promise<TextField[]> {
+    const filled: TextField[] = [];
+    for (const key of TEXT_FIELDS) {
+      const value = values[key];
+      if (value === undefined || value.trim() === '' || checkTextFields({ [key]: value }).length) continue;
+      const column = UPDATABLE[key].wire;
+      const rows = await rawQuery(
+        tx,
+        `update dataset set ${column} = ?, modification_time = now()
+         where unique_id = ? and coalesce(btrim(${column}), '') = '' returning unique_id`,
+        [value, uniqueId],
+      );
+      if (rows.length) filled.push(key);
+    }
+    return filled;
   }
 
   /** Instrument assignment is fixed at creation: resubmitting it is fine, changing it is 409. */

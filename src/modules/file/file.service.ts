@@ -11,7 +11,7 @@ import type { DatasetService } from '../dataset/dataset.service';
 import { AssociatedFile, SERVICE_STORAGE_BACKEND } from './file.entity';
 import type { FilePolicy } from './file.policy';
 import { FileQuery, type FileFilter } from './file.query';
-import { cleanContentType, cleanFilename, cleanIngestor } from './filename';
+import { cleanContentType, cleanFilename } from './filename';
 import { applyFilePatch, checkRemoteInput, type FilePatch, type RemoteFileInput } from './file.input';
 
 /** Bytes already written to the store, ready to become a file record. */
@@ -117,7 +117,7 @@ export class FileService {
     input: { filename: unknown; open: () => Readable; contentType?: unknown; ingestor?: unknown },
   ): Promise<FileAdded> {
     const filename = cleanFilename(input.filename);
-    const ingestor = cleanIngestor(input.ingestor);
+    const ingestor = ctx.services.ingestion.ingestorName(input.ingestor);
     const ds = await this.datasetForAdding(ctx, datasetId);
     const uniqueId = newMfid();
     const key = objectKey(ds.uniqueId, uniqueId);
@@ -169,7 +169,13 @@ export class FileService {
               upload.size,
               datasetId,
             ]);
-            // The ingestion request of a new stored file is created here, in this transaction.
+            // a new stored file is ingested: the request commits with the record or not at all
+            await ctx.services.ingestion.createIn(
+              tx,
+              { uniqueId: upload.uniqueId, datasetId },
+              ingestor,
+              ctx.userId,
+            );
             return { row: inserted[0], created: true };
           }
           const existing = await rawQuery<Record<string, unknown>>(
@@ -189,6 +195,19 @@ export class FileService {
     // a dedup hit drops this upload's object (unless it is the very one on record: a repeated completion)
     if (!result.created && result.row.storage_key !== upload.key) await this.discard(ctx, upload.key);
     return { file: ctx.em.map(AssociatedFile, result.row), created: result.created, ingestor };
+  }
+
+  /**
+   * Marks a stored file as ingested inside `tx`: its legacy `storage_path` becomes
+   * `<store name>/{dataset}/{filename}` (null until then, see docs/files-and-storage.md).
+   */
+  async recordIngestedIn(tx: EntityManager, uniqueId: string): Promise<void> {
+    await rawQuery(
+      tx,
+      `update associated_file set storage_path = ? || '/' || dataset_mfid || '/' || filename, modification_time = now()
+       where unique_id = ? and storage_key is not null`,
+      [this.store.name, uniqueId],
+    );
   }
 
   /** Catalogues a remote file: a location only, never fetched, uploaded or verified (spec 1.7). */

@@ -20,7 +20,7 @@ export interface Readiness {
 }
 
 /** Reads the version from package.json and the commit from the environment or the checkout. */
-function provenance(config: Config): { version: string; commit: string | null } {
+export function provenance(config: Config): { version: string; commit: string | null } {
   const root = path.resolve(__dirname, '..', '..', '..', '..');
   const candidates = [
     path.join(root, 'package.json'),

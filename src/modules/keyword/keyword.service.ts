@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { rawQuery } from '../../core/db/raw';
 import { validationError } from '../../core/errors';
@@ -28,19 +29,25 @@ export class KeywordService {
     const keyword = this.normalize(raw);
     const ds = await this.datasets.get(ctx, datasetId);
     await this.datasets.policy.assertCan(ctx, 'contribute', ds);
-    await ctx.em.transactional(async (em) => {
-      await rawQuery(em, `insert into keyword (text) values (?) on conflict ((lower(text))) do nothing`, [
-        keyword,
-      ]);
-      await rawQuery(
-        em,
-        `insert into dataset_keyword (dataset_mfid, keyword_id)
-         select ?, id from keyword where lower(text) = lower(?) on conflict do nothing`,
-        [ds.uniqueId, keyword],
-      );
-    });
+    await ctx.em.transactional((tx) => this.addIn(tx, ds.uniqueId, keyword));
     const counts = await this.counts(ctx, [keyword]);
     return counts[0] ?? { keyword, numDatasets: 1 };
+  }
+
+  /**
+   * Adds a normalized keyword to a dataset inside `tx`, without permission checks (for
+   * ingestion); adding it again changes nothing.
+   */
+  async addIn(tx: EntityManager, datasetId: string, keyword: string): Promise<void> {
+    await rawQuery(tx, `insert into keyword (text) values (?) on conflict ((lower(text))) do nothing`, [
+      keyword,
+    ]);
+    await rawQuery(
+      tx,
+      `insert into dataset_keyword (dataset_mfid, keyword_id)
+       select ?, id from keyword where lower(text) = lower(?) on conflict do nothing`,
+      [datasetId, keyword],
+    );
   }
 
   /** The keywords of a dataset the caller may read, with counts. */

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { notFound, validationError } from '../../core/errors';
 import { rawQuery } from '../../core/db/raw';
@@ -80,6 +81,28 @@ export class ThumbnailService {
     const deleted = { ...thumbnail, id: thumbnail.id };
     await ctx.em.remove(thumbnail).flush();
     return deleted;
+  }
+
+  /** Any image sharp reads, as the JPEG a thumbnail stores (fails when it is not an image). */
+  prepare(image: Buffer): Promise<Buffer> {
+    return toJpeg(image, 'thumbnail');
+  }
+
+  /**
+   * Stores a generated thumbnail (JPEG from {@link prepare}) inside `tx`, replacing the
+   * dataset's thumbnails of the same name, without permission checks: ingestion regenerates
+   * its thumbnails on every run instead of adding copies.
+   */
+  async replaceIn(tx: EntityManager, datasetId: string, name: string, jpeg: Buffer): Promise<void> {
+    await rawQuery(tx, 'delete from thumbnail where dataset_mfid = ? and thumbnail_name = ?', [
+      datasetId,
+      name,
+    ]);
+    await rawQuery(
+      tx,
+      `insert into thumbnail (dataset_mfid, thumbnail_name, mime_type, data) values (?, ?, 'image/jpeg', ?)`,
+      [datasetId, name, jpeg],
+    );
   }
 
   /** The first thumbnail of each readable dataset among `datasetIds` that has one. */

@@ -1,0 +1,20 @@
+import type { IngestionRequest } from './ingestion-request.entity';
+
+const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
+
+/** The legacy REST shape of an ingestion request (reference §5.7, §9; integer id). */
+export function toLegacyIngestionRequest(r: IngestionRequest): Record<string, unknown> {
+  return {
+    id: r.id,
+    status: r.status,
+    ingestion_class: r.ingestionClass ?? null,
+    ingestor_used: r.ingestorUsed ?? null,
+    ingestion_githash: r.ingestionGithash ?? null,
+    file_mfid: r.fileMfid,
+    dataset_mfid: r.dataset.uniqueId,
+    time_created: iso(r.timeCreated),
+    time_started: iso(r.timeStarted),
+    time_completed: iso(r.timeCompleted),
+    error_message: r.errorMessage ?? null,
+  };
+}

@@ -1,0 +1,244 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode } from '@mikro-orm/core';
+import type { RequestContext } from '../../core/context';
+import { conflict, forbidden, notFound, validationError } from '../../core/errors';
+import { rawQuery } from '../../core/db/raw';
+import { and, sql, type Sql } from '../../core/db/sql';
+import type { JobQueue } from '../../core/jobs/queue';
+import { ALL_INGESTORS, findIngestor } from '../../ingestors/registry';
+import type { DatasetService } from '../dataset/dataset.service';
+import type { FileService } from '../file/file.service';
+import { cleanIngestor } from '../file/filename';
+import { AssociatedFile } from '../file/file.entity';
+import { isMfid } from '../../core/ids';
+import { FINAL_STATUSES, IngestionRequest } from './ingestion-request.entity';
+import { checkPatch, type IngestionPatch } from './ingestion.patch';
+import { parseRequestId } from './ingestion.ids';
+
+/** The queue ingestion jobs wait on (`{request_id, dataset_mfid}`). */
+export const INGESTION_QUEUE = 'ingestion';
+
+export interface IngestionFilter {
+  datasetId?: string;
+  fileId?: string;
+}
+
+export interface IngestionDeps {
+  queue: JobQueue;
+  files: FileService;
+  datasets: DatasetService;
+}
+
+/** Only files held in the service's storage are ingested (spec 1.7): remote ones are a 409. */
+function assertStored(file: AssociatedFile): void {
+  if (!file.storageKey) {
+    throw conflict(
+      `file ${file.uniqueId} is a remote file (${file.storageBackend}): only files held in the service's storage are ingested`,
+    );
+  }
+}
+
+/**
+ * Ingestion requests (spec 1.3–1.7): recorded when a stored file is added (in the same
+ * transaction) or asked for again, queued for the workers, readable by whoever may read the
+ * dataset. Remote files are never ingested. Workers report progress through `update` (legacy
+ * PATCH) when they run outside this service.
+ */
+export class IngestionService {
+  constructor(private readonly deps: IngestionDeps) {}
+
+  /** Every ingestor, by the name clients use. */
+  ingestors(): string[] {
+    return ALL_INGESTORS.map((i) => i.name);
+  }
+
+  /** The canonical name of a requested ingestor, null when none was asked for; unknown: 422. */
+  ingestorName(raw: unknown, field = 'ingestor'): string | null {
+    const name = cleanIngestor(raw, field);
+    if (name === null) return null;
+    const ingestor = findIngestor(name);
+    if (!ingestor) {
+      throw validationError(
+        field,
+        `unknown ingestor "${name}"; the ingestors are ${this.ingestors().join(', ')}`,
+      );
+    }
+    return ingestor.name;
+  }
+
+  /**
+   * Records a request for a stored file and queues it, inside `tx`: both commit with the
+   * caller's rows or not at all. No permission check (the caller has made it).
+   */
+  async createIn(
+    tx: EntityManager,
+    file: { uniqueId: string; datasetId: string },
+    ingestor: string | null,
+    requesterId: string | null,
+  ): Promise<IngestionRequest> {
+    const request = tx.create(IngestionRequest, {
+      fileMfid: file.uniqueId,
+      dataset: file.datasetId,
+      ingestionClass: ingestor,
+      requesterId,
+    });
+    await tx.flush();
+    await this.deps.queue.enqueue(tx, INGESTION_QUEUE, {
+      request_id: request.id,
+      dataset_mfid: file.datasetId,
+    });
+    return request;
+  }
+
+  /**
+   * Asks for (another) ingestion of a stored file: needs `contribute` on its dataset. Remote
+   * files are refused (409): only files held in the service's storage are ingested.
+   */
+  async request(
+    ctx: RequestContext,
+    fileId: string,
+    rawIngestor: unknown,
+    field = 'ingestion_class',
+  ): Promise<IngestionRequest> {
+    const ingestor = this.ingestorName(rawIngestor, field);
+    const file = await this.deps.files.get(ctx, fileId);
+    const ds = await this.deps.datasets.get(ctx, file.dataset.uniqueId);
+    await this.deps.files.policy.assertCanAdd(ctx, ds);
+    assertStored(file);
+    return ctx.em.transactional((tx) =>
+      this.createIn(tx, { uniqueId: file.uniqueId, datasetId: ds.uniqueId }, ingestor, ctx.userId),
+    );
+  }
+
+  /** `request` for an operator at the command line: no caller, no permission check. */
+  async requestAsOperator(
+    em: EntityManager,
+    fileId: string,
+    rawIngestor: unknown,
+  ): Promise<IngestionRequest> {
+    const ingestor = this.ingestorName(rawIngestor, 'ingestor');
+    const file = isMfid(fileId) ? await em.findOne(AssociatedFile, { uniqueId: fileId }) : null;
+    if (!file) throw notFound('File', fileId);
+    assertStored(file);
+    return em.transactional((tx) =>
+      this.createIn(tx, { uniqueId: file.uniqueId, datasetId: file.dataset.uniqueId }, ingestor, null),
+    );
+  }
+
+  /** A request on a dataset the caller may read; 404 otherwise. */
+  async get(ctx: RequestContext, rawId: unknown): Promise<IngestionRequest> {
+    const id = parseRequestId(rawId);
+    const request = id ? await ctx.em.findOne(IngestionRequest, { id }) : null;
+    if (!request) throw notFound('Ingestion request', String(rawId));
+    try {
+      await this.deps.datasets.get(ctx, request.dataset.uniqueId);
+    } catch {
+      throw notFound('Ingestion request', String(rawId));
+    }
+    return request;
+  }
+
+  private async where(ctx: RequestContext, f: IngestionFilter, alias = 'r'): Promise<Sql> {
+    return and(
+      f.datasetId !== undefined ? sql(`${alias}.dataset_mfid = ?`, f.datasetId) : null,
+      f.fileId !== undefined ? sql(`${alias}.file_mfid = ?`, f.fileId) : null,
+      await this.deps.datasets.policy.visibleWhere(ctx, 'd'),
+    );
+  }
+
+  private map(em: EntityManager, rows: Record<string, unknown>[]): IngestionRequest[] {
+    return rows.map((r) => em.map(IngestionRequest, r));
+  }
+
+  /** Requests on datasets the caller may read, newest first, by offset (legacy lists). */
+  async list(
+    ctx: RequestContext,
+    filter: IngestionFilter,
+    page: { limit: number; offset: number },
+  ): Promise<{ items: IngestionRequest[]; total: number }> {
+    const where = await this.where(ctx, filter);
+    const from = `from ingestion_request r join dataset d on d.unique_id = r.dataset_mfid where ${where.sql}`;
+    const rows = await rawQuery<Record<string, unknown>>(
+      ctx.em,
+      `select r.* ${from} order by r.id desc limit ? offset ?`,
+      [...where.params, page.limit, page.offset],
+    );
+    const count = await rawQuery<{ n: number }>(ctx.em, `select count(*)::int as n ${from}`, where.params);
+    return { items: this.map(ctx.em, rows), total: count[0].n };
+  }
+
+  /** Newest first after the request `before` (keyset by id, for GraphQL); one more than `limit` tells if more follow. */
+  async page(
+    ctx: RequestContext,
+    filter: IngestionFilter,
+    page: { limit: number; before?: number },
+  ): Promise<IngestionRequest[]> {
+    const where = and(await this.where(ctx, filter), page.before ? sql('r.id < ?', page.before) : null);
+    const rows = await rawQuery<Record<string, unknown>>(
+      ctx.em,
+      `select r.* from ingestion_request r join dataset d on d.unique_id = r.dataset_mfid
+       where ${where.sql} order by r.id desc limit ?`,
+      [...where.params, page.limit + 1],
+    );
+    return this.map(ctx.em, rows);
+  }
+
+  async count(ctx: RequestContext, filter: IngestionFilter): Promise<number> {
+    const where = await this.where(ctx, filter);
+    const rows = await rawQuery<{ n: number }>(
+      ctx.em,
+      `select count(*)::int as n from ingestion_request r join dataset d on d.unique_id = r.dataset_mfid where ${where.sql}`,
+      where.params,
+    );
+    return rows[0].n;
+  }
+
+  /**
+   * A worker's report (legacy PATCH): platform admins, and service accounts on requests they
+   * may read. Statuses move forward only: a final status may be repeated, never changed (409).
+   * Reaching `complete` or `failed` marks the file as ingested, as the service's own worker does.
+   */
+  async update(
+    ctx: RequestContext,
+    rawId: unknown,
+    input: Record<string, unknown>,
+  ): Promise<IngestionRequest> {
+    const id = parseRequestId(rawId);
+    const patch: IngestionPatch = checkPatch(input, id);
+    const found = await this.get(ctx, rawId);
+    const user = ctx.caller.user;
+    if (!user.isPlatformAdmin && !user.isServiceAccount) {
+      throw forbidden(
+        'Only platform admins and service accounts (ingestion workers) may update ingestion requests',
+      );
+    }
+    return ctx.em.transactional(async (tx) => {
+      const request = await tx.findOneOrFail(
+        IngestionRequest,
+        { id: found.id },
+        { lockMode: LockMode.PESSIMISTIC_WRITE },
+      );
+      const status = patch.status ?? request.status;
+      if (FINAL_STATUSES.has(request.status) && status !== request.status) {
+        throw conflict(`ingestion request ${request.id} is already ${request.status}`);
+      }
+      if (status === 'requested' && request.status !== 'requested') {
+        throw conflict(
+          `ingestion request ${request.id} has already ${request.status}: it cannot go back to requested`,
+        );
+      }
+      if (status === 'started' && (request.status !== 'started' || !request.timeStarted))
+        request.timeStarted = new Date();
+      if (FINAL_STATUSES.has(status))
+        request.timeCompleted = patch.timeCompleted ?? request.timeCompleted ?? new Date();
+      request.status = status;
+      if (patch.ingestionGithash !== undefined) request.ingestionGithash = patch.ingestionGithash;
+      if (patch.ingestionClass !== undefined) request.ingestorUsed = patch.ingestionClass;
+      if (patch.errorMessage !== undefined) request.errorMessage = patch.errorMessage;
+      await tx.flush();
+      if (status === 'complete' || status === 'failed')
+        await this.deps.files.recordIngestedIn(tx, request.fileMfid);
+      return request;
+    });
+  }
+}

@@ -1,0 +1,47 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Config } from '../core/config';
+import type { Logger } from '../core/logger';
+import { JobWorker } from '../core/jobs/worker';
+import type { Services } from './services';
+import { INGESTION_QUEUE } from './ingestion/ingestion.service';
+import { IngestionRunner } from './ingestion/ingestion.runner';
+import { provenance } from './health/health.service';
+
+/**
+ * The job worker of this process with every queue it consumes: ingestion. (The analysis
+ * queues have no consumer in this service.) Role `all` starts it inside the API process; role
+ * `worker` runs only it.
+ */
+export function createJobWorker(deps: {
+  orm: MikroORM;
+  services: Services;
+  config: Config;
+  log: Logger;
+}): JobWorker {
+  const { orm, services, config, log } = deps;
+  const worker = new JobWorker({
+    orm,
+    queue: services.jobs,
+    log: log.child({ component: 'jobs' }),
+    concurrency: config.workerConcurrency,
+    pollIntervalMs: config.jobs.pollIntervalMs,
+    leaseMs: config.jobs.leaseSeconds * 1000,
+  });
+  const { commit, version } = provenance(config);
+  worker.register(
+    INGESTION_QUEUE,
+    new IngestionRunner({
+      store: services.file.store,
+      files: services.file,
+      datasets: services.dataset,
+      metadata: services.metadata,
+      thumbnails: services.thumbnail,
+      keywords: services.keyword,
+      log: log.child({ component: 'ingestion' }),
+      tmpDir: config.ingestion.tmpDir,
+      timeoutMs: config.ingestion.timeoutSeconds * 1000,
+      version: commit ?? version,
+    }),
+  );
+  return worker;
+}

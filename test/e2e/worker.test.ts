@@ -1,0 +1,137 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import * as fx from '../support/fixtures';
+
+/**
+ * The worker role as its own process: an API process (role `api`, the embedded database served
+ * on a known port) and a worker process (`ROLE=worker`) sharing the database and DATA_DIR; then
+ * the re-ingestion command line. Uses the compiled service (built by `pretest`).
+ */
+const DIST = path.resolve(__dirname, '../../dist/src');
+const ADMIN_KEY = 'worker-e2e-admin-key-0123456789abcdef';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+interface Running {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+const children: ChildProcess[] = [];
+
+async function run(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  until?: string,
+): Promise<Running> {
+  const childEnv: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    LOG_LEVEL: 'info',
+    ...env,
+  };
+  if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
+  const child = spawn(process.execPath, [path.join(DIST, script), ...args], {
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 60_000;
+  while (until && !out.includes(until)) {
+    if (child.exitCode !== null) throw new Error(`${script} exited early:\n${out}`);
+    if (Date.now() > deadline) throw new Error(`${script} did not start:\n${out}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, output: () => out, exited };
+}
+
+let dataDir: string;
+beforeAll(() => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-worker-e2e-'));
+});
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('ROLE=worker ingests what the API records; SIGTERM stops it cleanly; npm run ingest re-ingests', async () => {
+  const [port, dbPort] = await Promise.all([freePort(), freePort()]);
+  const base = `http://127.0.0.1:${port}/api/v2`;
+  const common = { DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY, JOB_POLL_INTERVAL_MS: '100' };
+  const api = await run(
+    'main.js',
+    [],
+    { ...common, ROLE: 'api', PORT: String(port), EMBEDDED_DB_PORT: String(dbPort) },
+    'catalog service listening',
+  );
+  const databaseUrl = `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres`;
+  const worker = await run(
+    'main.js',
+    [],
+    { ...common, ROLE: 'worker', DATABASE_URL: databaseUrl },
+    'worker started',
+  );
+  try {
+    const auth = { authorization: `Bearer ${ADMIN_KEY}` };
+    const created = await fetch(`${base}/datasets`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ dataset_name: 'worker e2e' }),
+    });
+    const ds = ((await created.json()) as { unique_id: string }).unique_id;
+    const form = new FormData();
+    form.append('file', new Blob([fx.CSV]), 'table.csv');
+    const uploaded = await fetch(`${base}/datasets/${ds}/files`, {
+      method: 'POST',
+      headers: auth,
+      body: form,
+    });
+    expect(uploaded.status).toBe(201);
+    const fileId = ((await uploaded.json()) as { mfid: string }).mfid;
+
+    let status = '';
+    for (let i = 0; i < 200 && status !== 'complete'; i++) {
+      const list = await fetch(`${base}/ingestion_requests?file_id=${fileId}`, { headers: auth });
+      status = ((await list.json()) as { items: { status: string }[] }).items[0]?.status ?? '';
+      if (status !== 'complete') await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe('complete');
+    // the API process ran no job: the worker process did
+    expect(api.output()).not.toContain('"msg":"ingested"');
+    expect(worker.output()).toContain('"msg":"ingested"');
+
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited).toBe(0);
+
+    const cli = await run('cli/ingest.js', [fileId], { ...common, LOG_LEVEL: 'warn' });
+    expect(await cli.exited).toBe(0);
+    const printed = JSON.parse(cli.output().slice(cli.output().indexOf('{'))) as Record<string, unknown>;
+    expect(printed).toMatchObject({
+      file_mfid: fileId,
+      status: 'complete',
+      ingestor_used: 'DelimitedTextIngestor',
+    });
+    const all = await fetch(`${base}/ingestion_requests?file_id=${fileId}`, { headers: auth });
+    expect(((await all.json()) as { total: number }).total).toBe(2);
+  } finally {
+    if (worker.child.exitCode === null) worker.child.kill('SIGTERM');
+    api.child.kill('SIGTERM');
+    expect(await api.exited).toBe(0);
+  }
+}, 180_000);
