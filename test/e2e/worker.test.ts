@@ -114,6 +114,10 @@ test('ROLE=worker ingests what the API records; SIGTERM stops it cleanly; npm ru
     expect(status).toBe('complete');
     // the API process ran no job: the worker process did
     expect(api.output()).not.toContain('"msg":"ingested"');
+    // the worker logs after it commits: the line may arrive a moment after the status
+    for (let i = 0; i < 100 && !worker.output().includes('"msg":"ingested"'); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
     expect(worker.output()).toContain('"msg":"ingested"');
 
     worker.child.kill('SIGTERM');
