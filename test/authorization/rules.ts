@@ -36,7 +36,9 @@ export type Rule =
   /** members and admins of the project (its lead included), or a platform admin (403 otherwise) */
   | { kind: 'insider' }
   /** at least `need` on the world's record of type `on`: 404 when unreadable, 403 when below */
-  | { kind: 'level'; need: Permission; on: Subject };
+  | { kind: 'level'; need: Permission; on: Subject }
+  /** platform admins (and service accounts, not a matrix role): 404 when the record is unreadable, else 403 */
+  | { kind: 'operator'; on: Subject };
 
 export const OPEN: Rule = { kind: 'open' };
 export const ANY: Rule = { kind: 'any' };
@@ -49,6 +51,7 @@ export const contribute = (on: Subject): Rule => ({ kind: 'level', need: 'contri
 export const update = (on: Subject): Rule => ({ kind: 'level', need: 'editor', on });
 export const manage = (on: Subject): Rule => ({ kind: 'level', need: 'admin', on });
 export const own = (on: Subject): Rule => ({ kind: 'level', need: 'owner', on });
+export const operate = (on: Subject): Rule => ({ kind: 'operator', on });
 
 const GRANTED: Partial<Record<Role, Permission>> = {
   viewer: 'viewer',
@@ -93,10 +96,15 @@ export function expected(rule: Rule, role: Role, visibility: Visibility): Outcom
       if (!level) return 404;
       return rank(level) >= rank(rule.need) ? 'allowed' : 403;
     }
+    case 'operator':
+      if (!levelOf(role, rule.on, visibility)) return 404;
+      return role === 'platformAdmin' ? 'allowed' : 403;
   }
 }
 
 /** Whether the outcome of a rule depends on the record being private or public. */
 export function dependsOnVisibility(rule: Rule): boolean {
-  return rule.kind === 'level' && (rule.on === 'dataset' || rule.on === 'sample');
+  return (
+    (rule.kind === 'level' || rule.kind === 'operator') && (rule.on === 'dataset' || rule.on === 'sample')
+  );
 }

@@ -9,6 +9,7 @@ import {
   contribute,
   credential,
   manage,
+  operate,
   own,
   read,
   update,
@@ -47,6 +48,9 @@ export interface World {
   heir: { id: string; username: string; email: string };
   group: string;
   image: string;
+  /** the ingestion request the upload of `storedFile` made */
+  ingestionRequest: number;
+  analysisRequest: number;
 }
 
 /** Records made for one call: a dataset to delete, a file to remove... */
@@ -302,6 +306,23 @@ export const TABLE: Row[] = [
     { allowed: ['^Upload [0-9a-z]{26} not found$'] },
   ),
 
+  // --- ingestion and analysis requests
+  R('GET /ingestors', ANY, () => '/ingestors'),
+  R('POST /files/:id/ingest', contribute('dataset'), (w) => `/files/${w.storedFile}/ingest`),
+  R('GET /ingestion_requests', ANY, (w) => ({
+    path: '/ingestion_requests',
+    query: { file_id: w.storedFile },
+  })),
+  R('GET /ingestion_requests/:id', read('dataset'), (w) => `/ingestion_requests/${w.ingestionRequest}`),
+  // a worker's report: platform admins and service accounts, on requests they may read
+  R('PATCH /ingestion_requests/:id', operate('dataset'), (w) =>
+    body(`/ingestion_requests/${w.ingestionRequest}`, { ingestion_githash: 'matrix' }),
+  ),
+  ...['carrier_segmentation', 'insitu_spec_aggregation', 'rga_analysis', 'mosaic_stitch'].map((analysis) =>
+    R(`POST /datasets/:id/${analysis}`, contribute('dataset'), (w) => `/datasets/${w.dataset}/${analysis}`),
+  ),
+  R('GET /analysis_requests/:id', read('dataset'), (w) => `/analysis_requests/${w.analysisRequest}`),
+
   // --- samples
   R('GET /samples', ANY, () => '/samples'),
   R('POST /samples', ANY, () => body('/samples', { sample_name: 'matrix' })),
@@ -515,6 +536,16 @@ export const TABLE: Row[] = [
     id: w.storedFile,
   })),
   G('Query.files', ANY, '{ files { totalCount } }'),
+  G('Query.ingestors', ANY, '{ ingestors }'),
+  G(
+    'Query.ingestionRequest',
+    read('dataset'),
+    'query($id: Int!) { ingestionRequest(id: $id) { id } }',
+    (w) => ({
+      id: w.ingestionRequest,
+    }),
+  ),
+  G('Query.ingestionRequests', ANY, '{ ingestionRequests { totalCount } }'),
   G(
     'Query.firstThumbnails',
     ANY,
@@ -700,6 +731,12 @@ export const TABLE: Row[] = [
       b: w.dataset2,
     }),
     { fresh: 'datasetLink' },
+  ),
+  G(
+    'Mutation.requestIngestion',
+    contribute('dataset'),
+    'mutation($f: ID!) { requestIngestion(fileId: $f) { id } }',
+    (w) => ({ f: w.storedFile }),
   ),
   G(
     'Mutation.addRemoteFile',

@@ -127,11 +127,20 @@ export async function buildWorld(t: TestApp, cast: Cast, visibility: Visibility)
     heir: { id: cast.heir.user.uniqueId, username: cast.heir.user.username!, email: cast.heir.user.email! },
     group: cast.group,
     image: cast.image,
+    ingestionRequest: 0,
+    analysisRequest: 0,
   };
   const stored = await formUpload(t.url, owner.key, w.dataset, [
     { name: 'matrix.bin', data: Buffer.from(w.dataset) },
   ]);
   w.storedFile = stored.body.mfid as string;
+  const ingestion = await ok(
+    rest(t.url, 'GET', '/ingestion_requests', { key: owner.key, query: { file_id: w.storedFile } }),
+  );
+  w.ingestionRequest = ingestion.items[0].id as number;
+  w.analysisRequest = (
+    await ok(rest(t.url, 'POST', `/datasets/${w.dataset}/mosaic_stitch`, { key: owner.key }))
+  ).id as number;
   w.remoteFile = (await freshRecords(t, cast, w, visibility, 'file')).file!;
   w.thumbnail = (await freshRecords(t, cast, w, visibility, 'thumbnail')).thumbnail!;
   await ok(rest(t.url, 'POST', `/resources/${w.dataset}/metadata`, { key: owner.key, body: { m: 0 } }));

@@ -209,6 +209,12 @@ test.each(['alice', 'bob', 'carol'])('REST results never show %s a record they c
   await probe('/files', { sha256_hash: 'a'.repeat(64) });
   for (const id of Object.values(ds)) await probe('/files', { dataset_id: id });
   await probe('/datasets/first_thumbnails', {}, 'POST', Object.values(ds));
+  await probe('/ingestion_requests', { limit: '1000' });
+  for (const id of Object.values(ds)) {
+    const requests = await probe('/ingestion_requests', { dataset_id: id });
+    // one request per stored upload, counted only when the dataset is readable
+    expect(requests.body.total).toBe(readable[caller.user.uniqueId].has(id) ? 1 : 0);
+  }
   await probe(`/project_graph/${project.projectId}`);
   await probe('/users/search', { q: caller.user.username! });
 
@@ -278,6 +284,10 @@ test.each(['alice', 'bob', 'carol'])(
     await probe(
       'files',
       '{ files(first: 1000) { totalCount nodes { uniqueId datasetId dataset { uniqueId } } } }',
+    );
+    await probe(
+      'ingestionRequests',
+      '{ ingestionRequests(first: 1000) { totalCount nodes { fileId datasetId file { uniqueId } } } }',
     );
     const q = { q: token };
     await probe('searchDatasets', 'query($q: String!) { searchDatasets(q: $q) { uniqueId } }', q);
