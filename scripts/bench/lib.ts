@@ -1,4 +1,8 @@
-/** Shared helpers of the benchmark scripts: timing, percentiles and table output. */
+/** Shared helpers of the benchmark scripts: scratch databases, timing, percentiles and table output. */
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/core/db/embedded';
+import { rawQuery } from '../../src/core/db/raw';
+import { createOrm } from '../../src/core/db/orm';
+
 export interface Stats {
   requests: number;
   seconds: number;
@@ -57,4 +61,29 @@ export function printTable(title: string, rows: [string, Stats][]): void {
 export async function ok(res: Response): Promise<unknown> {
   if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
   return res.json();
+}
+
+/**
+ * A scratch database: a throwaway embedded one, or (with DATABASE_URL) a database created on
+ * that server and dropped afterwards.
+ */
+export async function scratchDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const server = process.env.DATABASE_URL;
+  if (!server) {
+    const embedded: EmbeddedPostgres = await startEmbeddedPostgres();
+    return { url: embedded.url, drop: () => embedded.stop() };
+  }
+  const name = `${prefix}_${process.pid}`;
+  const onServer = async (statement: string) => {
+    const orm = await createOrm({ clientUrl: server, poolMax: 1 });
+    try {
+      await rawQuery(orm.em.fork(), statement);
+    } finally {
+      await orm.close(true);
+    }
+  };
+  await onServer(`create database ${name}`);
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => onServer(`drop database if exists ${name} with (force)`) };
 }

@@ -2,12 +2,11 @@ import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../../src/core/config';
 import { createLogger } from '../../src/core/logger';
 import { createApp, type App } from '../../src/app';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/core/db/embedded';
 import { rawQuery } from '../../src/core/db/raw';
-import { createOrm } from '../../src/core/db/orm';
 import { newMfid } from '../../src/core/ids';
 import type { RequestContext } from '../../src/core/context';
 import type { MetadataCondition } from '../../src/modules/metadata/metadata.filter';
+import { scratchDatabase } from './lib';
 
 /**
  * Metadata search and typed-filter latency over a seeded catalog, with and without the GIN
@@ -25,27 +24,6 @@ const INDEXES: Record<string, string> = {
   scientific_metadata_search_idx:
     'create index scientific_metadata_search_idx on scientific_metadata using gin (search)',
 };
-
-async function scratchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const server = process.env.DATABASE_URL;
-  if (!server) {
-    const embedded: EmbeddedPostgres = await startEmbeddedPostgres();
-    return { url: embedded.url, drop: () => embedded.stop() };
-  }
-  const name = `bench_search_${process.pid}`;
-  const onServer = async (statement: string) => {
-    const orm = await createOrm({ clientUrl: server, poolMax: 1 });
-    try {
-      await rawQuery(orm.em.fork(), statement);
-    } finally {
-      await orm.close(true);
-    }
-  };
-  await onServer(`create database ${name}`);
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => onServer(`drop database if exists ${name} with (force)`) };
-}
 
 /** Set-based seeding: one statement for the datasets, one for their metadata. */
 async function seed(app: App, ownerId: string, projectMfid: string): Promise<void> {
@@ -98,7 +76,7 @@ async function time(run: () => Promise<unknown>): Promise<{ p50: number; p95: nu
 }
 
 async function main(): Promise<void> {
-  const db = await scratchDatabase();
+  const db = await scratchDatabase('bench_search');
   const config = loadConfig({ ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'silent', DB_POOL_MAX: '4' });
   const app = await createApp({ config, log: createLogger('silent'), databaseUrl: db.url });
   try {

@@ -22,6 +22,10 @@ export interface AccessScope {
   isPlatformAdmin: boolean;
   /** project MFID -> role the caller holds there (lead/owner counts as `admin`) */
   projectRoles: Map<string, GrantablePermission>;
+  /** project MFID -> role held by membership alone (a project's own lead is its owner instead) */
+  memberRoles: Map<string, GrantablePermission>;
+  /** names of the named access groups the caller belongs to (grants to them reach the caller) */
+  groups: string[];
 }
 
 /**

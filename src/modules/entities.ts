@@ -18,6 +18,8 @@ import { AssociatedFile } from './file/file.entity';
 import { UploadSession } from './upload/upload-session.entity';
 import { Thumbnail } from './thumbnail/thumbnail.entity';
 import { ServiceSetting } from './setting/setting.entity';
+import { AccessGroup, AccessGroupMember } from './access/access-group.entity';
+import { JoinRequest } from './join-request/join-request.entity';
 import { Job } from '../core/jobs/job.entity';
 import { IngestionRequest } from './ingestion/ingestion-request.entity';
 import { AnalysisRequest } from './analysis/analysis-request.entity';
@@ -44,6 +46,9 @@ export const ENTITIES = [
   UploadSession,
   Thumbnail,
   ServiceSetting,
+  AccessGroup,
+  AccessGroupMember,
+  JoinRequest,
   Job,
   IngestionRequest,
   AnalysisRequest,

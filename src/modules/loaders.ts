@@ -11,6 +11,7 @@ import { deletionLoader } from './deletion/deletion.loaders';
 import { Dataset } from './dataset/dataset.entity';
 import { fileLoaders } from './file/file.loaders';
 import { thumbnailLoaders } from './thumbnail/thumbnail.loaders';
+import { projectMemberLoader } from './project/project.loaders';
 import { AssociatedFile } from './file/file.entity';
 import { ingestionLoaders } from './ingestion/ingestion.loaders';
 
@@ -30,6 +31,7 @@ export function createLoaders(em: EntityManager, context: () => RequestContext) 
     dataset: entityLoader(em, Dataset, 'uniqueId'),
     files: fileLoaders(em),
     thumbnails: thumbnailLoaders(em),
+    projectMembers: projectMemberLoader(em),
     file: entityLoader(em, AssociatedFile, 'uniqueId'),
     ingestion: ingestionLoaders(em),
   };

@@ -23,6 +23,9 @@ import {
 } from './deletion/deletion.resolver';
 import { DatasetFilesResolver, FileResolver } from './file/file.resolver';
 import { DatasetThumbnailsResolver, ThumbnailResolver } from './thumbnail/thumbnail.resolver';
+import { AccessResolver } from './access/access.resolver';
+import { JoinRequestResolver } from './join-request/join-request.resolver';
+import { TransferResolver } from './transfer/transfer.resolver';
 import { FileIngestionResolver, IngestionResolver } from './ingestion/ingestion.resolver';
 
 /** Every GraphQL resolver class. */
@@ -54,6 +57,9 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   DatasetFilesResolver,
   ThumbnailResolver,
   DatasetThumbnailsResolver,
+  AccessResolver,
+  JoinRequestResolver,
+  TransferResolver,
   IngestionResolver,
   FileIngestionResolver,
 ];

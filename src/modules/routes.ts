@@ -19,6 +19,10 @@ import { linkRoutes } from './link/link.rest';
 import { deletionRoutes } from './deletion/deletion.rest';
 import { resourceRoutes } from './resource/resource.rest';
 import { graphRoutes } from './graph/graph.rest';
+import { accessGroupRoutes, accessRoutes } from './access/access.rest';
+import { projectMemberRoutes } from './project/project-member.rest';
+import { joinRequestRoutes } from './join-request/join-request.rest';
+import { transferRoutes } from './transfer/transfer.rest';
 import { ingestionRoutes } from './ingestion/ingestion.rest';
 import { analysisRoutes } from './analysis/analysis.rest';
 
@@ -45,8 +49,13 @@ export function mountRoutes(router: Router): void {
   metadataRoutes(router);
   linkRoutes(router);
   deletionRoutes(router);
+  accessRoutes(router);
+  transferRoutes(router);
   resourceRoutes(router);
   graphRoutes(router);
+  accessGroupRoutes(router);
+  projectMemberRoutes(router);
+  joinRequestRoutes(router);
 }
 
 /**

@@ -3,6 +3,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../core/config';
 import type { Logger } from '../core/logger';
 import { AccessService } from './access/access.service';
+import { AccessSelectors } from './access/access.selectors';
+import { AccessGroupService } from './access/access-group.service';
+import { GrantService } from './access/grant.service';
+import { JoinRequestService } from './join-request/join-request.service';
+import { TransferService } from './transfer/transfer.service';
 import { UserService } from './user/user.service';
 import { UserPolicy } from './user/user.policy';
 import { UserAdminService } from './user/user-admin.service';
@@ -55,16 +60,20 @@ export function createServices({ config, log }: ServiceDeps) {
   const userAdmin = new UserAdminService(user, user.policy);
   const projectPolicy = new ProjectPolicy(access);
   const project = new ProjectService(user, projectPolicy);
+  const selectors = new AccessSelectors({ access, users: user, projects: project });
+  const accessGroup = new AccessGroupService({ users: user, projects: project });
+  const joinRequest = new JoinRequestService(project);
   const instrument = new InstrumentService(user, new InstrumentPolicy(access));
   const dataset = new DatasetService({
     users: user,
     projects: project,
     instruments: instrument,
     access,
+    selectors,
     policy: new DatasetPolicy(access),
   });
   const keyword = new KeywordService(dataset);
-  const account = new AccountService(project);
+  const account = new AccountService(project, accessGroup);
   const setting = new SettingService();
   const store = createObjectStore(config, log);
   const file = new FileService({ config, store, datasets: dataset, policy: new FilePolicy(dataset.policy) });
@@ -80,6 +89,7 @@ export function createServices({ config, log }: ServiceDeps) {
     users: user,
     projects: project,
     access,
+    selectors,
     policy: new SamplePolicy(access),
   });
   const resource = new ResourceService({
@@ -87,6 +97,18 @@ export function createServices({ config, log }: ServiceDeps) {
     samples: sample,
     projects: project,
     instruments: instrument,
+  });
+  const grant = new GrantService({
+    resources: resource,
+    users: user,
+    projects: project,
+    groups: accessGroup,
+  });
+  const transfer = new TransferService({
+    resources: resource,
+    users: user,
+    projects: project,
+    grants: grant,
   });
   const metadata = new MetadataService(resource, access, projectPolicy);
   const link = new LinkService(resource, dataset, sample);
@@ -115,6 +137,11 @@ export function createServices({ config, log }: ServiceDeps) {
   }
   return {
     access,
+    selectors,
+    grant,
+    accessGroup,
+    joinRequest,
+    transfer,
     user,
     userAdmin,
     project,

@@ -11,6 +11,12 @@ export interface PageRequest {
   offset?: number;
 }
 
+/** An offset page of a list with integer keys (deletion requests, join requests...). */
+export interface OffsetPage<T> {
+  items: T[];
+  total: number;
+}
+
 export interface RowPage<T> {
   items: T[];
   nextCursor: string | null;

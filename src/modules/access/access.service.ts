@@ -21,25 +21,48 @@ interface GrantRow {
 
 /**
  * Effective permission, computed one way for every module (DESIGN §5): the highest of
- * ownership; a direct user grant; grants to the caller's projects; the role implied by
- * membership of the record's project; viewer when public; everything for platform admins.
+ * ownership; a direct user grant; grants to the caller's projects and named groups; the role
+ * implied by membership of the record's project; viewer when public; everything for platform
+ * admins.
  */
 export class AccessService {
-  /** Loads the caller's project roles (membership, or `admin` for projects they lead). */
+  /**
+   * Loads, in one statement, the caller's project roles (membership, or `admin` for projects
+   * they lead) and the named access groups they belong to.
+   */
   async loadScope(ctx: RequestContext): Promise<AccessScope> {
     const user = ctx.caller.user;
-    const rows = await rawQuery<{ project: string; role: GrantablePermission }>(
+    const rows = await rawQuery<{
+      kind: 'member' | 'lead' | 'group';
+      id: string;
+      role: GrantablePermission | null;
+    }>(
       ctx.em,
-      `select project_mfid as project, role from project_member where user_id = ?
-       union all select unique_id as project, 'admin' as role from project where owner_id = ?`,
-      [user.uniqueId, user.uniqueId],
+      `select 'member' as kind, project_mfid as id, role from project_member where user_id = ?
+       union all select 'lead', unique_id, 'admin' from project where owner_id = ?
+       union all select 'group', g.name, null from access_group_member m
+         join access_group g on g.id = m.group_id where m.user_id = ?`,
+      [user.uniqueId, user.uniqueId, user.uniqueId],
     );
     const projectRoles = new Map<string, GrantablePermission>();
+    const memberRoles = new Map<string, GrantablePermission>();
+    const groups: string[] = [];
     for (const row of rows) {
-      const current = projectRoles.get(row.project) ?? null;
-      projectRoles.set(row.project, (higher(current, row.role) ?? row.role) as GrantablePermission);
+      if (row.kind === 'group' || !row.role) {
+        groups.push(row.id);
+        continue;
+      }
+      if (row.kind === 'member') memberRoles.set(row.id, row.role);
+      const current = projectRoles.get(row.id) ?? null;
+      projectRoles.set(row.id, (higher(current, row.role) ?? row.role) as GrantablePermission);
     }
-    return { userId: user.uniqueId, isPlatformAdmin: user.isPlatformAdmin, projectRoles };
+    return {
+      userId: user.uniqueId,
+      isPlatformAdmin: user.isPlatformAdmin,
+      projectRoles,
+      memberRoles,
+      groups,
+    };
   }
 
   /**
@@ -68,7 +91,9 @@ export class AccessService {
     const scope = await ctx.scope();
     if (scope.isPlatformAdmin || subject.ownerId === scope.userId) return 'owner';
     let permission: Permission | null = null;
-    if (subject.projectMfid) permission = scope.projectRoles.get(subject.projectMfid) ?? null;
+    // on a project itself, leading it is ownership (decided by the subject), not a role
+    const roles = subject.type === 'project' ? scope.memberRoles : scope.projectRoles;
+    if (subject.projectMfid) permission = roles.get(subject.projectMfid) ?? null;
     const grantCondition = this.grantPrincipals(scope, 'g');
     const rows = await rawQuery<GrantRow>(
       em,
@@ -105,7 +130,7 @@ export class AccessService {
     );
   }
 
-  /** Grants that reach the caller: to them directly, or to a project they belong to. */
+  /** Grants that reach the caller: to them, to a project they belong to, or to one of their groups. */
   grantPrincipals(scope: AccessScope, alias: string): Sql {
     return or(
       and(sql(`${alias}.principal_type = 'user'`), sql(`${alias}.principal_id = ?`, scope.userId)),
@@ -114,6 +139,9 @@ export class AccessService {
             sql(`${alias}.principal_type = 'project'`),
             inList(`${alias}.principal_id`, [...scope.projectRoles.keys()]),
           )
+        : null,
+      scope.groups.length > 0
+        ? and(sql(`${alias}.principal_type = 'group'`), inList(`${alias}.principal_id`, scope.groups))
         : null,
     );
   }

@@ -43,6 +43,11 @@ export function allows(p: Permission | null, action: Action): boolean {
   return rank(p) >= rank(ACTION_LEVEL[action]);
 }
 
+/** Why an action is refused: the level it needs and the level held. */
+export function refusal(action: Action, what: string, held: Permission | null): string {
+  return `You may not ${action} ${what}: it needs ${ACTION_LEVEL[action]} permission, you hold ${held ?? 'none'}`;
+}
+
 export function isGrantable(value: unknown): value is GrantablePermission {
   return typeof value === 'string' && (GRANTABLE_PERMISSIONS as readonly string[]).includes(value);
 }

@@ -4,26 +4,33 @@ import type { User } from '../user/user.entity';
 import type { Project } from '../project/project.entity';
 import type { ProjectService } from '../project/project.service';
 import type { GrantablePermission } from '../access/permission';
+import type { AccessGroupService } from '../access/access-group.service';
 
 export interface Whoami {
   user: User;
   apiKey: ApiKey;
-  /** legacy access-group names: the user's own id and the slugs of their projects */
+  /** legacy access-group names: the user's own id, the slugs of their projects, their named groups */
   accessGroups: string[];
   projects: { project: Project; role: GrantablePermission }[];
 }
 
 /** The caller's own account: the full authentication context of the current API key. */
 export class AccountService {
-  constructor(private readonly projects: ProjectService) {}
+  constructor(
+    private readonly projects: ProjectService,
+    private readonly groups: AccessGroupService,
+  ) {}
 
   async whoami(ctx: RequestContext): Promise<Whoami> {
     const { user, apiKey } = ctx.caller;
-    const projects = await this.projects.membershipsOf(ctx, user);
+    const [projects, named] = await Promise.all([
+      this.projects.membershipsOf(ctx, user),
+      this.groups.namedGroupsOf(ctx.em, user.uniqueId),
+    ]);
     return {
       user,
       apiKey,
-      accessGroups: [user.uniqueId, ...projects.map((p) => p.project.projectId)],
+      accessGroups: [user.uniqueId, ...projects.map((p) => p.project.projectId), ...named],
       projects,
     };
   }

@@ -2,7 +2,7 @@ import type { RequestContext } from '../../core/context';
 import { forbidden, notFound } from '../../core/errors';
 import type { Sql } from '../../core/db/sql';
 import type { AccessService, AccessSubject } from '../access/access.service';
-import { allows, type Action, type Permission } from '../access/permission';
+import { allows, refusal, type Action, type Permission } from '../access/permission';
 import type { Dataset } from './dataset.entity';
 
 export interface DatasetCapabilities {
@@ -33,15 +33,20 @@ export class DatasetPolicy {
     };
   }
 
+  /** The permission on a record described by `subject` (previews pass the record as it would become). */
+  permissionOf(ctx: RequestContext, subject: AccessSubject): Promise<Permission | null> {
+    return this.access.effective(ctx, subject);
+  }
+
   permission(ctx: RequestContext, ds: Dataset): Promise<Permission | null> {
-    return this.access.effective(ctx, this.subject(ds));
+    return this.permissionOf(ctx, this.subject(ds));
   }
 
   /** Unreadable datasets do not exist for the caller: 404. Readable but not allowed: 403. */
   async assertCan(ctx: RequestContext, action: Action, ds: Dataset): Promise<Permission> {
     const p = await this.permission(ctx, ds);
     if (!p) throw notFound('Dataset', ds.uniqueId);
-    if (!allows(p, action)) throw forbidden(`You may not ${action} dataset ${ds.uniqueId}`);
+    if (!allows(p, action)) throw forbidden(refusal(action, `dataset ${ds.uniqueId}`, p));
     return p;
   }
 

@@ -6,6 +6,7 @@ import { Dataset } from './dataset.entity';
 import type { DatasetPolicy } from './dataset.policy';
 import type { ProjectService } from '../project/project.service';
 import type { AccessService } from '../access/access.service';
+import type { AccessSelectorInput, AccessSelectors } from '../access/access.selectors';
 import { metadataCondition, type MetadataCondition } from '../metadata/metadata.filter';
 import { notHiddenByDeletion } from '../deletion/deletion.visibility';
 import { associatedWith, relativeConditions } from '../link/link.filters';
@@ -14,7 +15,7 @@ export type ProjectScope = 'assigned' | 'shared' | 'all';
 export type ProjectRelation = 'assigned' | 'shared';
 
 /** Filters of the dataset collection. All exact-match except `keyword` (substring, any case). */
-export interface DatasetFilter {
+export interface DatasetFilter extends AccessSelectorInput {
   projectId?: string;
   projectMfid?: string;
   projectScope?: ProjectScope;
@@ -82,6 +83,7 @@ export class DatasetQuery {
     private readonly policy: DatasetPolicy,
     private readonly projects: ProjectService,
     private readonly access: AccessService,
+    private readonly selectors: AccessSelectors,
   ) {}
 
   async compile(ctx: RequestContext, f: DatasetFilter): Promise<Compiled> {
@@ -128,6 +130,7 @@ export class DatasetQuery {
       }
     }
     parts.push(notHiddenByDeletion('d.unique_id'));
+    parts.push((await this.selectors.recordCondition(ctx, f, 'd')) ?? sql('true'));
     parts.push((await this.policy.visibleWhere(ctx, 'd')) ?? sql('true'));
     return { where: and(...parts), projectMfid };
   }

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import type { RequestContext } from '../../core/context';
 import { handle, param } from '../../core/rest/handler';
-import { bodyObject, qBool, qInt, qLimit, qStr, type Query } from '../../core/rest/params';
+import { bodyObject, qBool, qInt, qLimit, qList, qStr, type Query } from '../../core/rest/params';
 import { optionalBool, optionalString, pickFields, type Body } from '../../core/rest/body';
 import { decodeCursor } from '../../core/pagination';
 import { validationError } from '../../core/errors';
@@ -119,6 +119,8 @@ export function parseFilter(q: Query): DatasetFilter {
     dataType: qStr(q, 'data_type'),
     sessionName: qStr(q, 'session_name'),
     sampleMfid: qStr(q, 'sample_mfid'),
+    accessibleToUser: qList(q, 'accessible_to_user'),
+    accessibleToProject: qList(q, 'accessible_to_project'),
   };
 }
 

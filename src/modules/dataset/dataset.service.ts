@@ -10,6 +10,7 @@ import type { UserService } from '../user/user.service';
 import type { ProjectService } from '../project/project.service';
 import type { InstrumentService } from '../instrument/instrument.service';
 import type { AccessService } from '../access/access.service';
+import type { AccessSelectors } from '../access/access.selectors';
 import type { PageRequest } from '../../core/db/page';
 import { Dataset } from './dataset.entity';
 import type { DatasetPolicy } from './dataset.policy';
@@ -45,6 +46,7 @@ export interface DatasetDeps {
   projects: ProjectService;
   instruments: InstrumentService;
   access: AccessService;
+  selectors: AccessSelectors;
   policy: DatasetPolicy;
 }
 
@@ -55,7 +57,7 @@ export class DatasetService {
 
   constructor(private readonly deps: DatasetDeps) {
     this.policy = deps.policy;
-    this.query = new DatasetQuery(deps.policy, deps.projects, deps.access);
+    this.query = new DatasetQuery(deps.policy, deps.projects, deps.access, deps.selectors);
   }
 
   /** A dataset the caller may read; 404 otherwise (also for malformed ids). */

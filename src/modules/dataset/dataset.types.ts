@@ -73,6 +73,18 @@ export class DatasetFilterInput {
   @Field(() => Boolean, { nullable: true, description: 'Public or not.' }) public?: boolean;
   @Field(() => String, { nullable: true, description: 'Associated with this sample (MFID).' })
   sampleMfid?: string;
+  @Field(() => [String], {
+    nullable: true,
+    description:
+      'Only what each of these users may read (MFID, ORCID, username or email). Inspecting another user needs platform admin. At most 10 selectors in all.',
+  })
+  accessibleToUser?: string[];
+  @Field(() => [String], {
+    nullable: true,
+    description:
+      'Only what is assigned or granted to each of these projects (MFID or slug). Needs membership of them. At most 10 selectors in all.',
+  })
+  accessibleToProject?: string[];
   @Field(() => [MetadataConditionInput], {
     nullable: true,
     description: 'Typed conditions on the scientific metadata; all must hold.',

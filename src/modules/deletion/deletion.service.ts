@@ -3,6 +3,8 @@ import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { RequestContext } from '../../core/context';
 import { conflict, forbidden, notFound, validationError } from '../../core/errors';
 import { uniquely } from '../../core/db/unique';
+import { optionalText, parseIntegerId } from '../../core/input';
+import type { OffsetPage } from '../../core/db/page';
 import type { AnyResource, ResourceService } from '../resource/resource.service';
 import {
   DeletionRequest,
@@ -12,8 +14,6 @@ import {
 } from './deletion-request.entity';
 import { DeletionAudit } from './deletion-audit.entity';
 import { ResourceRemoval, type RemovalTarget } from './removal';
-
-const MAX_TEXT = 5000;
 
 export interface DeletionRequestFilter {
   status?: DeletionStatus;
@@ -30,11 +30,6 @@ export interface DeletionAuditFilter {
 interface ResourceSnapshot {
   name: string | null;
   projectId: string | null;
-}
-
-export interface OffsetPage<T> {
-  items: T[];
-  total: number;
 }
 
 /**
@@ -88,7 +83,7 @@ export class DeletionService {
 
   async get(ctx: RequestContext, id: unknown): Promise<DeletionRequest> {
     this.assertAdmin(ctx);
-    const request = await ctx.em.findOne(DeletionRequest, { id: parseId(id) });
+    const request = await ctx.em.findOne(DeletionRequest, { id: parseIntegerId(id) });
     if (!request) throw notFound('Deletion request', String(id));
     return request;
   }
@@ -101,7 +96,7 @@ export class DeletionService {
     notes: unknown,
   ): Promise<DeletionRequest> {
     this.assertAdmin(ctx);
-    const requestId = parseId(id);
+    const requestId = parseIntegerId(id);
     if (rawStatus !== 'approved' && rawStatus !== 'rejected') {
       throw validationError('status', 'must be approved or rejected');
     }
@@ -188,7 +183,7 @@ export class DeletionService {
 
   async getAudit(ctx: RequestContext, id: unknown): Promise<DeletionAudit> {
     this.assertAdmin(ctx);
-    const entry = await ctx.em.findOne(DeletionAudit, { id: parseId(id) });
+    const entry = await ctx.em.findOne(DeletionAudit, { id: parseIntegerId(id) });
     if (!entry) throw notFound('Deletion audit entry', String(id));
     return entry;
   }
@@ -238,20 +233,6 @@ function deletableType(r: AnyResource): DeletableType {
     'resource_type',
     `deletion requests apply to datasets and samples, not to a ${r.type}`,
   );
-}
-
-/** Deletion requests and audit entries have integer ids. */
-function parseId(raw: unknown): number {
-  const text = String(raw);
-  if (!/^\d{1,9}$/.test(text)) throw validationError('id', 'must be an integer');
-  return Number(text);
-}
-
-function optionalText(raw: unknown, field: string): string | null {
-  if (raw === undefined || raw === null || raw === '') return null;
-  if (typeof raw !== 'string') throw validationError(field, 'must be a string');
-  if (raw.length > MAX_TEXT) throw validationError(field, `must be at most ${MAX_TEXT} characters`);
-  return raw;
 }
 
 export function parseStatus(raw: string | undefined): DeletionStatus | undefined {

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../core/context';
 import { forbidden } from '../../core/errors';
-import type { AccessService } from '../access/access.service';
-import { allows, type Action, type Permission } from '../access/permission';
+import type { AccessService, AccessSubject } from '../access/access.service';
+import { allows, refusal, type Action, type Permission } from '../access/permission';
 import type { Instrument } from './instrument.entity';
 
 export interface InstrumentCapabilities {
@@ -18,19 +18,30 @@ export interface InstrumentCapabilities {
 export class InstrumentPolicy {
   constructor(private readonly access: AccessService) {}
 
-  async permission(ctx: RequestContext, instrument: Instrument): Promise<Permission> {
-    const p = await this.access.effective(ctx, {
+  subject(instrument: Instrument): AccessSubject {
+    return {
       uniqueId: instrument.uniqueId,
       type: 'instrument',
       ownerId: instrument.owner.uniqueId,
-    });
-    return p ?? 'viewer';
+      public: instrument.public,
+    };
   }
 
-  async assertCan(ctx: RequestContext, action: Action, instrument: Instrument): Promise<void> {
-    if (!allows(await this.permission(ctx, instrument), action)) {
-      throw forbidden(`You may not ${action} instrument ${instrument.instrumentName}`);
+  /** Every authenticated caller reads instruments: the floor is viewer. */
+  async permissionOf(ctx: RequestContext, subject: AccessSubject): Promise<Permission> {
+    return (await this.access.effective(ctx, subject)) ?? 'viewer';
+  }
+
+  permission(ctx: RequestContext, instrument: Instrument): Promise<Permission> {
+    return this.permissionOf(ctx, this.subject(instrument));
+  }
+
+  async assertCan(ctx: RequestContext, action: Action, instrument: Instrument): Promise<Permission> {
+    const p = await this.permission(ctx, instrument);
+    if (!allows(p, action)) {
+      throw forbidden(refusal(action, `instrument ${instrument.instrumentName}`, p));
     }
+    return p;
   }
 
   assertCanCreate(ctx: RequestContext): void {

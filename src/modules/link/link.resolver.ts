@@ -2,27 +2,7 @@ import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'ty
 import type { RequestContext } from '../../core/context';
 import { Dataset } from '../dataset/dataset.entity';
 import { Sample } from '../sample/sample.entity';
-import type { LinkRow } from './link.loaders';
-import { RELATIONSHIP_ALIAS } from './relationship';
-import {
-  LinkDirectionEnum,
-  LinkRelationshipEnum,
-  LinkResourcesInput,
-  LinkResult,
-  LinkedResource,
-  RelationshipTypeEnum,
-} from './link.types';
-
-function toLinked(row: LinkRow): LinkedResource {
-  return {
-    uniqueId: row.unique_id,
-    resourceType: row.resource_type,
-    name: row.name,
-    direction: row.direction as LinkDirectionEnum,
-    relationship: RELATIONSHIP_ALIAS[row.direction] as LinkRelationshipEnum,
-    relationshipType: row.relationship_type as RelationshipTypeEnum | null,
-  };
-}
+import { LinkResourcesInput, LinkResult, LinkedResource, toLinked } from './link.types';
 
 @Resolver()
 export class LinkResolver {

@@ -1,4 +1,6 @@
 import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import type { LinkRow } from './link.loaders';
+import { RELATIONSHIP_ALIAS } from './relationship';
 
 export enum RelationshipTypeEnum {
   is_derived_from = 'is_derived_from',
@@ -83,6 +85,18 @@ export class LinkedResource {
     description: 'The typed relationship, child relative to parent; null on associations and untyped links.',
   })
   relationshipType!: RelationshipTypeEnum | null;
+}
+
+/** A link row as the GraphQL link object. */
+export function toLinked(row: LinkRow): LinkedResource {
+  return {
+    uniqueId: row.unique_id,
+    resourceType: row.resource_type,
+    name: row.name,
+    direction: row.direction as LinkDirectionEnum,
+    relationship: RELATIONSHIP_ALIAS[row.direction] as LinkRelationshipEnum,
+    relationshipType: row.relationship_type as RelationshipTypeEnum | null,
+  };
 }
 
 @ObjectType({ description: 'A link that was made or removed.' })

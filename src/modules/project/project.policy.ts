@@ -1,8 +1,8 @@
 import type { RequestContext } from '../../core/context';
 import { forbidden } from '../../core/errors';
 import { inList, type Sql } from '../../core/db/sql';
-import type { AccessService } from '../access/access.service';
-import { allows, type Action, type Permission } from '../access/permission';
+import type { AccessService, AccessSubject } from '../access/access.service';
+import { allows, refusal, type Action, type Permission } from '../access/permission';
 import type { Project } from './project.entity';
 import type { User } from '../user/user.entity';
 
@@ -23,26 +23,46 @@ export interface ProjectCapabilities {
 export class ProjectPolicy {
   constructor(private readonly access: AccessService) {}
 
-  async permission(ctx: RequestContext, project: Project): Promise<Permission | null> {
-    const p = await this.access.effective(ctx, {
+  /** Members hold their role on the project itself; the lead owns it. */
+  subject(project: Project): AccessSubject {
+    return {
       uniqueId: project.uniqueId,
       type: 'project',
       ownerId: project.owner.uniqueId,
       projectMfid: project.uniqueId,
-    });
-    return p ?? 'viewer';
+    };
   }
 
-  async assertCan(ctx: RequestContext, action: Action, project: Project): Promise<void> {
-    if (!allows(await this.permission(ctx, project), action)) {
-      throw forbidden(`You may not ${action} project ${project.projectId}`);
-    }
+  /** Every authenticated caller reads projects: the floor is viewer. */
+  async permissionOf(ctx: RequestContext, subject: AccessSubject): Promise<Permission> {
+    return (await this.access.effective(ctx, subject)) ?? 'viewer';
+  }
+
+  permission(ctx: RequestContext, project: Project): Promise<Permission> {
+    return this.permissionOf(ctx, this.subject(project));
+  }
+
+  async assertCan(ctx: RequestContext, action: Action, project: Project): Promise<Permission> {
+    const p = await this.permission(ctx, project);
+    if (!allows(p, action)) throw forbidden(refusal(action, `project ${project.projectId}`, p));
+    return p;
   }
 
   /** Members and admins may see member-only fields (scientific metadata, the member list). */
   async isInsider(ctx: RequestContext, project: Project): Promise<boolean> {
     const scope = await ctx.scope();
     return scope.isPlatformAdmin || scope.projectRoles.has(project.uniqueId);
+  }
+
+  /** The member list: insiders, and whoever may manage the members (a project admin grant). */
+  async mayListMembers(ctx: RequestContext, project: Project): Promise<boolean> {
+    return (await this.isInsider(ctx, project)) || allows(await this.permission(ctx, project), 'manage');
+  }
+
+  async assertMayListMembers(ctx: RequestContext, project: Project): Promise<void> {
+    if (!(await this.mayListMembers(ctx, project))) {
+      throw forbidden(`The members of project ${project.projectId} are visible to its members only`);
+    }
   }
 
   /**

@@ -8,11 +8,17 @@ import {
   CreateProjectInput,
   ProjectCapabilities,
   ProjectConnection,
+  ProjectFilterInput,
   ProjectMemberInput,
   ProjectMembership,
   UpdateProjectInput,
 } from './project.types';
-import type { GrantablePermission } from '../access/permission';
+import { notFound } from '../../core/errors';
+
+async function memberships(ctx: RequestContext, project: Project): Promise<ProjectMembership[]> {
+  const members = await ctx.services.project.members(ctx, project);
+  return members.map((m) => ({ role: m.role, project, user: m.user }));
+}
 
 @Resolver(() => Project)
 export class ProjectResolver {
@@ -24,9 +30,18 @@ export class ProjectResolver {
   }
 
   @Query(() => ProjectConnection, { description: 'Projects, newest first.' })
-  async projects(@Args() args: PageArgs, @Ctx() ctx: RequestContext) {
-    const page = await ctx.services.project.page(ctx, pageOf(ctx, args));
-    return toConnection(ProjectConnection, page, () => ctx.services.project.count(ctx));
+  async projects(
+    @Args() args: PageArgs,
+    @Arg('filter', () => ProjectFilterInput, {
+      nullable: true,
+      description: 'Access selectors; all must match.',
+    })
+    filter: ProjectFilterInput | undefined,
+    @Ctx() ctx: RequestContext,
+  ) {
+    const selectors = { ...(filter ?? {}) };
+    const page = await ctx.services.project.page(ctx, pageOf(ctx, args), selectors);
+    return toConnection(ProjectConnection, page, () => ctx.services.project.count(ctx, selectors));
   }
 
   @Mutation(() => Project, { description: 'Creates a project (platform administrators).' })
@@ -47,7 +62,8 @@ export class ProjectResolver {
   }
 
   @Mutation(() => [ProjectMembership], {
-    description: "Adds a member to a project or changes their role; returns the project's members.",
+    description:
+      "Adds a member to a project or changes their role (project admins); returns the project's members. The lead is not a member (CONFLICT).",
   })
   async setProjectMember(
     @Arg('project', { description: 'Project MFID or slug.' }) projectId: string,
@@ -56,9 +72,33 @@ export class ProjectResolver {
   ) {
     const project = await ctx.services.project.get(ctx, projectId);
     const user = await ctx.services.user.resolveField(ctx.em, 'user', member.user);
-    await ctx.services.project.setMember(ctx, project, user, member.role as GrantablePermission);
-    const members = await ctx.services.project.members(ctx, project);
-    return members.map((m) => ({ role: m.role, project, user: m.user }));
+    await ctx.services.project.setMember(ctx, project, user, member.role);
+    return memberships(ctx, project);
+  }
+
+  @Mutation(() => [ProjectMembership], {
+    description: "Removes a member from a project (project admins); returns the project's members.",
+  })
+  async removeProjectMember(
+    @Arg('project', { description: 'Project MFID or slug.' }) projectId: string,
+    @Arg('user', { description: 'The member: ORCID, MFID, username or email.' }) userId: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    const project = await ctx.services.project.get(ctx, projectId);
+    const user = await ctx.services.user.resolve(ctx.em, userId);
+    if (!user) throw notFound('User', userId);
+    await ctx.services.project.removeMember(ctx, project, user);
+    return memberships(ctx, project);
+  }
+
+  @FieldResolver(() => [ProjectMembership], {
+    nullable: true,
+    description:
+      'Its members and their roles (the lead is not listed); null unless you are a member or a project admin.',
+  })
+  async members(@Root() project: Project, @Ctx() ctx: RequestContext) {
+    if (!(await ctx.services.project.policy.mayListMembers(ctx, project))) return null;
+    return memberships(ctx, project);
   }
 
   @FieldResolver(() => User, { description: 'The project lead (its owner).' })

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import type { RequestContext } from '../../core/context';
 import { handle, param } from '../../core/rest/handler';
-import { bodyObject, qInt, qLimit } from '../../core/rest/params';
+import { bodyObject, qInt, qLimit, qList } from '../../core/rest/params';
 import { withMetadata } from '../resource/resource.extras';
 import { pickFields, optionalString, requiredString } from '../../core/rest/body';
 import { toPublicUser } from '../user/user.rest';
@@ -78,7 +78,14 @@ export function projectRoutes(router: Router): void {
     handle(async (ctx, req) => {
       const limit = qLimit(req.query, ctx.config.limits.defaultPageSize, ctx.config.limits.maxPageSize);
       const offset = qInt(req.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
-      const page = await ctx.services.project.list(ctx, { limit, offset });
+      const page = await ctx.services.project.list(
+        ctx,
+        { limit, offset },
+        {
+          accessibleToUser: qList(req.query, 'accessible_to_user'),
+          accessibleToProject: qList(req.query, 'accessible_to_project'),
+        },
+      );
       const items = await Promise.all(
         page.items.map(async (p) =>
           withMetadata(
@@ -138,6 +145,8 @@ export function projectRoutes(router: Router): void {
           project_lead: 'the lead changes only through POST /resources/{mfid}/transfer_ownership',
           project_lead_orcid: 'the lead changes only through POST /resources/{mfid}/transfer_ownership',
           project_lead_email: 'the lead changes only through POST /resources/{mfid}/transfer_ownership',
+          project_lead_username: 'the lead changes only through POST /resources/{mfid}/transfer_ownership',
+          lead: 'the lead changes only through POST /resources/{mfid}/transfer_ownership',
         },
       });
       const patch: ProjectPatch = {};

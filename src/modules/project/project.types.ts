@@ -122,6 +122,22 @@ export class ProjectMemberInput {
   role!: string;
 }
 
+@InputType({ description: 'Access selectors of the project collection; they intersect.' })
+export class ProjectFilterInput {
+  @Field(() => [String], {
+    nullable: true,
+    description:
+      'Only projects each of these users holds a role in (MFID, ORCID, username or email). Inspecting another user needs platform admin. At most 10 selectors in all.',
+  })
+  accessibleToUser?: string[];
+
+  @Field(() => [String], {
+    nullable: true,
+    description: 'Only these projects (MFID or slug); needs membership of them. At most 10 selectors in all.',
+  })
+  accessibleToProject?: string[];
+}
+
 export const { Connection: ProjectConnection, Edge: ProjectEdge } = connectionTypes(
   'Project',
   Project,

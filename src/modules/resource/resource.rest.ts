@@ -9,8 +9,8 @@ import { toLegacyInstrument } from '../instrument/instrument.rest';
 import { extrasFlags, withMetadata } from './resource.extras';
 import type { AnyResource } from './resource.service';
 
-/** A resource in the legacy shape of its type (each carries `resource_type`). */
-async function toLegacyResource(
+/** A resource in the legacy shape of its type (each carries `resource_type`), as single reads return it. */
+export async function toLegacyResource(
   ctx: RequestContext,
   r: AnyResource,
   q: Query,

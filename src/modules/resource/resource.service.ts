@@ -4,7 +4,8 @@ import { forbidden, notFound, validationError } from '../../core/errors';
 import { rawQuery } from '../../core/db/raw';
 import { isMfid } from '../../core/ids';
 import { RESOURCE_TYPES, type ResourceType } from '../access/access-grant.entity';
-import { allows, type Action, type Permission } from '../access/permission';
+import { allows, refusal, type Action, type Permission } from '../access/permission';
+import type { AccessSubject } from '../access/access.service';
 import type { Dataset } from '../dataset/dataset.entity';
 import type { DatasetService } from '../dataset/dataset.service';
 import type { Sample } from '../sample/sample.entity';
@@ -19,6 +20,21 @@ export type AnyResource =
   | { type: 'sample'; uniqueId: string; record: Sample }
   | { type: 'project'; uniqueId: string; record: Project }
   | { type: 'instrument'; uniqueId: string; record: Instrument };
+
+/** The columns ownership workflows read and change, as stored. */
+export interface OwnershipRow {
+  uniqueId: string;
+  ownerId: string;
+  projectMfid: string | null;
+  public: boolean | null;
+}
+
+const OWNERSHIP_COLUMNS: Record<ResourceType, { table: string; project: string; visible: string }> = {
+  dataset: { table: 'dataset', project: 'project_mfid', visible: 'public' },
+  sample: { table: 'sample', project: 'project_mfid', visible: 'public' },
+  project: { table: 'project', project: 'null', visible: 'null' },
+  instrument: { table: 'instrument', project: 'null', visible: 'public' },
+};
 
 export interface ResourceDeps {
   datasets: DatasetService;
@@ -82,6 +98,25 @@ export class ResourceService {
     }
   }
 
+  /**
+   * Makes a dataset, sample or instrument public or private through its own service (which
+   * checks `manage`); projects have no public flag (422).
+   */
+  async setPublic(ctx: RequestContext, id: string, value: boolean): Promise<AnyResource> {
+    const r = await this.find(ctx, id);
+    const patch = { public: value };
+    switch (r.type) {
+      case 'dataset':
+        return { ...r, record: await this.deps.datasets.update(ctx, r.uniqueId, patch) };
+      case 'sample':
+        return { ...r, record: await this.deps.samples.update(ctx, r.uniqueId, patch) };
+      case 'instrument':
+        return { ...r, record: await this.deps.instruments.update(ctx, r.uniqueId, patch) };
+      case 'project':
+        throw validationError('resource_type', 'projects have no public flag: every caller may read them');
+    }
+  }
+
   /** The caller's effective permission on a resource (null: may not read it). */
   permission(ctx: RequestContext, r: AnyResource): Promise<Permission | null> {
     switch (r.type) {
@@ -96,11 +131,84 @@ export class ResourceService {
     }
   }
 
+  /** What the access rules need to know about a resource (its policy's subject). */
+  subject(r: AnyResource): AccessSubject {
+    switch (r.type) {
+      case 'dataset':
+        return this.deps.datasets.policy.subject(r.record);
+      case 'sample':
+        return this.deps.samples.policy.subject(r.record);
+      case 'project':
+        return this.deps.projects.policy.subject(r.record);
+      case 'instrument':
+        return this.deps.instruments.policy.subject(r.record);
+    }
+  }
+
+  /**
+   * The permission the caller would hold on a resource described by `subject`, by the policy of
+   * its type: previews ask it about the record as it would become.
+   */
+  permissionOf(ctx: RequestContext, subject: AccessSubject): Promise<Permission | null> {
+    switch (subject.type) {
+      case 'dataset':
+        return this.deps.datasets.policy.permissionOf(ctx, subject);
+      case 'sample':
+        return this.deps.samples.policy.permissionOf(ctx, subject);
+      case 'project':
+        return this.deps.projects.policy.permissionOf(ctx, subject);
+      case 'instrument':
+        return this.deps.instruments.policy.permissionOf(ctx, subject);
+    }
+  }
+
+  /**
+   * The ownership columns of a resource read straight from its row inside `em` (a transaction's
+   * when `lock`, which then holds the row until it ends), or null when it is gone.
+   */
+  async ownershipRow(
+    em: EntityManager,
+    type: ResourceType,
+    uniqueId: string,
+    lock = false,
+  ): Promise<OwnershipRow | null> {
+    const { table, project, visible } = OWNERSHIP_COLUMNS[type];
+    const rows = await rawQuery<OwnershipRow>(
+      em,
+      `select unique_id as "uniqueId", owner_id as "ownerId", ${project} as "projectMfid", ${visible} as "public"
+       from ${table} where unique_id = ?${lock ? ' for update' : ''}`,
+      [uniqueId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Gives a resource a new owner, inside the caller's transaction (ownership transfer). */
+  async setOwnerIn(em: EntityManager, type: ResourceType, uniqueId: string, ownerId: string): Promise<void> {
+    await rawQuery(
+      em,
+      `update ${OWNERSHIP_COLUMNS[type].table} set owner_id = ?, modification_time = now() where unique_id = ?`,
+      [ownerId, uniqueId],
+    );
+  }
+
+  /** Assigns a dataset or sample to another project, inside the caller's transaction. */
+  async setProjectIn(
+    em: EntityManager,
+    type: 'dataset' | 'sample',
+    uniqueId: string,
+    projectMfid: string,
+  ): Promise<void> {
+    await rawQuery(em, `update ${type} set project_mfid = ?, modification_time = now() where unique_id = ?`, [
+      projectMfid,
+      uniqueId,
+    ]);
+  }
+
   /** 404 when the caller may not read the resource, 403 when they may not do `action`. */
   async assertCan(ctx: RequestContext, action: Action, r: AnyResource): Promise<Permission> {
     const p = await this.permission(ctx, r);
     if (!p) throw notFound(capitalize(r.type), r.uniqueId);
-    if (!allows(p, action)) throw forbidden(`You may not ${action} ${r.type} ${r.uniqueId}`);
+    if (!allows(p, action)) throw forbidden(refusal(action, `${r.type} ${r.uniqueId}`, p));
     return p;
   }
 

@@ -2,7 +2,7 @@ import type { RequestContext } from '../../core/context';
 import { forbidden, notFound } from '../../core/errors';
 import type { Sql } from '../../core/db/sql';
 import type { AccessService, AccessSubject } from '../access/access.service';
-import { allows, type Action, type Permission } from '../access/permission';
+import { allows, refusal, type Action, type Permission } from '../access/permission';
 import type { Sample } from './sample.entity';
 
 export interface SampleCapabilities {
@@ -33,15 +33,20 @@ export class SamplePolicy {
     };
   }
 
+  /** The permission on a record described by `subject` (previews pass the record as it would become). */
+  permissionOf(ctx: RequestContext, subject: AccessSubject): Promise<Permission | null> {
+    return this.access.effective(ctx, subject);
+  }
+
   permission(ctx: RequestContext, sample: Sample): Promise<Permission | null> {
-    return this.access.effective(ctx, this.subject(sample));
+    return this.permissionOf(ctx, this.subject(sample));
   }
 
   /** Unreadable samples do not exist for the caller: 404. Readable but not allowed: 403. */
   async assertCan(ctx: RequestContext, action: Action, sample: Sample): Promise<Permission> {
     const p = await this.permission(ctx, sample);
     if (!p) throw notFound('Sample', sample.uniqueId);
-    if (!allows(p, action)) throw forbidden(`You may not ${action} sample ${sample.uniqueId}`);
+    if (!allows(p, action)) throw forbidden(refusal(action, `sample ${sample.uniqueId}`, p));
     return p;
   }
 

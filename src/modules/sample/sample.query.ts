@@ -2,6 +2,7 @@ import type { RequestContext } from '../../core/context';
 import { and, sql, type Sql } from '../../core/db/sql';
 import { countRows, selectPage, type PageRequest, type RowPage } from '../../core/db/page';
 import type { AccessService } from '../access/access.service';
+import type { AccessSelectorInput, AccessSelectors } from '../access/access.selectors';
 import type { ProjectService } from '../project/project.service';
 import { metadataCondition, type MetadataCondition } from '../metadata/metadata.filter';
 import { notHiddenByDeletion } from '../deletion/deletion.visibility';
@@ -10,7 +11,7 @@ import { Sample } from './sample.entity';
 import type { SamplePolicy } from './sample.policy';
 
 /** Filters of the sample collection; exact match. */
-export interface SampleFilter {
+export interface SampleFilter extends AccessSelectorInput {
   uniqueId?: string;
   sampleName?: string;
   sampleType?: string;
@@ -48,6 +49,7 @@ export class SampleQuery {
     private readonly policy: SamplePolicy,
     private readonly projects: ProjectService,
     private readonly access: AccessService,
+    private readonly selectors: AccessSelectors,
   ) {}
 
   async compile(ctx: RequestContext, f: SampleFilter): Promise<Sql> {
@@ -66,6 +68,7 @@ export class SampleQuery {
     parts.push(...relativeConditions('sample', 's', f));
     parts.push(metadataCondition('s', f.metadata ?? []));
     parts.push(notHiddenByDeletion('s.unique_id'));
+    parts.push(await this.selectors.recordCondition(ctx, f, 's'));
     parts.push(await this.policy.visibleWhere(ctx, 's'));
     return and(...parts);
   }

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import type { RequestContext } from '../../core/context';
 import { handle, param } from '../../core/rest/handler';
-import { bodyObject, qBool, qLimit, qStr, type Query } from '../../core/rest/params';
+import { bodyObject, qBool, qLimit, qList, qStr, type Query } from '../../core/rest/params';
 import { optionalBool, optionalString, pickFields, type Body } from '../../core/rest/body';
 import { decodeCursor } from '../../core/pagination';
 import { validationError } from '../../core/errors';
@@ -85,6 +85,8 @@ export function parseSampleFilter(q: Query): SampleFilter {
     projectId: qStr(q, 'project_id'),
     projectMfid: qStr(q, 'project_mfid'),
     datasetMfid: qStr(q, 'dataset_mfid'),
+    accessibleToUser: qList(q, 'accessible_to_user'),
+    accessibleToProject: qList(q, 'accessible_to_project'),
   };
 }
 

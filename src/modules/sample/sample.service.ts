@@ -5,6 +5,7 @@ import { uniquely } from '../../core/db/unique';
 import type { PageRequest, RowPage } from '../../core/db/page';
 import { allows } from '../access/permission';
 import type { AccessService } from '../access/access.service';
+import type { AccessSelectors } from '../access/access.selectors';
 import { User } from '../user/user.entity';
 import type { UserService } from '../user/user.service';
 import type { ProjectService } from '../project/project.service';
@@ -34,6 +35,7 @@ export interface SampleDeps {
   users: UserService;
   projects: ProjectService;
   access: AccessService;
+  selectors: AccessSelectors;
   policy: SamplePolicy;
 }
 
@@ -44,7 +46,7 @@ export class SampleService {
 
   constructor(private readonly deps: SampleDeps) {
     this.policy = deps.policy;
-    this.query = new SampleQuery(deps.policy, deps.projects, deps.access);
+    this.query = new SampleQuery(deps.policy, deps.projects, deps.access, deps.selectors);
   }
 
   /** A sample the caller may read; 404 otherwise (also for malformed ids). */

@@ -1,0 +1,44 @@
+import { ArgsType, Field, Int } from 'type-graphql';
+import { Min } from 'class-validator';
+import type { RequestContext } from '../context';
+import { validationError } from '../errors';
+import type { OffsetPage } from '../db/page';
+import { pageInfo } from './connection';
+
+@ArgsType()
+export class OffsetPageArgs {
+  @Field(() => Int, { nullable: true, description: 'Page size (default 100, at most 1000).' })
+  @Min(1)
+  first?: number;
+
+  @Field(() => String, { nullable: true, description: 'The endCursor of the previous page.' })
+  after?: string;
+}
+
+/** These admin lists have integer keys: their cursors encode an offset. */
+export function offsetOf(ctx: RequestContext, args: OffsetPageArgs): { limit: number; offset: number } {
+  const limit = args.first ?? ctx.config.limits.defaultPageSize;
+  if (limit > ctx.config.limits.maxPageSize)
+    throw validationError('first', `must be at most ${ctx.config.limits.maxPageSize}`);
+  if (!args.after) return { limit, offset: 0 };
+  const text = Buffer.from(args.after, 'base64url').toString('utf8');
+  if (!/^o:\d{1,12}$/.test(text)) throw validationError('after', 'is not a cursor this server issued');
+  return { limit, offset: Number(text.slice(2)) };
+}
+
+export function offsetConnection<T extends object, C extends object>(
+  ConnectionClass: new () => C,
+  page: OffsetPage<T>,
+  offset: number,
+): C {
+  const edges = page.items.map((node, i) => ({
+    cursor: Buffer.from(`o:${offset + i + 1}`, 'utf8').toString('base64url'),
+    node,
+  }));
+  return Object.assign(new ConnectionClass(), {
+    edges,
+    nodes: page.items,
+    pageInfo: pageInfo(edges, offset + page.items.length < page.total),
+    counter: () => Promise.resolve(page.total),
+  });
+}

@@ -1,0 +1,272 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../../core/context';
+import { conflict, notFound, validationError } from '../../core/errors';
+import { rawQuery } from '../../core/db/raw';
+import { isMfid, isOrcid } from '../../core/ids';
+import type { User } from '../user/user.entity';
+import type { UserService } from '../user/user.service';
+import type { Project } from '../project/project.entity';
+import type { ProjectService } from '../project/project.service';
+import type { AnyResource, ResourceService } from '../resource/resource.service';
+import type { PrincipalType, ResourceType } from './access-grant.entity';
+import type { AccessGroupService } from './access-group.service';
+import { allows, PERMISSIONS, type GrantablePermission, type Permission } from './permission';
+
+/** The `{kind}` path segment of the access routes, and the principal type it names. */
+export const GRANT_KINDS: Record<string, PrincipalType> = {
+  users: 'user',
+  projects: 'project',
+  groups: 'group',
+};
+
+/** Who a grant is given to, resolved to its canonical id. */
+export interface Principal {
+  type: PrincipalType;
+  /** user unique_id, project MFID, or group name */
+  id: string;
+  /** username, project slug, or group name */
+  name: string | null;
+  user?: User;
+  project?: Project;
+}
+
+/** One grant as the access routes show it. */
+export interface GrantView {
+  resourceId: string;
+  resourceType: ResourceType;
+  principal: Principal;
+  permission: GrantablePermission;
+  grantedBy: string | null;
+  creationTime: Date;
+}
+
+/** The access listing of one resource. */
+export interface AccessListing {
+  resource: AnyResource;
+  ownerId: string;
+  /** null for projects, which have no public flag */
+  public: boolean | null;
+  /** the caller's own effective permission */
+  effective: Permission | null;
+  grants: GrantView[];
+  /** whether `grants` is the full list (callers with manage) or only the grants naming the caller */
+  complete: boolean;
+}
+
+interface GrantRow {
+  resource_id: string;
+  resource_type: ResourceType;
+  principal_type: PrincipalType;
+  principal_id: string;
+  permission: GrantablePermission;
+  granted_by: string | null;
+  creation_time: Date | string;
+}
+
+/**
+ * Access grants on datasets, samples, projects and instruments (spec 4.1): list, grant and
+ * revoke, for users, projects and named groups. Granting and revoking needs `manage` on the
+ * resource; `owner` is never granted here (409: ownership moves only through the transfer
+ * workflow). Any reader may list: they see their own effective access, and the full grant list
+ * when they may manage it (otherwise only the grants that reach them).
+ */
+export class GrantService {
+  constructor(
+    private readonly deps: {
+      resources: ResourceService;
+      users: UserService;
+      projects: ProjectService;
+      groups: AccessGroupService;
+    },
+  ) {}
+
+  async list(ctx: RequestContext, resourceId: string): Promise<AccessListing> {
+    const r = await this.deps.resources.find(ctx, resourceId);
+    const effective = await this.deps.resources.permission(ctx, r);
+    const subject = this.deps.resources.subject(r);
+    const complete = allows(effective, 'manage');
+    const scope = await ctx.scope();
+    const rows = (await this.rowsOf(ctx.em, r.uniqueId)).filter(
+      (g) =>
+        complete ||
+        (g.principal_type === 'user' && g.principal_id === scope.userId) ||
+        (g.principal_type === 'project' && scope.projectRoles.has(g.principal_id)) ||
+        (g.principal_type === 'group' && scope.groups.includes(g.principal_id)),
+    );
+    return {
+      resource: r,
+      ownerId: subject.ownerId,
+      public: r.type === 'project' ? null : (subject.public ?? false),
+      effective,
+      grants: await Promise.all(rows.map((row) => this.view(ctx, row))),
+      complete,
+    };
+  }
+
+  /** The full grant list of a resource the caller may manage (legacy access groups). */
+  async managedGrants(ctx: RequestContext, resourceId: string): Promise<GrantView[]> {
+    const r = await this.deps.resources.find(ctx, resourceId);
+    await this.deps.resources.assertCan(ctx, 'manage', r);
+    return Promise.all((await this.rowsOf(ctx.em, r.uniqueId)).map((row) => this.view(ctx, row)));
+  }
+
+  /** Grants `permission` to a principal (creating or changing the grant); needs `manage`. */
+  async set(
+    ctx: RequestContext,
+    resourceId: string,
+    kind: string,
+    principal: string,
+    permission: unknown,
+  ): Promise<GrantView> {
+    const type = parseKind(kind);
+    const level = parsePermission(permission, resourceId);
+    const r = await this.deps.resources.find(ctx, resourceId);
+    await this.deps.resources.assertCan(ctx, 'manage', r);
+    return this.grant(ctx, r, await this.principal(ctx.em, type, principal), level);
+  }
+
+  /**
+   * The legacy form (reference #61): a group name (project slug, user id or named group) with
+   * read/write flags; write gives contributor, otherwise viewer.
+   */
+  async setGroup(
+    ctx: RequestContext,
+    resourceId: string,
+    groupName: string,
+    write: boolean,
+  ): Promise<GrantView> {
+    if (!groupName) throw validationError('group_name', 'is required');
+    const r = await this.deps.resources.find(ctx, resourceId);
+    await this.deps.resources.assertCan(ctx, 'manage', r);
+    const principal = await this.groupPrincipal(ctx.em, groupName);
+    return this.grant(ctx, r, principal, write ? 'contributor' : 'viewer');
+  }
+
+  /** Revokes the grant of a principal; 404 when there is none. */
+  async revoke(
+    ctx: RequestContext,
+    resourceId: string,
+    kind: string,
+    principal: string,
+  ): Promise<{ resource: AnyResource; principal: Principal }> {
+    const type = parseKind(kind);
+    const r = await this.deps.resources.find(ctx, resourceId);
+    await this.deps.resources.assertCan(ctx, 'manage', r);
+    const p = await this.principal(ctx.em, type, principal);
+    const gone = await rawQuery(
+      ctx.em,
+      `delete from access_grant where resource_id = ? and principal_type = ? and principal_id = ? returning id`,
+      [r.uniqueId, p.type, p.id],
+    );
+    if (!gone.length) throw notFound(`Grant to ${p.type} ${p.name ?? p.id} on`, r.uniqueId);
+    ctx.resetScope();
+    return { resource: r, principal: p };
+  }
+
+  /** Removes a user's direct grant inside `em` (ownership transfer: the new owner needs none). */
+  async removeUserGrantIn(em: EntityManager, resourceId: string, userId: string): Promise<void> {
+    await rawQuery(
+      em,
+      `delete from access_grant where resource_id = ? and principal_type = 'user' and principal_id = ?`,
+      [resourceId, userId],
+    );
+  }
+
+  /** The grants of a resource as stored, in a stable order (for listings and preview digests). */
+  rowsOf(em: EntityManager, resourceId: string): Promise<GrantRow[]> {
+    return rawQuery<GrantRow>(
+      em,
+      `select resource_id, resource_type, principal_type, principal_id, permission, granted_by, creation_time
+       from access_grant where resource_id = ? order by principal_type, principal_id`,
+      [resourceId],
+    );
+  }
+
+  private async grant(
+    ctx: RequestContext,
+    r: AnyResource,
+    principal: Principal,
+    permission: GrantablePermission,
+  ): Promise<GrantView> {
+    if (principal.type === 'user' && principal.id === this.deps.resources.subject(r).ownerId) {
+      throw conflict(`${principal.id} owns ${r.uniqueId}: an owner's access is not changed by grants`);
+    }
+    const rows = await rawQuery<GrantRow>(
+      ctx.em,
+      `insert into access_grant (resource_id, resource_type, principal_type, principal_id, permission, granted_by)
+       values (?, ?, ?, ?, ?, ?)
+       on conflict (resource_id, principal_type, principal_id)
+       do update set permission = excluded.permission, granted_by = excluded.granted_by
+       returning resource_id, resource_type, principal_type, principal_id, permission, granted_by, creation_time`,
+      [r.uniqueId, r.type, principal.type, principal.id, permission, ctx.userId],
+    );
+    ctx.resetScope();
+    return toView(rows[0], principal);
+  }
+
+  /** Resolves the principal of an access route by exact lookup; 404 when none matches. */
+  private async principal(em: EntityManager, type: PrincipalType, raw: string): Promise<Principal> {
+    const value = raw.trim();
+    if (type === 'user') {
+      const user = value ? await this.deps.users.resolve(em, value) : null;
+      if (!user) throw notFound('User', raw);
+      return { type, id: user.uniqueId, name: user.username ?? null, user };
+    }
+    if (type === 'project') {
+      const project = value ? await this.deps.projects.find(em, value) : null;
+      if (!project) throw notFound('Project', raw);
+      return { type, id: project.uniqueId, name: project.projectId, project };
+    }
+    const group = value ? await this.deps.groups.find(em, value) : null;
+    if (!group) throw notFound('Access group', raw);
+    return { type, id: group.name, name: group.name };
+  }
+
+  /** A legacy group name: a project slug, then a user's own id, then a named group. */
+  private async groupPrincipal(em: EntityManager, name: string): Promise<Principal> {
+    if (await this.deps.projects.find(em, name)) return this.principal(em, 'project', name);
+    if (isOrcid(name) || isMfid(name)) return this.principal(em, 'user', name);
+    return this.principal(em, 'group', name);
+  }
+
+  private async view(ctx: RequestContext, row: GrantRow): Promise<GrantView> {
+    let principal: Principal = { type: row.principal_type, id: row.principal_id, name: row.principal_id };
+    if (row.principal_type === 'user') {
+      const user = (await ctx.loaders.user.load(row.principal_id)) ?? undefined;
+      principal = { ...principal, name: user?.username ?? null, user };
+    } else if (row.principal_type === 'project') {
+      const project = (await ctx.loaders.project.load(row.principal_id)) ?? undefined;
+      principal = { ...principal, name: project?.projectId ?? null, project };
+    }
+    return toView(row, principal);
+  }
+}
+
+function toView(row: GrantRow, principal: Principal): GrantView {
+  return {
+    resourceId: row.resource_id,
+    resourceType: row.resource_type,
+    principal,
+    permission: row.permission,
+    grantedBy: row.granted_by,
+    creationTime: new Date(row.creation_time),
+  };
+}
+
+function parseKind(kind: string): PrincipalType {
+  const type = Object.hasOwn(GRANT_KINDS, kind) ? GRANT_KINDS[kind] : undefined;
+  if (!type) throw validationError('kind', `must be one of ${Object.keys(GRANT_KINDS).join(', ')}`);
+  return type;
+}
+
+function parsePermission(raw: unknown, resourceId: string): GrantablePermission {
+  if (raw === 'owner') {
+    throw conflict(
+      `owner cannot be granted: ownership moves only through POST /resources/${resourceId}/transfer_ownership`,
+    );
+  }
+  if (typeof raw !== 'string' || !(PERMISSIONS as readonly string[]).includes(raw)) {
+    throw validationError('permission', 'must be viewer, contributor, editor or admin');
+  }
+  return raw as GrantablePermission;
+}

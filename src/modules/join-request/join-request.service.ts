@@ -1,0 +1,145 @@
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import type { RequestContext } from '../../core/context';
+import { conflict, forbidden, notFound, validationError } from '../../core/errors';
+import { uniquely } from '../../core/db/unique';
+import { optionalText, parseIntegerId } from '../../core/input';
+import type { OffsetPage } from '../../core/db/page';
+import { allows } from '../access/permission';
+import type { Project } from '../project/project.entity';
+import type { ProjectService } from '../project/project.service';
+import { User } from '../user/user.entity';
+import { JoinRequest, JOIN_STATUSES, type JoinStatus } from './join-request.entity';
+
+export interface JoinRequestFilter {
+  /** the project slug (or MFID) of the group */
+  groupName?: string;
+  status?: string;
+  requesterId?: string;
+}
+
+/**
+ * Join requests (legacy #10, #75–#77): a user asks to join a project; its lead, a project admin
+ * or a platform admin approves (the requester becomes a contributor) or rejects. Requests are
+ * listed newest first.
+ */
+export class JoinRequestService {
+  constructor(private readonly projects: ProjectService) {}
+
+  /** Asks to join a project; 404 for an unknown group, 409 for members and pending requests. */
+  async request(ctx: RequestContext, groupName: string, reason: unknown): Promise<JoinRequest> {
+    const text = optionalText(reason, 'reason');
+    const project = await this.projects.find(ctx.em, groupName);
+    if (!project) throw notFound('Access group', groupName);
+    const memberships = await this.projects.membershipsOf(ctx, ctx.caller.user);
+    if (memberships.some((m) => m.project.uniqueId === project.uniqueId)) {
+      throw conflict(`You are already a member of ${project.projectId}`);
+    }
+    const request = ctx.em.create(JoinRequest, {
+      project,
+      requester: ctx.em.getReference(User, ctx.userId),
+      reason: text,
+    });
+    await uniquely(() => ctx.em.flush(), `You already have a pending request to join ${project.projectId}`);
+    return request;
+  }
+
+  /**
+   * Requests of one group (its lead, project admins and platform admins) or of every group
+   * (platform admins only); 403 otherwise.
+   */
+  async list(
+    ctx: RequestContext,
+    filter: JoinRequestFilter,
+    page: { limit: number; offset: number },
+  ): Promise<OffsetPage<JoinRequest>> {
+    const where: FilterQuery<JoinRequest> = {};
+    if (filter.groupName !== undefined) {
+      const project = await this.projects.find(ctx.em, filter.groupName);
+      if (!project) throw notFound('Access group', filter.groupName);
+      await this.assertReviewer(ctx, project);
+      where.project = project;
+    } else if (!ctx.isPlatformAdmin) {
+      throw forbidden(
+        'Only platform administrators may list the join requests of every group: give group_name',
+      );
+    }
+    const status = parseJoinStatus(filter.status);
+    if (status) where.status = status;
+    if (filter.requesterId) where.requester = filter.requesterId;
+    return this.page(ctx, where, page);
+  }
+
+  /** The caller's own requests. */
+  mine(ctx: RequestContext, status: string | undefined, page: { limit: number; offset: number }) {
+    const where: FilterQuery<JoinRequest> = { requester: ctx.userId };
+    const parsed = parseJoinStatus(status);
+    if (parsed) where.status = parsed;
+    return this.page(ctx, where, page);
+  }
+
+  /** Approves (adding the requester as a contributor) or rejects a pending request; 409 once reviewed. */
+  async review(
+    ctx: RequestContext,
+    rawId: unknown,
+    rawStatus: unknown,
+    notes: unknown,
+  ): Promise<JoinRequest> {
+    const id = parseIntegerId(rawId);
+    if (rawStatus !== 'approved' && rawStatus !== 'rejected') {
+      throw validationError('status', 'must be approved or rejected');
+    }
+    const reviewerNotes = optionalText(notes, 'reviewer_notes');
+    const found = await ctx.em.findOne(JoinRequest, { id }, { populate: ['project'] });
+    if (!found) throw notFound('Join request', String(id));
+    await this.assertReviewer(ctx, found.project);
+    const reviewed = await ctx.em.transactional(async (tx) => {
+      const request = await tx.findOne(
+        JoinRequest,
+        { id },
+        { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+      );
+      if (!request) throw notFound('Join request', String(id));
+      if (request.status !== 'pending') throw conflict(`join request ${id} was already ${request.status}`);
+      Object.assign(request, {
+        status: rawStatus,
+        reviewerId: ctx.userId,
+        reviewerNotes,
+        reviewTime: new Date(),
+      });
+      await tx.flush();
+      if (rawStatus === 'approved') {
+        await this.projects.ensureMemberIn(tx, request.project.uniqueId, request.requester.uniqueId);
+      }
+      return request;
+    });
+    if (reviewed.requester.uniqueId === ctx.userId) ctx.resetScope();
+    return ctx.em.findOneOrFail(JoinRequest, { id }, { populate: ['project'], refresh: true });
+  }
+
+  private async assertReviewer(ctx: RequestContext, project: Project): Promise<void> {
+    if (allows(await this.projects.policy.permission(ctx, project), 'manage')) return;
+    throw forbidden(`Only the lead and admins of ${project.projectId} may review its join requests`);
+  }
+
+  private async page(
+    ctx: RequestContext,
+    where: FilterQuery<JoinRequest>,
+    page: { limit: number; offset: number },
+  ): Promise<OffsetPage<JoinRequest>> {
+    const [items, total] = await ctx.em.findAndCount(JoinRequest, where, {
+      populate: ['project'],
+      orderBy: { id: 'desc' },
+      limit: page.limit,
+      offset: page.offset,
+    });
+    return { items, total };
+  }
+}
+
+function parseJoinStatus(raw: string | undefined): JoinStatus | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!(JOIN_STATUSES as readonly string[]).includes(raw)) {
+    throw validationError('status', 'must be pending, approved or rejected');
+  }
+  return raw as JoinStatus;
+}

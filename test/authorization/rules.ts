@@ -1,0 +1,110 @@
+import { rank, type Permission } from '../../src/modules/access/permission';
+
+/**
+ * The callers of the authorization matrix. Each holds one relationship to the records of the
+ * matrix world (see `levelOf`): nothing, a direct grant of one level, ownership, membership
+ * of the record's project, or platform administration.
+ */
+export const ROLES = [
+  'anonymous',
+  'stranger',
+  'viewer',
+  'contributor',
+  'editor',
+  'admin',
+  'owner',
+  'member',
+  'platformAdmin',
+] as const;
+export type Role = (typeof ROLES)[number];
+
+export type Subject = 'dataset' | 'sample' | 'project' | 'instrument';
+export type Visibility = 'private' | 'public';
+
+/** Who may call an operation. */
+export type Rule =
+  /** no key needed */
+  | { kind: 'open' }
+  /** the URL itself is the credential; without a valid one everybody gets `status` */
+  | { kind: 'credential'; status: number }
+  /** any caller with a key */
+  | { kind: 'any' }
+  /** platform administrators only (403 for the others) */
+  | { kind: 'platformAdmin' }
+  /** the user the path names (the owner in the matrix), or a platform admin (403 otherwise) */
+  | { kind: 'self' }
+  /** members and admins of the project (its lead included), or a platform admin (403 otherwise) */
+  | { kind: 'insider' }
+  /** at least `need` on the world's record of type `on`: 404 when unreadable, 403 when below */
+  | { kind: 'level'; need: Permission; on: Subject }
+  /** platform admins (and service accounts, not a matrix role): 404 when the record is unreadable, else 403 */
+  | { kind: 'operator'; on: Subject };
+
+export const OPEN: Rule = { kind: 'open' };
+export const ANY: Rule = { kind: 'any' };
+export const PLATFORM_ADMIN: Rule = { kind: 'platformAdmin' };
+export const SELF: Rule = { kind: 'self' };
+export const INSIDER: Rule = { kind: 'insider' };
+export const credential = (status: number): Rule => ({ kind: 'credential', status });
+export const read = (on: Subject): Rule => ({ kind: 'level', need: 'viewer', on });
+export const contribute = (on: Subject): Rule => ({ kind: 'level', need: 'contributor', on });
+export const update = (on: Subject): Rule => ({ kind: 'level', need: 'editor', on });
+export const manage = (on: Subject): Rule => ({ kind: 'level', need: 'admin', on });
+export const own = (on: Subject): Rule => ({ kind: 'level', need: 'owner', on });
+export const operate = (on: Subject): Rule => ({ kind: 'operator', on });
+
+const GRANTED: Partial<Record<Role, Permission>> = {
+  viewer: 'viewer',
+  contributor: 'contributor',
+  editor: 'editor',
+  admin: 'admin',
+};
+
+/**
+ * The effective permission of each role on the world's records, by DESIGN §5: ownership;
+ * a direct grant; the role implied by membership of the record's project (the member is a
+ * contributor of the project that holds the datasets and samples); viewer when public (and for
+ * projects and instruments, which every caller may read); everything for platform admins.
+ */
+export function levelOf(role: Role, on: Subject, visibility: Visibility): Permission | null {
+  if (role === 'platformAdmin' || role === 'owner') return 'owner';
+  let level: Permission | null = GRANTED[role] ?? null;
+  if (role === 'member' && on !== 'instrument') level = 'contributor';
+  const everyone = on === 'project' || on === 'instrument' || visibility === 'public';
+  if (everyone && rank(level) < rank('viewer')) level = 'viewer';
+  return level;
+}
+
+/** What the matrix expects: allowed, or the status of the refusal. */
+export type Outcome = 'allowed' | 401 | 403 | 404;
+
+export function expected(rule: Rule, role: Role, visibility: Visibility): Outcome {
+  if (rule.kind === 'open') return 'allowed';
+  if (rule.kind === 'credential') return rule.status as Outcome;
+  if (role === 'anonymous') return 401;
+  switch (rule.kind) {
+    case 'any':
+      return 'allowed';
+    case 'platformAdmin':
+      return role === 'platformAdmin' ? 'allowed' : 403;
+    case 'self':
+      return role === 'owner' || role === 'platformAdmin' ? 'allowed' : 403;
+    case 'insider':
+      return ['owner', 'member', 'admin', 'platformAdmin'].includes(role) ? 'allowed' : 403;
+    case 'level': {
+      const level = levelOf(role, rule.on, visibility);
+      if (!level) return 404;
+      return rank(level) >= rank(rule.need) ? 'allowed' : 403;
+    }
+    case 'operator':
+      if (!levelOf(role, rule.on, visibility)) return 404;
+      return role === 'platformAdmin' ? 'allowed' : 403;
+  }
+}
+
+/** Whether the outcome of a rule depends on the record being private or public. */
+export function dependsOnVisibility(rule: Rule): boolean {
+  return (
+    (rule.kind === 'level' || rule.kind === 'operator') && (rule.on === 'dataset' || rule.on === 'sample')
+  );
+}

@@ -1,0 +1,874 @@
+import { randomOrcid, unique } from '../support/factories';
+import { newMfid } from '../../src/core/ids';
+import {
+  ANY,
+  INSIDER,
+  OPEN,
+  PLATFORM_ADMIN,
+  SELF,
+  contribute,
+  credential,
+  manage,
+  operate,
+  own,
+  read,
+  update,
+  type Rule,
+} from './rules';
+
+/**
+ * THE AUTHORIZATION TABLE: every REST route and every GraphQL query and mutation, with who may
+ * call it. `matrix.test.ts` runs each row for every role (rules.ts) on a private and a public
+ * record, and fails when a route registered in Express or a field of the schema has no row
+ * here. Adding an operation means adding its row.
+ *
+ * Reading a row: the operation, its rule, then the request made against the matrix world
+ * (world.ts). `fresh` names a record made anew for each call (what the call consumes);
+ * `allowed` lists answers that still mean "allowed" besides 2xx.
+ */
+
+/** The records the requests address (one world per visibility; see world.ts). */
+export interface World {
+  dataset: string;
+  dataset2: string;
+  sample: string;
+  sample2: string;
+  project: string;
+  projectSlug: string;
+  /** a project every role contributes to: the target of reassignments */
+  target: string;
+  instrument: string;
+  storedFile: string;
+  remoteFile: string;
+  thumbnail: number;
+  deletionRequest: number;
+  auditEntry: number;
+  serviceAccount: string;
+  owner: { id: string; username: string };
+  heir: { id: string; username: string; email: string };
+  group: string;
+  image: string;
+  /** the ingestion request the upload of `storedFile` made */
+  ingestionRequest: number;
+  analysisRequest: number;
+}
+
+/** Records made for one call: a dataset to delete, a file to remove... */
+export interface Fresh {
+  dataset?: string;
+  file?: string;
+  thumbnail?: number;
+  deletionRequest?: number;
+  joinRequest?: number;
+}
+
+export type FreshKind =
+  | 'dataset'
+  | 'file'
+  | 'thumbnail'
+  | 'deletionRequest'
+  | 'joinRequest'
+  | 'grant'
+  | 'member'
+  | 'groupMember'
+  | 'datasetLink'
+  | 'sampleLink'
+  | 'association';
+
+export interface Call {
+  path: string;
+  query?: Record<string, string>;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface Row {
+  /** `GET /datasets/:id` (REST, without /api/v2) or `Query.dataset` / `Mutation.createDataset` */
+  op: string;
+  rule: Rule;
+  rest?: (w: World, f: Fresh) => Call;
+  /** served outside /api/v2 (health, the GraphQL explorer) */
+  root?: boolean;
+  graphql?: { doc: string; vars?: (w: World, f: Fresh) => Record<string, unknown>; upload?: boolean };
+  fresh?: FreshKind;
+  /** REST statuses or GraphQL codes that also mean the call was allowed */
+  allowed?: (number | string)[];
+}
+
+const R = (
+  op: string,
+  rule: Rule,
+  rest: (w: World, f: Fresh) => Call | string,
+  opts: Partial<Row> = {},
+): Row => ({
+  op,
+  rule,
+  rest: (w, f) => {
+    const call = rest(w, f);
+    return typeof call === 'string' ? { path: call } : call;
+  },
+  ...opts,
+});
+const G = (
+  op: string,
+  rule: Rule,
+  doc: string,
+  vars?: (w: World, f: Fresh) => Record<string, unknown>,
+  { upload, ...opts }: Partial<Row> & { upload?: boolean } = {},
+): Row => ({ op, rule, graphql: { doc, vars, upload }, ...opts });
+
+const body = (path: string, payload: unknown): Call => ({ path, body: payload });
+
+export const TABLE: Row[] = [
+  // --- health and the explorer: open to everyone
+  R('GET /health/live', OPEN, () => '/health/live'),
+  R('GET /health/ready', OPEN, () => '/health/ready'),
+  R('GET /graphql', OPEN, () => ({ path: '/graphql', headers: { accept: 'text/html' } }), { root: true }),
+  R('GET /graphql/assets/:name', OPEN, () => '/graphql/assets/graphiql.css', { root: true }),
+  // --- URLs that are their own credential (an upload session token, a download signature)
+  R('PUT /upload-sessions/:token', credential(404), () => `/upload-sessions/${newMfid()}`),
+  R('GET /signed/objects/*key', credential(403), (w) => `/signed/objects/${w.dataset}/x?expires=1&sig=bad`),
+
+  // --- account and users
+  R('GET /account', ANY, () => '/account'),
+  R('GET /account/profile', ANY, () => '/account/profile'),
+  R('PATCH /account/profile', ANY, () => body('/account/profile', { first_name: 'Test' })),
+  R('GET /account/apikey', ANY, () => '/account/apikey'),
+  R('GET /account/verify', ANY, () => '/account/verify'),
+  R('GET /account/join_requests', ANY, () => '/account/join_requests'),
+  R('GET /users', PLATFORM_ADMIN, () => '/users'),
+  R('POST /users', PLATFORM_ADMIN, () =>
+    body('/users', { user_info: { orcid: randomOrcid(), first_name: 'M', last_name: 'X' } }),
+  ),
+  R('POST /users/resolve', ANY, (w) => body('/users/resolve', { usernames: [w.heir.username] })),
+  R('GET /users/search', ANY, (w) => ({ path: '/users/search', query: { q: w.heir.username } })),
+  R('GET /users/by-username/:username', ANY, (w) => `/users/by-username/${w.heir.username}`),
+  R('GET /users/:id', ANY, (w) => `/users/${w.heir.id}`),
+  R('PATCH /users/:id', PLATFORM_ADMIN, (w) => body(`/users/${w.heir.id}`, { first_name: 'Heir' })),
+  R('GET /users/:id/apikey/verify', SELF, (w) => `/users/${w.owner.id}/apikey/verify`),
+  R('GET /users/:id/projects', SELF, (w) => `/users/${w.owner.id}/projects`),
+  R('GET /users/:id/datasets', PLATFORM_ADMIN, (w) => `/users/${w.heir.id}/datasets`),
+  R('GET /users/:id/datasets/:dsid', PLATFORM_ADMIN, (w) => `/users/${w.heir.id}/datasets/${w.dataset}`),
+  R('GET /users/:id/access_groups', SELF, (w) => `/users/${w.owner.id}/access_groups`),
+  R(
+    'POST /users/:id/access_groups/:group',
+    PLATFORM_ADMIN,
+    (w) => `/users/${w.heir.id}/access_groups/${w.group}`,
+  ),
+  R(
+    'DELETE /users/:id/access_groups/:group',
+    PLATFORM_ADMIN,
+    (w) => `/users/${w.heir.id}/access_groups/${w.group}`,
+    {
+      fresh: 'groupMember',
+    },
+  ),
+  R('POST /service_accounts', PLATFORM_ADMIN, () => body('/service_accounts', { username: unique('svc') })),
+  R(
+    'POST /service_accounts/:id/rotate_key',
+    PLATFORM_ADMIN,
+    (w) => `/service_accounts/${w.serviceAccount}/rotate_key`,
+  ),
+
+  // --- projects, members, join requests
+  R('GET /projects', ANY, () => '/projects'),
+  R('POST /projects', PLATFORM_ADMIN, () => body('/projects', { project_id: unique('mx') })),
+  R('GET /projects/search', ANY, () => ({ path: '/projects/search', query: { q: 'matrix' } })),
+  R('GET /projects/:pid', read('project'), (w) => `/projects/${w.projectSlug}`),
+  R('PATCH /projects/:pid', update('project'), (w) => body(`/projects/${w.project}`, { status: 'active' })),
+  R('GET /projects/:pid/users', INSIDER, (w) => `/projects/${w.projectSlug}/users`),
+  R(
+    'POST /projects/:pid/users/:uid',
+    manage('project'),
+    (w) => `/projects/${w.projectSlug}/users/${w.heir.id}`,
+  ),
+  R(
+    'PATCH /projects/:pid/users/:uid',
+    manage('project'),
+    (w) => body(`/projects/${w.projectSlug}/users/${w.heir.id}`, { role: 'viewer' }),
+    { fresh: 'member' },
+  ),
+  R(
+    'DELETE /projects/:pid/users/:uid',
+    manage('project'),
+    (w) => `/projects/${w.projectSlug}/users/${w.heir.id}`,
+    {
+      fresh: 'member',
+    },
+  ),
+  R('POST /projects/:pid/users/me', manage('project'), (w) => ({
+    path: `/projects/${w.projectSlug}/users/me`,
+    query: { email: w.heir.email },
+  })),
+  R(
+    'DELETE /projects/:pid/users/me',
+    manage('project'),
+    (w) => ({
+      path: `/projects/${w.projectSlug}/users/me`,
+      query: { username: w.heir.username },
+    }),
+    { fresh: 'member' },
+  ),
+  R('GET /project_graph/:pid', ANY, (w) => `/project_graph/${w.projectSlug}`),
+  R(
+    'POST /access_groups/:group/join',
+    ANY,
+    (w) => body(`/access_groups/${w.projectSlug}/join`, { reason: 'x' }),
+    {
+      allowed: [409],
+    },
+  ),
+  R('GET /join_requests', manage('project'), (w) => ({
+    path: '/join_requests',
+    query: { group_name: w.projectSlug },
+  })),
+  R(
+    'PATCH /join_requests/:id',
+    manage('project'),
+    (_w, f) => body(`/join_requests/${f.joinRequest}`, { status: 'rejected' }),
+    { fresh: 'joinRequest' },
+  ),
+
+  // --- instruments
+  R('GET /instruments', ANY, () => '/instruments'),
+  R('POST /instruments', PLATFORM_ADMIN, () => body('/instruments', { instrument_name: unique('Matrix') })),
+  R('GET /instruments/search', ANY, () => ({ path: '/instruments/search', query: { q: 'matrix' } })),
+  R('GET /instruments/:id', read('instrument'), (w) => `/instruments/${w.instrument}`),
+  R('PATCH /instruments/:id', update('instrument'), (w) =>
+    body(`/instruments/${w.instrument}`, { location: 'B1' }),
+  ),
+
+  // --- datasets
+  R('GET /datasets', ANY, () => '/datasets'),
+  R('POST /datasets', ANY, () => body('/datasets', { dataset_name: 'matrix' })),
+  R('GET /datasets/search', ANY, () => ({ path: '/datasets/search', query: { q: 'matrix' } })),
+  R('GET /datasets/:id', read('dataset'), (w) => `/datasets/${w.dataset}`),
+  R('PATCH /datasets/:id', update('dataset'), (w) =>
+    body(`/datasets/${w.dataset}`, { session_name: 'matrix' }),
+  ),
+  R('GET /datasets/:id/keywords', read('dataset'), (w) => `/datasets/${w.dataset}/keywords`),
+  R('POST /datasets/:id/keywords', contribute('dataset'), (w) => ({
+    path: `/datasets/${w.dataset}/keywords`,
+    query: { keyword: 'matrix' },
+  })),
+  R('POST /datasets/first_thumbnails', ANY, (w) => body('/datasets/first_thumbnails', [w.dataset])),
+  R('GET /datasets/:id/thumbnails', read('dataset'), (w) => `/datasets/${w.dataset}/thumbnails`),
+  R('POST /datasets/:id/thumbnails', contribute('dataset'), (w) =>
+    body(`/datasets/${w.dataset}/thumbnails`, { thumbnail_b64str: w.image }),
+  ),
+  R('PATCH /datasets/:id/thumbnails/:tid', update('dataset'), (w) =>
+    body(`/datasets/${w.dataset}/thumbnails/${w.thumbnail}`, { thumbnail_name: 'matrix.png' }),
+  ),
+  R(
+    'DELETE /datasets/:id/thumbnails/:tid',
+    update('dataset'),
+    (w, f) => `/datasets/${w.dataset}/thumbnails/${f.thumbnail}`,
+    {
+      fresh: 'thumbnail',
+    },
+  ),
+
+  // --- files, uploads, downloads
+  R('GET /files', ANY, () => '/files'),
+  R('GET /files/:id', read('dataset'), (w) => `/files/${w.storedFile}`),
+  R('PATCH /files/:id', update('dataset'), (w) => body(`/files/${w.remoteFile}`, { access_note: 'matrix' })),
+  R('DELETE /files/:id', update('dataset'), (_w, f) => `/files/${f.file}`, { fresh: 'file' }),
+  R('GET /files/:id/download_link', read('dataset'), (w) => `/files/${w.storedFile}/download_link`),
+  R('GET /files/:id/download', read('dataset'), (w) => `/files/${w.storedFile}/download`),
+  R('GET /datasets/:id/files', read('dataset'), (w) => `/datasets/${w.dataset}/files`),
+  R('POST /datasets/:id/files', contribute('dataset'), (w) =>
+    body(`/datasets/${w.dataset}/files`, { filename: 'matrix.h5', storage_backend: 'tape' }),
+  ),
+  R('GET /datasets/:id/download_links', read('dataset'), (w) => `/datasets/${w.dataset}/download_links`),
+  R('GET /datasets/:id/download', read('dataset'), (w) => `/datasets/${w.dataset}/download`),
+  R('POST /datasets/:id/upload/initiate', contribute('dataset'), (w) =>
+    body(`/datasets/${w.dataset}/upload/initiate`, {
+      filename: 'm.bin',
+      size: 3,
+      sha256_hash: 'b'.repeat(64),
+    }),
+  ),
+  // answers 501 to everybody: it hands out nothing, whatever the dataset
+  R(
+    'POST /datasets/:id/upload/initiate/multipart',
+    ANY,
+    (w) => `/datasets/${w.dataset}/upload/initiate/multipart`,
+    {
+      allowed: [501],
+    },
+  ),
+  // allowed callers reach the session lookup: "Upload ... not found"
+  R(
+    'POST /datasets/:id/upload/complete',
+    contribute('dataset'),
+    (w) =>
+      body(`/datasets/${w.dataset}/upload/complete`, { upload_id: newMfid(), sha256_hash: 'b'.repeat(64) }),
+    { allowed: ['^Upload [0-9a-z]{26} not found$'] },
+  ),
+
+  // --- ingestion and analysis requests
+  R('GET /ingestors', ANY, () => '/ingestors'),
+  R('POST /files/:id/ingest', contribute('dataset'), (w) => `/files/${w.storedFile}/ingest`),
+  R('GET /ingestion_requests', ANY, (w) => ({
+    path: '/ingestion_requests',
+    query: { file_id: w.storedFile },
+  })),
+  R('GET /ingestion_requests/:id', read('dataset'), (w) => `/ingestion_requests/${w.ingestionRequest}`),
+  // a worker's report: platform admins and service accounts, on requests they may read
+  R('PATCH /ingestion_requests/:id', operate('dataset'), (w) =>
+    body(`/ingestion_requests/${w.ingestionRequest}`, { ingestion_githash: 'matrix' }),
+  ),
+  ...['carrier_segmentation', 'insitu_spec_aggregation', 'rga_analysis', 'mosaic_stitch'].map((analysis) =>
+    R(`POST /datasets/:id/${analysis}`, contribute('dataset'), (w) => `/datasets/${w.dataset}/${analysis}`),
+  ),
+  R('GET /analysis_requests/:id', read('dataset'), (w) => `/analysis_requests/${w.analysisRequest}`),
+
+  // --- samples
+  R('GET /samples', ANY, () => '/samples'),
+  R('POST /samples', ANY, () => body('/samples', { sample_name: 'matrix' })),
+  R('GET /samples/search', ANY, () => ({ path: '/samples/search', query: { q: 'matrix' } })),
+  R('GET /samples/:id', read('sample'), (w) => `/samples/${w.sample}`),
+  R('PATCH /samples/:id', update('sample'), (w) => body(`/samples/${w.sample}`, { description: 'matrix' })),
+
+  // --- metadata, links, graphs, generic resources
+  R('GET /resources/metadata/search', ANY, () => ({
+    path: '/resources/metadata/search',
+    query: { q: 'matrix' },
+  })),
+  R('GET /resources/:id/metadata', read('dataset'), (w) => `/resources/${w.dataset}/metadata`),
+  R('PATCH /resources/:id/metadata', contribute('dataset'), (w) =>
+    body(`/resources/${w.dataset}/metadata`, { m: 1 }),
+  ),
+  R('POST /resources/:id/metadata', contribute('dataset'), (w) => ({
+    path: `/resources/${w.dataset}/metadata`,
+    query: { overwrite: 'true' },
+    body: { m: 1 },
+  })),
+  R('POST /resources/links', contribute('dataset'), (w) =>
+    body('/resources/links', { parent_mfid: w.dataset, child_mfid: w.dataset2 }),
+  ),
+  R('GET /resources/:id/links', read('dataset'), (w) => `/resources/${w.dataset}/links`),
+  R(
+    'DELETE /resources/:a/links/:b',
+    contribute('dataset'),
+    (w) => `/resources/${w.dataset2}/links/${w.dataset}`,
+    {
+      fresh: 'datasetLink',
+    },
+  ),
+  R(
+    'POST /datasets/:a/children/:b',
+    contribute('dataset'),
+    (w) => `/datasets/${w.dataset}/children/${w.dataset2}`,
+  ),
+  R(
+    'DELETE /datasets/:a/children/:b',
+    contribute('dataset'),
+    (w) => `/datasets/${w.dataset}/children/${w.dataset2}`,
+    {
+      fresh: 'datasetLink',
+    },
+  ),
+  R(
+    'POST /samples/:a/children/:b',
+    contribute('sample'),
+    (w) => `/samples/${w.sample}/children/${w.sample2}`,
+  ),
+  R(
+    'DELETE /samples/:a/children/:b',
+    contribute('sample'),
+    (w) => `/samples/${w.sample}/children/${w.sample2}`,
+    {
+      fresh: 'sampleLink',
+    },
+  ),
+  R(
+    'POST /datasets/:a/samples/:b',
+    contribute('dataset'),
+    (w) => `/datasets/${w.dataset}/samples/${w.sample}`,
+  ),
+  R(
+    'DELETE /datasets/:a/samples/:b',
+    contribute('dataset'),
+    (w) => `/datasets/${w.dataset}/samples/${w.sample}`,
+    {
+      fresh: 'association',
+    },
+  ),
+  R('GET /datasets/:id/children', read('dataset'), (w) => `/datasets/${w.dataset}/children`),
+  R('GET /datasets/:id/parents', read('dataset'), (w) => `/datasets/${w.dataset}/parents`),
+  R('GET /datasets/:id/samples', read('dataset'), (w) => `/datasets/${w.dataset}/samples`),
+  R('GET /samples/:id/children', read('sample'), (w) => `/samples/${w.sample}/children`),
+  R('GET /samples/:id/parents', read('sample'), (w) => `/samples/${w.sample}/parents`),
+  R('GET /samples/:id/datasets', read('sample'), (w) => `/samples/${w.sample}/datasets`),
+  R('GET /entity_graph_cte/:id', read('dataset'), (w) => ({
+    path: `/entity_graph_cte/${w.dataset}`,
+    query: { recursive: 'True' },
+  })),
+  R('GET /resources/:id/type', read('dataset'), (w) => `/resources/${w.dataset}/type`),
+  R('GET /resources/:id', read('dataset'), (w) => `/resources/${w.dataset}`),
+
+  // --- deletion
+  R('POST /resources/:id/delete', manage('dataset'), (_w, f) => `/resources/${f.dataset}/delete`, {
+    fresh: 'dataset',
+  }),
+  R(
+    'DELETE /resources/:id',
+    PLATFORM_ADMIN,
+    (_w, f) => ({ path: `/resources/${f.dataset}`, query: { force: 'True' } }),
+    {
+      fresh: 'dataset',
+    },
+  ),
+  R('GET /deletion_requests', PLATFORM_ADMIN, () => '/deletion_requests'),
+  R('GET /deletion_requests/:id', PLATFORM_ADMIN, (w) => `/deletion_requests/${w.deletionRequest}`),
+  R(
+    'PATCH /deletion_requests/:id',
+    PLATFORM_ADMIN,
+    (_w, f) => ({
+      path: `/deletion_requests/${f.deletionRequest}`,
+      query: { status: 'rejected' },
+    }),
+    { fresh: 'deletionRequest' },
+  ),
+  R('GET /deletion_audit', PLATFORM_ADMIN, () => '/deletion_audit'),
+  R('GET /deletion_audit/:id', PLATFORM_ADMIN, (w) => `/deletion_audit/${w.auditEntry}`),
+
+  // --- access control and ownership
+  R('GET /resources/:id/access', read('dataset'), (w) => `/resources/${w.dataset}/access`),
+  R('PUT /resources/:id/access/:kind/:principal', manage('dataset'), (w) =>
+    body(`/resources/${w.dataset}/access/users/${w.heir.id}`, { permission: 'viewer' }),
+  ),
+  R(
+    'DELETE /resources/:id/access/:kind/:principal',
+    manage('dataset'),
+    (w) => `/resources/${w.dataset}/access/users/${w.heir.id}`,
+    {
+      fresh: 'grant',
+    },
+  ),
+  R('POST /resources/:id/public', manage('dataset'), (_w, f) => `/resources/${f.dataset}/public`, {
+    fresh: 'dataset',
+  }),
+  R('POST /resources/:id/private', manage('dataset'), (_w, f) => `/resources/${f.dataset}/private`, {
+    fresh: 'dataset',
+  }),
+  R('GET /resources/:id/access_groups', manage('dataset'), (w) => `/resources/${w.dataset}/access_groups`),
+  R('POST /resources/:id/access_groups', manage('dataset'), (w) => ({
+    path: `/resources/${w.dataset}/access_groups`,
+    query: { group_name: w.group, read: 'True', write: 'False' },
+  })),
+  // previews (no confirm): the same permission as the confirm, nothing changes
+  R('POST /resources/:id/transfer_ownership', own('dataset'), (w) =>
+    body(`/resources/${w.dataset}/transfer_ownership`, { new_owner: w.heir.id }),
+  ),
+  R('POST /resources/:id/reassign_project', own('dataset'), (w) =>
+    body(`/resources/${w.dataset}/reassign_project`, { project_mfid: w.target }),
+  ),
+
+  // === GraphQL queries
+  G('Query.me', ANY, '{ me { orcid } }'),
+  G('Query.user', ANY, 'query($id: String!) { user(id: $id) { uniqueId } }', (w) => ({
+    id: w.heir.username,
+  })),
+  G('Query.searchUsers', ANY, 'query($q: String!) { searchUsers(q: $q) { uniqueId } }', (w) => ({
+    q: w.heir.username,
+  })),
+  G('Query.project', read('project'), 'query($id: String!) { project(id: $id) { uniqueId } }', (w) => ({
+    id: w.project,
+  })),
+  G('Query.projects', ANY, '{ projects { totalCount } }'),
+  G('Query.searchProjects', ANY, '{ searchProjects(q: "matrix") { uniqueId } }'),
+  G('Query.projectGraph', ANY, 'query($p: String!) { projectGraph(project: $p) { nodes { id } } }', (w) => ({
+    p: w.project,
+  })),
+  G(
+    'Query.joinRequests',
+    manage('project'),
+    'query($p: String) { joinRequests(project: $p) { totalCount } }',
+    (w) => ({
+      p: w.projectSlug,
+    }),
+  ),
+  G('Query.myJoinRequests', ANY, '{ myJoinRequests { totalCount } }'),
+  G(
+    'Query.instrument',
+    read('instrument'),
+    'query($id: String!) { instrument(id: $id) { uniqueId } }',
+    (w) => ({
+      id: w.instrument,
+    }),
+  ),
+  G('Query.instruments', ANY, '{ instruments { totalCount } }'),
+  G('Query.searchInstruments', ANY, '{ searchInstruments(q: "matrix") { uniqueId } }'),
+  G('Query.dataset', read('dataset'), 'query($id: ID!) { dataset(id: $id) { uniqueId } }', (w) => ({
+    id: w.dataset,
+  })),
+  G('Query.datasets', ANY, '{ datasets { totalCount } }'),
+  G('Query.searchDatasets', ANY, '{ searchDatasets(q: "matrix") { uniqueId } }'),
+  G('Query.sample', read('sample'), 'query($id: ID!) { sample(id: $id) { uniqueId } }', (w) => ({
+    id: w.sample,
+  })),
+  G('Query.samples', ANY, '{ samples { totalCount } }'),
+  G('Query.searchSamples', ANY, '{ searchSamples(q: "matrix") { uniqueId } }'),
+  G('Query.node', read('dataset'), 'query($id: ID!) { node(id: $id) { __typename } }', (w) => ({
+    id: w.dataset,
+  })),
+  G('Query.resourceType', read('dataset'), 'query($id: ID!) { resourceType(id: $id) }', (w) => ({
+    id: w.dataset,
+  })),
+  G('Query.scientificMetadata', read('dataset'), 'query($id: ID!) { scientificMetadata(id: $id) }', (w) => ({
+    id: w.dataset,
+  })),
+  G('Query.searchMetadata', ANY, '{ searchMetadata(q: "matrix") { uniqueId } }'),
+  G('Query.links', read('dataset'), 'query($id: ID!) { links(id: $id) { uniqueId } }', (w) => ({
+    id: w.dataset,
+  })),
+  G(
+    'Query.entityGraph',
+    read('dataset'),
+    'query($id: ID!) { entityGraph(id: $id) { nodes { id } } }',
+    (w) => ({
+      id: w.dataset,
+    }),
+  ),
+  G('Query.file', read('dataset'), 'query($id: ID!) { file(id: $id) { uniqueId } }', (w) => ({
+    id: w.storedFile,
+  })),
+  G('Query.files', ANY, '{ files { totalCount } }'),
+  G('Query.ingestors', ANY, '{ ingestors }'),
+  G(
+    'Query.ingestionRequest',
+    read('dataset'),
+    'query($id: Int!) { ingestionRequest(id: $id) { id } }',
+    (w) => ({
+      id: w.ingestionRequest,
+    }),
+  ),
+  G('Query.ingestionRequests', ANY, '{ ingestionRequests { totalCount } }'),
+  G(
+    'Query.firstThumbnails',
+    ANY,
+    'query($ids: [ID!]!) { firstThumbnails(datasetIds: $ids) { id } }',
+    (w) => ({
+      ids: [w.dataset],
+    }),
+  ),
+  G(
+    'Query.resourceAccess',
+    read('dataset'),
+    'query($id: ID!) { resourceAccess(id: $id) { effectiveAccess } }',
+    (w) => ({
+      id: w.dataset,
+    }),
+  ),
+  G('Query.deletionRequests', PLATFORM_ADMIN, '{ deletionRequests { totalCount } }'),
+  G('Query.deletionRequest', PLATFORM_ADMIN, 'query($id: Int!) { deletionRequest(id: $id) { id } }', (w) => ({
+    id: w.deletionRequest,
+  })),
+  G('Query.deletionAudit', PLATFORM_ADMIN, '{ deletionAudit { totalCount } }'),
+  G(
+    'Query.deletionAuditEntry',
+    PLATFORM_ADMIN,
+    'query($id: Int!) { deletionAuditEntry(id: $id) { id } }',
+    (w) => ({
+      id: w.auditEntry,
+    }),
+  ),
+
+  // === GraphQL mutations
+  G(
+    'Mutation.updateMyProfile',
+    ANY,
+    'mutation { updateMyProfile(input: { firstName: "Test" }) { uniqueId } }',
+  ),
+  G(
+    'Mutation.createServiceAccount',
+    PLATFORM_ADMIN,
+    'mutation($u: String!) { createServiceAccount(username: $u) { apiKey } }',
+    () => ({
+      u: unique('svc'),
+    }),
+  ),
+  G(
+    'Mutation.rotateServiceAccountKey',
+    PLATFORM_ADMIN,
+    'mutation($id: String!) { rotateServiceAccountKey(id: $id) { apiKey } }',
+    (w) => ({
+      id: w.serviceAccount,
+    }),
+  ),
+  G(
+    'Mutation.createProject',
+    PLATFORM_ADMIN,
+    'mutation($p: String!) { createProject(input: { projectId: $p }) { uniqueId } }',
+    () => ({
+      p: unique('mx'),
+    }),
+  ),
+  G(
+    'Mutation.updateProject',
+    update('project'),
+    'mutation($id: String!) { updateProject(id: $id, input: { status: "active" }) { uniqueId } }',
+    (w) => ({
+      id: w.project,
+    }),
+  ),
+  G(
+    'Mutation.setProjectMember',
+    manage('project'),
+    'mutation($p: String!, $u: String!) { setProjectMember(project: $p, member: { user: $u }) { role } }',
+    (w) => ({
+      p: w.project,
+      u: w.heir.id,
+    }),
+  ),
+  G(
+    'Mutation.removeProjectMember',
+    manage('project'),
+    'mutation($p: String!, $u: String!) { removeProjectMember(project: $p, user: $u) { role } }',
+    (w) => ({
+      p: w.project,
+      u: w.heir.id,
+    }),
+    { fresh: 'member' },
+  ),
+  G(
+    'Mutation.requestToJoinProject',
+    ANY,
+    'mutation($p: String!) { requestToJoinProject(project: $p) { id } }',
+    (w) => ({
+      p: w.projectSlug,
+    }),
+    { allowed: ['CONFLICT'] },
+  ),
+  G(
+    'Mutation.reviewJoinRequest',
+    manage('project'),
+    'mutation($id: Int!) { reviewJoinRequest(id: $id, approve: false) { id } }',
+    (_w, f) => ({
+      id: f.joinRequest,
+    }),
+    { fresh: 'joinRequest' },
+  ),
+  G(
+    'Mutation.createInstrument',
+    PLATFORM_ADMIN,
+    'mutation($n: String!) { createInstrument(input: { instrumentName: $n }) { uniqueId } }',
+    () => ({
+      n: unique('Matrix'),
+    }),
+  ),
+  G(
+    'Mutation.updateInstrument',
+    update('instrument'),
+    'mutation($id: String!) { updateInstrument(id: $id, input: { location: "B1" }) { uniqueId } }',
+    (w) => ({
+      id: w.instrument,
+    }),
+  ),
+  G(
+    'Mutation.createDataset',
+    ANY,
+    'mutation { createDataset(input: { datasetName: "matrix" }) { uniqueId } }',
+  ),
+  G(
+    'Mutation.updateDataset',
+    update('dataset'),
+    'mutation($id: ID!) { updateDataset(id: $id, input: { sessionName: "matrix" }) { uniqueId } }',
+    (w) => ({
+      id: w.dataset,
+    }),
+  ),
+  G(
+    'Mutation.addDatasetKeyword',
+    contribute('dataset'),
+    'mutation($id: ID!) { addDatasetKeyword(id: $id, keyword: "matrix") { keyword } }',
+    (w) => ({
+      id: w.dataset,
+    }),
+  ),
+  G('Mutation.createSample', ANY, 'mutation { createSample(input: { sampleName: "matrix" }) { uniqueId } }'),
+  G(
+    'Mutation.updateSample',
+    update('sample'),
+    'mutation($id: ID!) { updateSample(id: $id, input: { description: "matrix" }) { uniqueId } }',
+    (w) => ({
+      id: w.sample,
+    }),
+  ),
+  G(
+    'Mutation.mergeScientificMetadata',
+    contribute('dataset'),
+    'mutation($id: ID!) { mergeScientificMetadata(id: $id, metadata: { m: 1 }) }',
+    (w) => ({
+      id: w.dataset,
+    }),
+  ),
+  G(
+    'Mutation.replaceScientificMetadata',
+    contribute('dataset'),
+    'mutation($id: ID!) { replaceScientificMetadata(id: $id, metadata: { m: 1 }) }',
+    (w) => ({
+      id: w.dataset,
+    }),
+  ),
+  G(
+    'Mutation.linkResources',
+    contribute('dataset'),
+    'mutation($p: ID!, $c: ID!) { linkResources(input: { parentId: $p, childId: $c }) { kind } }',
+    (w) => ({
+      p: w.dataset,
+      c: w.dataset2,
+    }),
+  ),
+  G(
+    'Mutation.unlinkResources',
+    contribute('dataset'),
+    'mutation($a: ID!, $b: ID!) { unlinkResources(a: $a, b: $b) { kind } }',
+    (w) => ({
+      a: w.dataset,
+      b: w.dataset2,
+    }),
+    { fresh: 'datasetLink' },
+  ),
+  G(
+    'Mutation.requestIngestion',
+    contribute('dataset'),
+    'mutation($f: ID!) { requestIngestion(fileId: $f) { id } }',
+    (w) => ({ f: w.storedFile }),
+  ),
+  G(
+    'Mutation.addRemoteFile',
+    contribute('dataset'),
+    'mutation($d: ID!) { addRemoteFile(dataset: $d, input: { filename: "m.h5", storageBackend: "tape" }) { uniqueId } }',
+    (w) => ({
+      d: w.dataset,
+    }),
+  ),
+  G(
+    'Mutation.addDatasetFile',
+    contribute('dataset'),
+    'mutation($d: ID!, $f: Upload!) { addDatasetFile(dataset: $d, file: $f) { created } }',
+    (w) => ({
+      d: w.dataset,
+    }),
+    { upload: true },
+  ),
+  G(
+    'Mutation.updateFile',
+    update('dataset'),
+    'mutation($id: ID!) { updateFile(id: $id, input: { accessNote: "matrix" }) { uniqueId } }',
+    (w) => ({
+      id: w.remoteFile,
+    }),
+  ),
+  G(
+    'Mutation.deleteFile',
+    update('dataset'),
+    'mutation($id: ID!) { deleteFile(id: $id) }',
+    (_w, f) => ({ id: f.file }),
+    {
+      fresh: 'file',
+    },
+  ),
+  G(
+    'Mutation.addDatasetThumbnail',
+    contribute('dataset'),
+    'mutation($d: ID!, $i: String!) { addDatasetThumbnail(dataset: $d, image: $i) { id } }',
+    (w) => ({
+      d: w.dataset,
+      i: w.image,
+    }),
+  ),
+  G(
+    'Mutation.updateThumbnail',
+    update('dataset'),
+    'mutation($id: Int!) { updateThumbnail(id: $id, name: "matrix.png") { id } }',
+    (w) => ({
+      id: w.thumbnail,
+    }),
+  ),
+  G(
+    'Mutation.deleteThumbnail',
+    update('dataset'),
+    'mutation($id: Int!) { deleteThumbnail(id: $id) }',
+    (_w, f) => ({
+      id: f.thumbnail,
+    }),
+    { fresh: 'thumbnail' },
+  ),
+  G(
+    'Mutation.requestDeletion',
+    manage('dataset'),
+    'mutation($id: ID!) { requestDeletion(id: $id) { id } }',
+    (_w, f) => ({
+      id: f.dataset,
+    }),
+    { fresh: 'dataset' },
+  ),
+  G(
+    'Mutation.reviewDeletionRequest',
+    PLATFORM_ADMIN,
+    'mutation($id: Int!) { reviewDeletionRequest(id: $id, approve: false) { id } }',
+    (_w, f) => ({
+      id: f.deletionRequest,
+    }),
+    { fresh: 'deletionRequest' },
+  ),
+  G(
+    'Mutation.deleteResource',
+    PLATFORM_ADMIN,
+    'mutation($id: ID!) { deleteResource(id: $id, force: true) }',
+    (_w, f) => ({
+      id: f.dataset,
+    }),
+    { fresh: 'dataset' },
+  ),
+  G(
+    'Mutation.setAccess',
+    manage('dataset'),
+    'mutation($id: ID!, $u: String!) { setAccess(id: $id, kind: users, principal: $u, permission: viewer) { permission } }',
+    (w) => ({
+      id: w.dataset,
+      u: w.heir.id,
+    }),
+  ),
+  G(
+    'Mutation.revokeAccess',
+    manage('dataset'),
+    'mutation($id: ID!, $u: String!) { revokeAccess(id: $id, kind: users, principal: $u) }',
+    (w) => ({
+      id: w.dataset,
+      u: w.heir.id,
+    }),
+    { fresh: 'grant' },
+  ),
+  G(
+    'Mutation.setPublic',
+    manage('dataset'),
+    'mutation($id: ID!) { setPublic(id: $id, public: true) { __typename } }',
+    (_w, f) => ({
+      id: f.dataset,
+    }),
+    { fresh: 'dataset' },
+  ),
+  G(
+    'Mutation.transferOwnership',
+    own('dataset'),
+    'mutation($id: ID!, $u: String!) { transferOwnership(id: $id, newOwner: $u) { applied } }',
+    (w) => ({
+      id: w.dataset,
+      u: w.heir.id,
+    }),
+  ),
+  G(
+    'Mutation.reassignProject',
+    own('dataset'),
+    'mutation($id: ID!, $p: String!) { reassignProject(id: $id, projectMfid: $p) { applied } }',
+    (w) => ({
+      id: w.dataset,
+      p: w.target,
+    }),
+  ),
+];

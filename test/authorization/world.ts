@@ -1,0 +1,233 @@
+import sharp from 'sharp';
+import type { TestApp } from '../support/app';
+import { rest } from '../support/http';
+import { addMember, grant, makeProject, makeUser, type TestUser } from '../support/factories';
+import { formUpload } from '../support/files';
+import { unique } from '../support/factories';
+import type { Project } from '../../src/modules/project/project.entity';
+import type { Fresh, FreshKind, World } from './table';
+import { ROLES, type Role, type Visibility } from './rules';
+
+const GRANTEES = ['viewer', 'contributor', 'editor', 'admin'] as const;
+
+/** The users of the matrix (anonymous has none) and the records every world shares. */
+export interface Cast {
+  users: Record<Exclude<Role, 'anonymous'>, TestUser>;
+  heir: TestUser;
+  project: Project;
+  target: Project;
+  instrument: string;
+  group: string;
+  serviceAccount: string;
+  image: string;
+}
+
+async function ok<T = any>(reply: Promise<{ status: number; body: T }>): Promise<T> {
+  const r = await reply;
+  if (r.status >= 300) throw new Error(`matrix setup failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+/**
+ * The people: a user per role, and `heir` (whom grants, memberships and transfers name). The
+ * owner leads the project and owns the instrument; the member is a contributor of the project;
+ * the grantees hold their level on every record by a direct grant. Every role contributes to
+ * the `target` project (so only the record decides who may reassign to it).
+ */
+export async function buildCast(t: TestApp): Promise<Cast> {
+  const users = {} as Cast['users'];
+  for (const role of ROLES) {
+    if (role !== 'anonymous') users[role] = await makeUser(t.app, { admin: role === 'platformAdmin' });
+  }
+  const heir = await makeUser(t.app);
+  const admin = users.platformAdmin;
+  const project = await makeProject(t.app, users.owner.user, unique('matrix'));
+  const target = await makeProject(t.app, admin.user, unique('matrix-target'));
+  await addMember(t.app, project, users.member.user, 'contributor');
+  for (const role of ROLES) {
+    if (role !== 'anonymous' && role !== 'platformAdmin')
+      await addMember(t.app, target, users[role].user, 'contributor');
+  }
+  const instrument = await ok(
+    rest(t.url, 'POST', '/instruments', {
+      key: admin.key,
+      body: { instrument_name: unique('Matrix'), owner: users.owner.user.uniqueId },
+    }),
+  );
+  for (const role of GRANTEES) {
+    await grant(t.app, project.uniqueId, 'project', 'user', users[role].user.uniqueId, role);
+    await grant(t.app, instrument.unique_id, 'instrument', 'user', users[role].user.uniqueId, role);
+  }
+  const group = unique('matrix-group');
+  await ok(rest(t.url, 'POST', `/users/${heir.user.uniqueId}/access_groups/${group}`, { key: admin.key }));
+  const account = await ok(
+    rest(t.url, 'POST', '/service_accounts', { key: admin.key, body: { username: unique('svc') } }),
+  );
+  const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: { r: 1, g: 2, b: 3 } } })
+    .png()
+    .toBuffer();
+  return {
+    users,
+    heir,
+    project,
+    target,
+    instrument: instrument.unique_id,
+    group,
+    serviceAccount: account.unique_id,
+    image: png.toString('base64'),
+  };
+}
+
+/** A dataset of the project, owned by the owner, with the grantees' grants. */
+async function dataset(t: TestApp, cast: Cast, visibility: Visibility): Promise<string> {
+  const owner = cast.users.owner;
+  const created = await ok(
+    rest(t.url, 'POST', '/datasets', {
+      key: owner.key,
+      body: { dataset_name: 'matrix', project_id: cast.project.projectId, public: visibility === 'public' },
+    }),
+  );
+  for (const role of GRANTEES)
+    await grant(t.app, created.unique_id, 'dataset', 'user', cast.users[role].user.uniqueId, role);
+  return created.unique_id as string;
+}
+
+async function sample(t: TestApp, cast: Cast, visibility: Visibility): Promise<string> {
+  const created = await ok(
+    rest(t.url, 'POST', '/samples', {
+      key: cast.users.owner.key,
+      body: { sample_name: 'matrix', project_id: cast.project.projectId, public: visibility === 'public' },
+    }),
+  );
+  for (const role of GRANTEES)
+    await grant(t.app, created.unique_id, 'sample', 'user', cast.users[role].user.uniqueId, role);
+  return created.unique_id as string;
+}
+
+/** The records of one visibility: datasets, samples, files, a thumbnail, links, a deletion request. */
+export async function buildWorld(t: TestApp, cast: Cast, visibility: Visibility): Promise<World> {
+  const owner = cast.users.owner;
+  const admin = cast.users.platformAdmin;
+  const w: World = {
+    dataset: await dataset(t, cast, visibility),
+    dataset2: await dataset(t, cast, visibility),
+    sample: await sample(t, cast, visibility),
+    sample2: await sample(t, cast, visibility),
+    project: cast.project.uniqueId,
+    projectSlug: cast.project.projectId,
+    target: cast.target.uniqueId,
+    instrument: cast.instrument,
+    storedFile: '',
+    remoteFile: '',
+    thumbnail: 0,
+    deletionRequest: 0,
+    auditEntry: 0,
+    serviceAccount: cast.serviceAccount,
+    owner: { id: owner.user.uniqueId, username: owner.user.username! },
+    heir: { id: cast.heir.user.uniqueId, username: cast.heir.user.username!, email: cast.heir.user.email! },
+    group: cast.group,
+    image: cast.image,
+    ingestionRequest: 0,
+    analysisRequest: 0,
+  };
+  const stored = await formUpload(t.url, owner.key, w.dataset, [
+    { name: 'matrix.bin', data: Buffer.from(w.dataset) },
+  ]);
+  w.storedFile = stored.body.mfid as string;
+  const ingestion = await ok(
+    rest(t.url, 'GET', '/ingestion_requests', { key: owner.key, query: { file_id: w.storedFile } }),
+  );
+  w.ingestionRequest = ingestion.items[0].id as number;
+  w.analysisRequest = (
+    await ok(rest(t.url, 'POST', `/datasets/${w.dataset}/mosaic_stitch`, { key: owner.key }))
+  ).id as number;
+  w.remoteFile = (await freshRecords(t, cast, w, visibility, 'file')).file!;
+  w.thumbnail = (await freshRecords(t, cast, w, visibility, 'thumbnail')).thumbnail!;
+  await ok(rest(t.url, 'POST', `/resources/${w.dataset}/metadata`, { key: owner.key, body: { m: 0 } }));
+  await freshRecords(t, cast, w, visibility, 'datasetLink');
+  await freshRecords(t, cast, w, visibility, 'sampleLink');
+  await freshRecords(t, cast, w, visibility, 'association');
+  w.deletionRequest = (await freshRecords(t, cast, w, visibility, 'deletionRequest')).deletionRequest!;
+  const doomed = await dataset(t, cast, visibility);
+  await ok(rest(t.url, 'DELETE', `/resources/${doomed}`, { key: admin.key, query: { force: 'True' } }));
+  const audit = await ok(
+    rest(t.url, 'GET', '/deletion_audit', { key: admin.key, query: { resource_id: doomed } }),
+  );
+  w.auditEntry = audit.items[0].id as number;
+  return w;
+}
+
+/** Makes what one call of a row consumes (see `Row.fresh`). */
+export async function freshRecords(
+  t: TestApp,
+  cast: Cast,
+  w: World,
+  visibility: Visibility,
+  kind: FreshKind | undefined,
+): Promise<Fresh> {
+  const owner = cast.users.owner;
+  const admin = cast.users.platformAdmin;
+  const link = (parent: string, child: string) =>
+    ok(
+      rest(t.url, 'POST', '/resources/links', {
+        key: owner.key,
+        body: { parent_mfid: parent, child_mfid: child },
+      }),
+    );
+  switch (kind) {
+    case undefined:
+      return {};
+    case 'dataset':
+      return { dataset: await dataset(t, cast, visibility) };
+    case 'file': {
+      const body = { filename: 'matrix.remote', storage_backend: 'tape' };
+      const file = await ok(rest(t.url, 'POST', `/datasets/${w.dataset}/files`, { key: owner.key, body }));
+      return { file: file.mfid as string };
+    }
+    case 'thumbnail': {
+      const body = { thumbnail_b64str: w.image };
+      const thumbnail = await ok(
+        rest(t.url, 'POST', `/datasets/${w.dataset}/thumbnails`, { key: owner.key, body }),
+      );
+      return { thumbnail: thumbnail.id as number };
+    }
+    case 'deletionRequest': {
+      const id = await dataset(t, cast, visibility);
+      const request = await ok(rest(t.url, 'POST', `/resources/${id}/delete`, { key: owner.key }));
+      return { dataset: id, deletionRequest: request.id as number };
+    }
+    case 'joinRequest': {
+      const asker = await makeUser(t.app);
+      const request = await ok(
+        rest(t.url, 'POST', `/access_groups/${w.projectSlug}/join`, {
+          key: asker.key,
+          body: { reason: null },
+        }),
+      );
+      return { joinRequest: request.id as number };
+    }
+    case 'grant':
+      await ok(
+        rest(t.url, 'PUT', `/resources/${w.dataset}/access/users/${w.heir.id}`, {
+          key: owner.key,
+          body: { permission: 'viewer' },
+        }),
+      );
+      return {};
+    case 'member':
+      await ok(rest(t.url, 'POST', `/projects/${w.projectSlug}/users/${w.heir.id}`, { key: owner.key }));
+      return {};
+    case 'groupMember':
+      await ok(rest(t.url, 'POST', `/users/${w.heir.id}/access_groups/${w.group}`, { key: admin.key }));
+      return {};
+    case 'datasetLink':
+      await link(w.dataset, w.dataset2);
+      return {};
+    case 'sampleLink':
+      await link(w.sample, w.sample2);
+      return {};
+    case 'association':
+      await link(w.sample, w.dataset);
+      return {};
+  }
+}
