@@ -1,3 +1,4 @@
+import { rest } from '../support/http';
 import type { Reply } from '../support/http';
 import { formUpload } from '../support/files';
 import type { World } from './world';
@@ -28,6 +29,10 @@ import {
   THUMBNAIL,
   USER,
   type Check,
+  ANALYSIS_REQUEST,
+  INGESTION_REQUEST,
+  JOIN_REQUEST,
+  MEMBER,
 } from './shapes';
 
 /**
@@ -741,6 +746,227 @@ export const CONTRACT: ContractRow[] = [
     status: 200,
     check: obj({ unique_id: 'string', api_key: 'string' }),
     call: (w) => w.asAdmin('POST', `/service_accounts/${w.serviceAccount}/rotate_key`),
+  },
+
+  // join requests (the caller's own, a group's, review)
+  {
+    route: 'GET /account/join_requests',
+    ref: '#10',
+    status: 200,
+    check: envO(JOIN_REQUEST),
+    call: (w) => w.as('GET', '/account/join_requests', { query: { status: 'pending', ...q() } }),
+  },
+  {
+    route: 'POST /access_groups/{group}/join',
+    ref: '#75',
+    status: [200, 201],
+    check: JOIN_REQUEST,
+    call: async (w) => {
+      const asker = await w.newUser();
+      return rest(w.url, 'POST', `/access_groups/${w.projectId}/join`, {
+        key: asker.key,
+        body: { reason: null },
+      });
+    },
+  },
+  {
+    route: 'GET /join_requests',
+    ref: '#76',
+    status: 200,
+    check: envO(JOIN_REQUEST),
+    call: (w) => w.asAdmin('GET', '/join_requests', { query: { group_name: w.otherProject, ...q() } }),
+  },
+  {
+    route: 'PATCH /join_requests/{id}',
+    ref: '#77',
+    status: 200,
+    check: JOIN_REQUEST,
+    call: async (w) => {
+      const asker = await w.newUser();
+      const asked = await rest(w.url, 'POST', `/access_groups/${w.otherProject}/join`, {
+        key: asker.key,
+        body: { reason: 'contract' },
+      });
+      return w.asAdmin('PATCH', `/join_requests/${asked.body.id}`, {
+        body: { status: 'approved', reviewer_notes: 'welcome' },
+      });
+    },
+  },
+
+  // analysis requests
+  ...(['carrier_segmentation', 'insitu_spec_aggregation', 'rga_analysis', 'mosaic_stitch'] as const).map(
+    (analysis, i): ContractRow => ({
+      route: `POST /datasets/{id}/${analysis}`,
+      ref: `#${21 + i}`,
+      status: [200, 201],
+      check: ANALYSIS_REQUEST,
+      call: (w) => w.as('POST', `/datasets/${w.dataset}/${analysis}`),
+    }),
+  ),
+
+  // ingestion
+  {
+    route: 'POST /files/{id}/ingest',
+    ref: '#46',
+    status: [200, 201],
+    check: INGESTION_REQUEST,
+    call: (w) => w.as('POST', `/files/${w.file}/ingest`),
+  },
+  {
+    route: 'GET /ingestion_requests',
+    ref: '#51',
+    status: 200,
+    check: envO(INGESTION_REQUEST),
+    call: (w) =>
+      w.as('GET', '/ingestion_requests', { query: { dataset_id: w.dataset, file_id: w.file, ...q() } }),
+  },
+  {
+    route: 'GET /ingestion_requests/{id}',
+    ref: '#53',
+    status: 200,
+    check: INGESTION_REQUEST,
+    call: (w) => w.as('GET', `/ingestion_requests/${w.ingestionRequest}`),
+  },
+  {
+    route: 'PATCH /ingestion_requests/{id}',
+    ref: '#52',
+    status: 200,
+    check: INGESTION_REQUEST,
+    note: 'the client sends time_completed with a timezone offset, and nulls for absent fields',
+    call: async (w) => {
+      const asked = await w.as('POST', `/files/${w.file}/ingest`);
+      return w.asAdmin('PATCH', `/ingestion_requests/${asked.body.id}`, {
+        body: {
+          id: asked.body.id,
+          status: 'complete',
+          ingestion_githash: null,
+          ingestion_class: null,
+          time_completed: '2026-01-02T03:04:05.000000-08:00',
+        },
+      });
+    },
+  },
+  {
+    route: 'GET /ingestors',
+    ref: '#54',
+    status: 200,
+    check: (value, where = 'body') =>
+      Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')
+        ? []
+        : [`${where} is not a non-empty list of strings`],
+    call: (w) => w.as('GET', '/ingestors'),
+  },
+
+  // resource access groups
+  {
+    route: 'GET /resources/{id}/access_groups',
+    ref: '#60',
+    status: 200,
+    check: list(obj({ group_name: 'string' })),
+    call: async (w) => {
+      await w.as('POST', `/resources/${w.dataset}/access_groups`, {
+        query: { group_name: w.group, read: 'True', write: 'False' },
+      });
+      return w.as('GET', `/resources/${w.dataset}/access_groups`);
+    },
+  },
+  {
+    route: 'POST /resources/{id}/access_groups',
+    ref: '#61',
+    status: [200, 201],
+    check: obj({ group_name: 'string' }),
+    call: (w) =>
+      w.as('POST', `/resources/${w.parent}/access_groups`, {
+        query: { group_name: w.group, read: 'True', write: 'False' },
+      }),
+  },
+
+  // project members
+  {
+    route: 'GET /projects/{pid}/users',
+    ref: '#70',
+    status: 200,
+    check: envO(MEMBER),
+    call: (w) => w.asAdmin('GET', `/projects/${w.projectId}/users`, { query: q() }),
+  },
+  {
+    route: 'POST /projects/{pid}/users/{orcid}',
+    ref: '#71',
+    status: [200, 201],
+    check: list(MEMBER, { nonEmpty: true }),
+    call: async (w) => {
+      const joiner = await w.newUser();
+      return w.asAdmin('POST', `/projects/${w.projectId}/users/${joiner.user.uniqueId}`);
+    },
+  },
+  {
+    route: 'POST /projects/{pid}/users/me',
+    ref: '#72',
+    status: [200, 201],
+    check: list(MEMBER, { nonEmpty: true }),
+    call: async (w) => {
+      const joiner = await w.newUser();
+      return w.asAdmin('POST', `/projects/${w.projectId}/users/me`, { query: { email: joiner.user.email! } });
+    },
+  },
+  {
+    route: 'DELETE /projects/{pid}/users/{orcid}',
+    ref: '#73',
+    status: 200,
+    check: list(MEMBER),
+    note: 'spec §4.1: removal returns the complete member list (the reference shows a message; the client passes either through)',
+    call: async (w) => {
+      const leaver = await w.newUser();
+      await w.asAdmin('POST', `/projects/${w.projectId}/users/${leaver.user.uniqueId}`);
+      return w.asAdmin('DELETE', `/projects/${w.projectId}/users/${leaver.user.uniqueId}`);
+    },
+  },
+  {
+    route: 'DELETE /projects/{pid}/users/me',
+    ref: '#74',
+    status: 200,
+    check: list(MEMBER),
+    note: 'spec §4.1: removal returns the complete member list (the reference shows a message; the client passes either through)',
+    call: async (w) => {
+      const leaver = await w.newUser();
+      await w.asAdmin('POST', `/projects/${w.projectId}/users/${leaver.user.uniqueId}`);
+      return w.asAdmin('DELETE', `/projects/${w.projectId}/users/me`, {
+        query: { username: leaver.user.username! },
+      });
+    },
+  },
+
+  // a user's access groups
+  {
+    route: 'GET /users/{orcid}/access_groups',
+    ref: '#95',
+    status: 200,
+    check: (value, where = 'body') =>
+      Array.isArray(value) && value.every((v) => typeof v === 'string')
+        ? []
+        : [`${where} is not a list of group names`],
+    call: (w) => w.as('GET', `/users/${w.user.user.uniqueId}/access_groups`),
+  },
+  {
+    route: 'POST /users/{orcid}/access_groups/{group}',
+    ref: '#96',
+    status: [200, 201],
+    check: obj({}),
+    call: async (w) => {
+      const joiner = await w.newUser();
+      return w.asAdmin('POST', `/users/${joiner.user.uniqueId}/access_groups/${w.group}`);
+    },
+  },
+  {
+    route: 'DELETE /users/{orcid}/access_groups/{group}',
+    ref: '#97',
+    status: 200,
+    check: MESSAGE,
+    call: async (w) => {
+      const leaver = await w.newUser();
+      await w.asAdmin('POST', `/users/${leaver.user.uniqueId}/access_groups/${w.group}`);
+      return w.asAdmin('DELETE', `/users/${leaver.user.uniqueId}/access_groups/${w.group}`);
+    },
   },
 ];
 

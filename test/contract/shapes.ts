@@ -226,3 +226,37 @@ export const DELETION_AUDIT = obj({
 export const GRAPH = obj({ nodes: 'array', edges: 'array', links: 'array', directed: 'boolean' });
 export const KEY_STATUS = obj({ valid: 'boolean', created_at: 'string?', expires_at: 'string?' });
 export const MESSAGE = obj({ detail: 'string' });
+export const JOIN_REQUEST = obj({
+  id: 'integer',
+  group_name: 'string',
+  requester_id: 'string',
+  reason: 'string?',
+  status: 'string',
+  request_time: 'string',
+  review_time: 'string?',
+  reviewer_id: 'string?',
+  reviewer_notes: 'string?',
+});
+export const INGESTION_REQUEST = obj({
+  id: 'integer',
+  status: 'string',
+  file_mfid: 'string',
+  dataset_mfid: 'string',
+  ingestion_class: 'string?',
+  time_created: 'string',
+  time_completed: 'string?',
+  error_message: 'string?',
+});
+export const ANALYSIS_REQUEST = obj({
+  id: 'integer',
+  dataset_mfid: 'string',
+  analysis: 'string',
+  status: 'string',
+});
+/** a project member as GET /projects/{pid}/users lists it (email included: project admins manage people) */
+export const MEMBER = obj({
+  unique_id: 'string',
+  username: 'string?',
+  first_name: 'string?',
+  last_name: 'string?',
+});

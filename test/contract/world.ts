@@ -27,6 +27,13 @@ export interface World {
   audit: number;
   serviceAccount: string;
   tag: string;
+  /** a project the user is not in (for join requests), by its slug */
+  otherProject: string;
+  /** a named access group the user belongs to */
+  group: string;
+  ingestionRequest: number;
+  /** a new user, not in any project */
+  newUser: () => Promise<TestUser>;
   /** a call as the test user (the legacy suite runs as an ordinary user) */
   as: (method: string, path: string, opts?: Parameters<typeof rest>[3]) => Promise<Reply>;
   asAdmin: (method: string, path: string, opts?: Parameters<typeof rest>[3]) => Promise<Reply>;
@@ -122,6 +129,21 @@ export async function buildWorld(t: TestApp): Promise<World> {
     'approval',
   );
   const audit = await ok(asAdmin('GET', '/deletion_audit', { query: { resource_id: removed } }), 'audit');
+  const otherProject = `${tag}-other`;
+  await ok(
+    asAdmin('POST', '/projects', {
+      body: { project_id: otherProject, organization: 'Test', title: 'Other' },
+    }),
+    'other project',
+  );
+  await ok(
+    as('POST', `/access_groups/${otherProject}/join`, { body: { reason: 'contract' } }),
+    'join request',
+  );
+  const group = `${tag}-group`;
+  await ok(asAdmin('POST', `/users/${user.user.uniqueId}/access_groups/${group}`), 'group member');
+  const file = (upload.body as { mfid: string }).mfid;
+  const ingestion = await ok(as('GET', '/ingestion_requests', { query: { file_id: file } }), 'ingestion');
   const sa = await ok(
     asAdmin('POST', '/service_accounts', { body: { username: `${tag}-bot` } }),
     'service account',
@@ -139,7 +161,11 @@ export async function buildWorld(t: TestApp): Promise<World> {
     sample,
     sampleParent,
     sampleChild,
-    file: (upload.body as { mfid: string }).mfid,
+    file,
+    otherProject,
+    group,
+    ingestionRequest: ingestion.body.items[0].id,
+    newUser: () => makeUser(t.app),
     thumbnail: thumb.body.id,
     deletionRequest: request.body.id,
     audit: audit.body.items[0].id,
