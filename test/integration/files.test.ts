@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import type { TestApp } from '../support/app';
 import { gql, rest } from '../support/http';
 import { makeUser, type TestUser } from '../support/factories';
@@ -127,6 +128,56 @@ describe.each(STORE_KINDS)('files on the %s store', (kind) => {
     expect(await listKeys(t.app.services.file.store, `${ds}/`)).toEqual([]);
     if (kind === 'filesystem') expect(await listKeys(t.app.services.file.store, '.')).toEqual([]);
     expect(await size(ds)).toBe(0);
+  });
+
+  test('a GraphQL upload cut off mid-file leaves no record and no object', async () => {
+    const ds = await makeDataset(t, owner);
+    const boundary = 'catalog-abort-test';
+    const operations = JSON.stringify({
+      query: 'mutation ($d: ID!, $f: Upload!) { addDatasetFile(dataset: $d, file: $f) { created } }',
+      variables: { d: ds, f: null },
+    });
+    const head = [
+      `--${boundary}\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${operations}\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="map"\r\n\r\n{"0":["variables.f"]}\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="0"; filename="cut.bin"\r\n`,
+      'Content-Type: application/octet-stream\r\n\r\n',
+    ].join('');
+    const url = new URL(`${t.url}/graphql`);
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${owner.key}`,
+        'apollo-require-preflight': 'true',
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(head.length + 1024 * 1024 + 100),
+      },
+    });
+    const closed = new Promise((resolve) => {
+      req.on('error', resolve);
+      req.on('close', resolve);
+    });
+    req.write(head);
+    req.write(randomBytes(256 * 1024));
+    await new Promise((r) => setTimeout(r, 300)); // the resolver is waiting for the rest
+    req.destroy();
+    await closed;
+    // the server notices the cut, fails the upload and cleans up
+    let files: unknown[] = [];
+    for (let i = 0; i < 20; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      files = (await rest(t.url, 'GET', `/datasets/${ds}/files`, { key: owner.key })).body;
+    }
+    expect(files).toEqual([]);
+    expect(await listKeys(t.app.services.file.store, `${ds}/`)).toEqual([]);
+    if (kind === 'filesystem') expect(await listKeys(t.app.services.file.store, '.')).toEqual([]);
+    expect(await size(ds)).toBe(0);
+    // and the dataset still takes uploads
+    const ok = await gqlUpload(t.url, owner.key, ds, 'whole.bin', randomBytes(1000));
+    expect(ok.body.data.addDatasetFile.created).toBe(true);
   });
 
   test('a second file part fails the form upload and undoes the first', async () => {

@@ -67,11 +67,15 @@ export class FileSystemObjectStore implements ObjectStore {
     const target = this.file(key);
     const tmp = path.join(this.tmpDir, randomUUID());
     const meter = new HashingMeter(opts.maxBytes);
+    const out = fs.createWriteStream(tmp, { flags: 'wx', highWaterMark: WRITE_BUFFER });
     try {
-      await pipeline(body, meter, fs.createWriteStream(tmp, { flags: 'wx', highWaterMark: WRITE_BUFFER }));
+      await pipeline(body, meter, out);
       await syncAndMove(tmp, target);
       return { size: meter.bytes, sha256: meter.sha256() };
     } catch (err) {
+      // a body that fails at once can fail before the file is even opened: the open still
+      // completes (creating it) and only then closes, so remove it after that
+      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
       await fsp.rm(tmp, { force: true });
       throw meter.error ?? err;
     }
