@@ -109,6 +109,7 @@ export function createServices({ config, log }: ServiceDeps) {
     users: user,
     projects: project,
     grants: grant,
+    access,
   });
   const metadata = new MetadataService(resource, access, projectPolicy);
   const link = new LinkService(resource, dataset, sample);

@@ -15,9 +15,16 @@ export interface AccessSubject {
   public?: boolean;
 }
 
-interface GrantRow {
+/** A grant as the rules need it. */
+export interface GrantRecord {
+  resource_id: string;
+  principal_type: 'user' | 'project' | 'group';
+  principal_id: string;
   permission: GrantablePermission;
 }
+
+/** The grants on some records, loaded once for many callers (see `RequestContext.as`). */
+export type GrantSnapshot = ReadonlyMap<string, readonly GrantRecord[]>;
 
 /**
  * Effective permission, computed one way for every module (DESIGN §5): the highest of
@@ -32,37 +39,64 @@ export class AccessService {
    */
   async loadScope(ctx: RequestContext): Promise<AccessScope> {
     const user = ctx.caller.user;
+    return (await this.loadScopes(ctx.em, [user])).get(user.uniqueId)!;
+  }
+
+  /** The scopes of many users in one statement (previews ask about every affected user). */
+  async loadScopes(
+    em: EntityManager,
+    users: readonly { uniqueId: string; isPlatformAdmin: boolean }[],
+  ): Promise<Map<string, AccessScope>> {
+    const scopes = new Map<string, AccessScope>();
+    for (const user of users) {
+      scopes.set(user.uniqueId, {
+        userId: user.uniqueId,
+        isPlatformAdmin: user.isPlatformAdmin,
+        projectRoles: new Map(),
+        memberRoles: new Map(),
+        groups: [],
+      });
+    }
+    if (users.length === 0) return scopes;
+    const ids = [...scopes.keys()];
     const rows = await rawQuery<{
+      user_id: string;
       kind: 'member' | 'lead' | 'group';
       id: string;
       role: GrantablePermission | null;
     }>(
-      ctx.em,
-      `select 'member' as kind, project_mfid as id, role from project_member where user_id = ?
-       union all select 'lead', unique_id, 'admin' from project where owner_id = ?
-       union all select 'group', g.name, null from access_group_member m
-         join access_group g on g.id = m.group_id where m.user_id = ?`,
-      [user.uniqueId, user.uniqueId, user.uniqueId],
+      em,
+      `select user_id, 'member' as kind, project_mfid as id, role from project_member where user_id in (?)
+       union all select owner_id, 'lead', unique_id, 'admin' from project where owner_id in (?)
+       union all select m.user_id, 'group', g.name, null from access_group_member m
+         join access_group g on g.id = m.group_id where m.user_id in (?)`,
+      [ids, ids, ids],
     );
-    const projectRoles = new Map<string, GrantablePermission>();
-    const memberRoles = new Map<string, GrantablePermission>();
-    const groups: string[] = [];
     for (const row of rows) {
+      const scope = scopes.get(row.user_id)!;
       if (row.kind === 'group' || !row.role) {
-        groups.push(row.id);
+        scope.groups.push(row.id);
         continue;
       }
-      if (row.kind === 'member') memberRoles.set(row.id, row.role);
-      const current = projectRoles.get(row.id) ?? null;
-      projectRoles.set(row.id, (higher(current, row.role) ?? row.role) as GrantablePermission);
+      if (row.kind === 'member') scope.memberRoles.set(row.id, row.role);
+      const current = scope.projectRoles.get(row.id) ?? null;
+      scope.projectRoles.set(row.id, (higher(current, row.role) ?? row.role) as GrantablePermission);
     }
-    return {
-      userId: user.uniqueId,
-      isPlatformAdmin: user.isPlatformAdmin,
-      projectRoles,
-      memberRoles,
-      groups,
-    };
+    return scopes;
+  }
+
+  /** Every grant on `resourceIds`, by resource, in one statement. */
+  async grantsOn(em: EntityManager, resourceIds: readonly string[]): Promise<GrantSnapshot> {
+    const snapshot = new Map<string, GrantRecord[]>(resourceIds.map((id) => [id, []]));
+    if (resourceIds.length === 0) return snapshot;
+    const rows = await rawQuery<GrantRecord>(
+      em,
+      `select resource_id, principal_type, principal_id, permission from access_grant
+       where resource_id in (?)`,
+      [[...new Set(resourceIds)]],
+    );
+    for (const row of rows) snapshot.get(row.resource_id)!.push(row);
+    return snapshot;
   }
 
   /**
@@ -94,12 +128,18 @@ export class AccessService {
     // on a project itself, leading it is ownership (decided by the subject), not a role
     const roles = subject.type === 'project' ? scope.memberRoles : scope.projectRoles;
     if (subject.projectMfid) permission = roles.get(subject.projectMfid) ?? null;
-    const grantCondition = this.grantPrincipals(scope, 'g');
-    const rows = await rawQuery<GrantRow>(
-      em,
-      `select g.permission from access_grant g where g.resource_id = ? and (${grantCondition.sql})`,
-      [subject.uniqueId, ...grantCondition.params],
-    );
+    const preloaded = ctx.grants?.get(subject.uniqueId);
+    let rows: readonly { permission: GrantablePermission }[];
+    if (preloaded) {
+      rows = preloaded.filter((g) => grantReaches(scope, g));
+    } else {
+      const grantCondition = this.grantPrincipals(scope, 'g');
+      rows = await rawQuery<{ permission: GrantablePermission }>(
+        em,
+        `select g.permission from access_grant g where g.resource_id = ? and (${grantCondition.sql})`,
+        [subject.uniqueId, ...grantCondition.params],
+      );
+    }
     for (const row of rows) permission = higher(permission, row.permission);
     if (subject.public) permission = higher(permission, 'viewer');
     return rank(permission) > 0 ? permission : null;
@@ -130,7 +170,10 @@ export class AccessService {
     );
   }
 
-  /** Grants that reach the caller: to them, to a project they belong to, or to one of their groups. */
+  /**
+   * Grants that reach the caller: to them, to a project they belong to, or to one of their
+   * groups (in SQL; `grantReaches` is the same rule on a loaded grant).
+   */
   grantPrincipals(scope: AccessScope, alias: string): Sql {
     return or(
       and(sql(`${alias}.principal_type = 'user'`), sql(`${alias}.principal_id = ?`, scope.userId)),
@@ -144,5 +187,17 @@ export class AccessService {
         ? and(sql(`${alias}.principal_type = 'group'`), inList(`${alias}.principal_id`, scope.groups))
         : null,
     );
+  }
+}
+
+/** Whether a loaded grant reaches the caller of `scope`: the rule of `grantPrincipals`. */
+export function grantReaches(scope: AccessScope, grant: GrantRecord): boolean {
+  switch (grant.principal_type) {
+    case 'user':
+      return grant.principal_id === scope.userId;
+    case 'project':
+      return scope.projectRoles.has(grant.principal_id);
+    case 'group':
+      return scope.groups.includes(grant.principal_id);
   }
 }

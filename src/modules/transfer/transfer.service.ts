@@ -1,3 +1,4 @@
+import type { AccessService } from '../access/access.service';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { conflict, notFound, validationError } from '../../core/errors';
@@ -71,6 +72,7 @@ export class TransferService {
       users: UserService;
       projects: ProjectService;
       grants: GrantService;
+      access: AccessService;
     },
   ) {}
 
@@ -225,10 +227,13 @@ export class TransferService {
       { uniqueId: { $in: [...new Set(candidates)] } },
       { orderBy: { uniqueId: 'asc' } },
     );
+    // every user's scope and the record's grants in two statements, not three per user
+    const scopes = await this.deps.access.loadScopes(ctx.em, users);
+    const grants = await this.deps.access.grantsOn(ctx.em, [before.uniqueId, after.uniqueId]);
     const gains: AccessChange[] = [];
     const losses: AccessChange[] = [];
     for (const user of users) {
-      const as = ctx.as(user);
+      const as = ctx.as(user, { scope: scopes.get(user.uniqueId), grants });
       const change: AccessChange = {
         user,
         before: await this.deps.resources.permissionOf(as, before),
