@@ -2,6 +2,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { rest } from '../support/http';
 import { addMember, grant, makeProject, makeUser, unique, type TestUser } from '../support/factories';
 import type { Project } from '../../src/modules/project/project.entity';
+import { rawQuery } from '../../src/core/db/raw';
 
 let t: TestApp;
 let admin: TestUser;
@@ -165,7 +166,13 @@ test('instrument_mfid lists an instrument across projects and excludes legacy re
   ).body;
   const a = await create(alice.key, { instrument_mfid: inst.unique_id, project_id: project.projectId });
   const b = await create(alice.key, { instrument_name: name, project_id: elsewhere.projectId });
-  await create(alice.key, { instrument_name: `${name} (unregistered)` });
+  // an imported legacy record: its instrument is a name only
+  const legacy = await create(alice.key, {});
+  await rawQuery(
+    t.app.orm.em.fork(),
+    'update dataset set instrument_mfid = null, legacy_instrument_name = ? where unique_id = ?',
+    [`${name} (unregistered)`, legacy],
+  );
   const res = await list(alice.key, { instrument_mfid: inst.unique_id });
   expect(res.body.items.map((d: { unique_id: string }) => d.unique_id)).toEqual([b, a]);
   const narrowed = await list(alice.key, { instrument_mfid: inst.unique_id, project_id: project.projectId });

@@ -107,6 +107,12 @@ describe('POST /datasets', () => {
     const both = await post(admin.key, { owner: owner.user.username, owner_orcid: owner.user.uniqueId });
     expect(both.status).toBe(422);
     expect(both.body.fields.map((f: { field: string }) => f.field).sort()).toEqual(['owner', 'owner_orcid']);
+    // an empty owner is not "no owner": it cannot slip past the conflict check
+    const empty = await post(admin.key, { owner: '', owner_orcid: owner.user.uniqueId });
+    expect(empty.status).toBe(422);
+    expect((await post(admin.key, { owner: '' })).body.fields).toEqual([
+      { field: 'owner', message: 'must be an ORCID, MFID, username or email' },
+    ]);
     const unknownOwner = await post(admin.key, { owner: 'nobody-at-all' });
     expect(unknownOwner.status).toBe(422);
     expect(unknownOwner.body.detail).toMatch(/^owner:/);
@@ -144,7 +150,7 @@ describe('POST /datasets', () => {
     expect(notMember.status).toBe(403);
   });
 
-  test('instrument selectors must agree; an unregistered name is kept as a display fallback', async () => {
+  test('instrument selectors must agree and name a registered instrument', async () => {
     const conflict = await post(owner.key, {
       instrument_id: instrument.instrument_id,
       instrument_mfid: other.unique_id,
@@ -156,13 +162,18 @@ describe('POST /datasets', () => {
     });
     expect(nameMismatch.status).toBe(422);
     expect((await post(owner.key, { instrument_id: 'no-such-instrument' })).status).toBe(422);
-    const legacy = await post(owner.key, { instrument_name: 'Old bench rig' });
-    expect(legacy.status).toBe(201);
-    expect(legacy.body).toMatchObject({
-      instrument: null,
-      instrument_name: 'Old bench rig',
-      instrument_mfid: null,
-    });
+    const unregistered = await post(owner.key, { instrument_name: 'Old bench rig' });
+    expect(unregistered.status).toBe(422);
+    expect(unregistered.body.fields).toEqual([
+      {
+        field: 'instrument_name',
+        message:
+          'no instrument is registered as "Old bench rig" (a platform administrator registers instruments)',
+      },
+    ]);
+    const byName = await post(owner.key, { instrument_name: instrument.instrument_name });
+    expect(byName.status).toBe(201);
+    expect(byName.body.instrument_mfid).toBe(instrument.unique_id);
   });
 });
 

@@ -56,6 +56,20 @@ describe('deletion requests', () => {
       status: 'pending',
     });
     expect((await rest(t.url, 'POST', `/resources/${ds}/delete`, { key: owner.key })).status).toBe(409);
+    // the reason may come in a JSON body too; unknown body fields are refused
+    const other = await newDataset(t.url, owner.key, { dataset_name: `${name} 2` });
+    const unknownField = await rest(t.url, 'POST', `/resources/${other}/delete`, {
+      key: owner.key,
+      body: { reason: 'x', because: 'y' },
+    });
+    expect(unknownField.status).toBe(422);
+    expect(unknownField.body.fields[0].field).toBe('because');
+    const fromBody = await rest(t.url, 'POST', `/resources/${other}/delete`, {
+      key: owner.key,
+      body: { reason: 'superseded' },
+    });
+    expect(fromBody.status).toBe(201);
+    expect(fromBody.body.reason).toBe('superseded');
 
     const list = await rest(t.url, 'GET', '/datasets', { key: owner.key, query: { dataset_name: name } });
     expect(list.body.total).toBe(0);

@@ -74,6 +74,32 @@ describe('projects', () => {
       },
     });
     expect(conflict.status).toBe(422);
+    // the flexible lead and a legacy lead field are never given together, even when they agree
+    const both = await rest(t.url, 'POST', '/projects', {
+      key: admin.key,
+      body: {
+        project_id: unique('c'),
+        project_lead: lead.user.email,
+        project_lead_orcid: lead.user.uniqueId,
+      },
+    });
+    expect(both.status).toBe(422);
+    expect(both.body.fields.map((f: { field: string }) => f.field)).toEqual([
+      'project_lead',
+      'project_lead_orcid',
+    ]);
+    // legacy lead fields that agree are fine (the legacy client sends several)
+    const legacy = await rest(t.url, 'POST', '/projects', {
+      key: admin.key,
+      body: {
+        project_id: unique('c'),
+        project_lead_orcid: lead.user.uniqueId,
+        project_lead_email: lead.user.email,
+        project_lead_username: lead.user.username,
+      },
+    });
+    expect(legacy.status).toBe(201);
+    expect(legacy.body.project_lead_orcid).toBe(lead.user.uniqueId);
     expect(
       (
         await rest(t.url, 'POST', '/projects', {

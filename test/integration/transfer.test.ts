@@ -97,6 +97,26 @@ describe('ownership transfer', () => {
     expect((await transfer(owner.key, ds, { new_owner: owner.user.uniqueId })).status).toBe(403);
   });
 
+  test('confirm may come in the query (?confirm=True); body and query must agree', async () => {
+    const sample = await newSample(t.url, owner.key);
+    const clash = await rest(t.url, 'POST', `/resources/${sample}/transfer_ownership`, {
+      key: owner.key,
+      query: { confirm: 'True' },
+      body: { new_owner: heir.user.username, confirm: false },
+    });
+    expect(clash.status).toBe(422);
+    expect(clash.body.fields[0].field).toBe('confirm');
+    expect(await ownerOf(sample)).toBe(owner.user.uniqueId);
+    const done = await rest(t.url, 'POST', `/resources/${sample}/transfer_ownership`, {
+      key: owner.key,
+      query: { confirm: 'True' },
+      body: { new_owner: heir.user.username },
+    });
+    expect(done.status).toBe(200);
+    expect(done.body.applied).toBe(true);
+    expect(await ownerOf(sample)).toBe(heir.user.uniqueId);
+  });
+
   test('the old owner keeps no implicit access', async () => {
     const sample = await newSample(t.url, owner.key);
     const done = await transfer(owner.key, sample, { new_owner: heir.user.username, confirm: true });

@@ -85,10 +85,6 @@ export class DatasetService {
     if (input.uniqueId != null && !isMfid(input.uniqueId)) {
       problems.push({ field: 'unique_id', message: 'must be a 26-character MFID' });
     }
-    if (input.owner && input.ownerOrcid) {
-      problems.push({ field: 'owner', message: 'give owner or the deprecated owner_orcid, not both' });
-      problems.push({ field: 'owner_orcid', message: 'give owner or the deprecated owner_orcid, not both' });
-    }
     if (input.public !== undefined && input.public !== null && typeof input.public !== 'boolean') {
       problems.push({ field: 'public', message: 'must be true or false' });
     }
@@ -97,11 +93,8 @@ export class DatasetService {
 
     const em = ctx.em;
     const project = await this.deps.projects.resolveSelectors(em, input.projectId, input.projectMfid);
-    const { instrument, unresolvedName } = await this.deps.instruments.resolveSelectors(em, input);
-    const ownerSelector = input.owner ?? input.ownerOrcid;
-    const owner = ownerSelector
-      ? await this.deps.users.resolveField(em, input.owner ? 'owner' : 'owner_orcid', ownerSelector)
-      : ctx.caller.user;
+    const instrument = await this.deps.instruments.resolveSelectors(em, input);
+    const owner = await this.deps.users.resolveOwnerInput(ctx, input);
     await this.deps.projects.policy.assertMayCreateIn(ctx, project, owner, 'datasets');
 
     const uniqueId = input.uniqueId ?? newMfid();
@@ -113,7 +106,6 @@ export class DatasetService {
             owner: tx.getReference(User, owner.uniqueId),
             project: project ?? null,
             instrument: instrument ?? null,
-            legacyInstrumentName: unresolvedName,
             public: input.public ?? false,
             ...textValues(input),
           });

@@ -1,6 +1,8 @@
 import type { Router } from 'express';
 import { handle, param } from '../../core/rest/handler';
-import { qBool, qOffsetPage, qStr } from '../../core/rest/params';
+import { bodyObject, qBool, qOffsetPage, qStr } from '../../core/rest/params';
+import { optionalString, pickFields } from '../../core/rest/body';
+import { validationError } from '../../core/errors';
 import { parseStatus } from './deletion.service';
 import { toLegacyDeletionAudit, toLegacyDeletionRequest } from './deletion.legacy';
 
@@ -8,7 +10,14 @@ export function deletionRoutes(router: Router): void {
   router.post(
     '/resources/:id/delete',
     handle(async (ctx, req) => {
-      const request = await ctx.services.deletion.request(ctx, param(req, 'id'), qStr(req.query, 'reason'));
+      // the legacy client sends `?reason=`; a JSON body `{"reason": ...}` is read too (both: 422)
+      const body = pickFields(bodyObject(req.body), ['reason']);
+      const fromBody = optionalString(body, 'reason') ?? undefined;
+      const fromQuery = qStr(req.query, 'reason');
+      if (fromBody !== undefined && fromQuery !== undefined && fromBody !== fromQuery) {
+        throw validationError('reason', 'give it in the query or in the body, not both');
+      }
+      const request = await ctx.services.deletion.request(ctx, param(req, 'id'), fromQuery ?? fromBody);
       return toLegacyDeletionRequest(request);
     }, 201),
   );

@@ -61,14 +61,15 @@ export class InstrumentService {
   }
 
   /**
-   * Resolves the instrument selectors of a dataset input. MFID and slug must name a registered
-   * instrument; a name that matches none is returned as `unresolvedName` (a display fallback)
-   * unless another selector resolved. Selectors that name different instruments: 422.
+   * Resolves the instrument selectors of a dataset input. Each must name a registered
+   * instrument (spec 2.1: `instrument_name` is a registered instrument name; unresolved names
+   * exist only on imported legacy records), and together they must name the same one: 422
+   * otherwise, naming the field.
    */
   async resolveSelectors(
     em: EntityManager,
     sel: { instrumentMfid?: string | null; instrumentId?: string | null; instrumentName?: string | null },
-  ): Promise<{ instrument: Instrument | null; unresolvedName: string | null }> {
+  ): Promise<Instrument | null> {
     const found: [string, Instrument][] = [];
     if (sel.instrumentMfid) {
       const i = await em.findOne(Instrument, { uniqueId: sel.instrumentMfid });
@@ -80,13 +81,16 @@ export class InstrumentService {
       if (!i) throw validationError('instrument_id', `no instrument has the id "${sel.instrumentId}"`);
       found.push(['instrument_id', i]);
     }
-    let unresolvedName: string | null = null;
     if (sel.instrumentName) {
       const i = await em.findOne(Instrument, { instrumentName: sel.instrumentName });
       if (i) found.push(['instrument_name', i]);
       else if (found.length)
         throw validationError('instrument_name', `does not name the instrument ${found[0][1].instrumentId}`);
-      else unresolvedName = sel.instrumentName;
+      else
+        throw validationError(
+          'instrument_name',
+          `no instrument is registered as "${sel.instrumentName}" (a platform administrator registers instruments)`,
+        );
     }
     const distinct = new Set(found.map(([, i]) => i.uniqueId));
     if (distinct.size > 1) {
@@ -96,7 +100,7 @@ export class InstrumentService {
         found.map(([field]) => ({ field, message: 'conflicts with another instrument selector' })),
       );
     }
-    return { instrument: found[0]?.[1] ?? null, unresolvedName };
+    return found[0]?.[1] ?? null;
   }
 
   async get(ctx: RequestContext, id: string): Promise<Instrument> {

@@ -31,7 +31,7 @@ export interface ProjectCreateInput {
   status?: string | null;
   /** flexible lead: ORCID, MFID, username or email; defaults to the caller */
   projectLead?: string | null;
-  /** legacy lead selectors; must agree with projectLead when both are given */
+  /** legacy lead selectors (they must agree with each other); never together with projectLead */
   projectLeadOrcid?: string | null;
   projectLeadEmail?: string | null;
   projectLeadUsername?: string | null;
@@ -276,6 +276,15 @@ export class ProjectService {
     ];
     const given = selectors.filter(([, v]) => v !== undefined && v !== null && v !== '');
     if (given.length === 0) return ctx.caller.user;
+    if (given.length > 1 && given[0][0] === 'project_lead') {
+      // spec §7: the flexible lead and a legacy lead field together are an error, as for owners
+      const message = 'give project_lead or the legacy lead fields, not both';
+      throw new AppError(
+        'VALIDATION',
+        message,
+        given.map(([field]) => ({ field, message })),
+      );
+    }
     const resolved: User[] = [];
     for (const [field, value] of given) resolved.push(await this.users.resolveField(ctx.em, field, value));
     if (resolved.some((u) => u.uniqueId !== resolved[0].uniqueId)) {

@@ -69,10 +69,6 @@ export class SampleService {
     if (input.uniqueId != null && !isMfid(input.uniqueId)) {
       problems.push({ field: 'unique_id', message: 'must be a 26-character MFID' });
     }
-    if (input.owner && input.ownerOrcid) {
-      problems.push({ field: 'owner', message: 'give owner or the deprecated owner_orcid, not both' });
-      problems.push({ field: 'owner_orcid', message: 'give owner or the deprecated owner_orcid, not both' });
-    }
     if (input.public !== undefined && input.public !== null && typeof input.public !== 'boolean') {
       problems.push({ field: 'public', message: 'must be true or false' });
     }
@@ -81,10 +77,7 @@ export class SampleService {
 
     const em = ctx.em;
     const project = await this.deps.projects.resolveSelectors(em, input.projectId, input.projectMfid);
-    const ownerSelector = input.owner ?? input.ownerOrcid;
-    const owner = ownerSelector
-      ? await this.deps.users.resolveField(em, input.owner ? 'owner' : 'owner_orcid', ownerSelector)
-      : ctx.caller.user;
+    const owner = await this.deps.users.resolveOwnerInput(ctx, input);
     await this.deps.projects.policy.assertMayCreateIn(ctx, project, owner, 'samples');
 
     const uniqueId = input.uniqueId ?? newMfid();

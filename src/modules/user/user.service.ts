@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../../core/db/raw';
-import type { Caller } from '../../core/context';
-import { assertNoProblems, conflict, validationError, type FieldProblem } from '../../core/errors';
+import type { Caller, RequestContext } from '../../core/context';
+import { AppError, assertNoProblems, conflict, validationError, type FieldProblem } from '../../core/errors';
 import { isMfid, isOrcid, newMfid } from '../../core/ids';
 import { generateApiKeySecret, hashApiKey, keyDisplayPrefix } from '../../core/auth/api-keys';
 import { User } from './user.entity';
@@ -49,6 +49,28 @@ export class UserService {
   }
 
   /** Resolves a flexible user identifier supplied in input field `field`; 422 when none matches. */
+  /**
+   * The owner named on create (datasets, samples): `owner` (ORCID, MFID, username or email) or
+   * the deprecated `owner_orcid`, never both (spec 2.1 rule 3); given as null or absent: the
+   * caller. An empty string is not "absent": it is a validation error naming the field.
+   */
+  async resolveOwnerInput(
+    ctx: RequestContext,
+    input: { owner?: string | null; ownerOrcid?: string | null },
+  ): Promise<User> {
+    const given = (v: string | null | undefined) => v !== undefined && v !== null;
+    if (given(input.owner) && given(input.ownerOrcid)) {
+      const message = 'give owner or the deprecated owner_orcid, not both';
+      throw new AppError('VALIDATION', message, [
+        { field: 'owner', message },
+        { field: 'owner_orcid', message },
+      ]);
+    }
+    if (given(input.owner)) return this.resolveField(ctx.em, 'owner', input.owner);
+    if (given(input.ownerOrcid)) return this.resolveField(ctx.em, 'owner_orcid', input.ownerOrcid);
+    return ctx.caller.user;
+  }
+
   async resolveField(em: EntityManager, field: string, identifier: unknown): Promise<User> {
     if (typeof identifier !== 'string' || identifier.trim() === '') {
       throw validationError(field, 'must be an ORCID, MFID, username or email');
