@@ -116,12 +116,18 @@ describe('POST /datasets', () => {
     const unknownOwner = await post(admin.key, { owner: 'nobody-at-all' });
     expect(unknownOwner.status).toBe(422);
     expect(unknownOwner.body.detail).toMatch(/^owner:/);
-    const extra = await post(admin.key, { description: 'x', source_folder: 'y' });
+    const extra = await post(admin.key, { description: 'x', sample_count: 2 });
     expect(extra.status).toBe(422);
-    expect(extra.body.fields.map((f: { field: string }) => f.field)).toEqual([
-      'description',
-      'source_folder',
-    ]);
+    expect(extra.body.fields.map((f: { field: string }) => f.field)).toEqual(['description', 'sample_count']);
+    // the legacy client's parsers always send source_folder: accepted on create, never stored
+    const parsed = await post(admin.key, { dataset_name: 'parsed', source_folder: '/home/u/run1' });
+    expect(parsed.status).toBe(201);
+    expect(parsed.body).not.toHaveProperty('source_folder');
+    const patched = await rest(t.url, 'PATCH', `/datasets/${parsed.body.unique_id}`, {
+      key: admin.key,
+      body: { source_folder: '/elsewhere' },
+    });
+    expect(patched.status).toBe(422);
     const types = await post(admin.key, { public: 'yes', dataset_name: 5, timestamp: 'yesterday' });
     expect(types.status).toBe(422);
   });

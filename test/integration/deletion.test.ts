@@ -3,6 +3,7 @@ import { gql, rest } from '../support/http';
 import { grant, makeUser, unique, type TestUser } from '../support/factories';
 import { newDataset, newSample } from '../support/catalog';
 import { rawQuery } from '../../src/core/db/raw';
+import { newMfid } from '../../src/core/ids';
 import { formUpload } from '../support/files';
 
 const PIXEL_PNG =
@@ -261,7 +262,7 @@ describe('deletion requests', () => {
     ).toBe('pending');
   });
 
-  test('DELETE /resources/{id}: admins only, 409 without an approved request unless force, 404 when missing', async () => {
+  test('DELETE /resources/{id}: admins only, 409 without an approved request unless force, idempotent', async () => {
     const sample = await newSample(t.url, owner.key, { sample_name: 'forced' });
     expect((await rest(t.url, 'DELETE', `/resources/${sample}`, { key: owner.key })).status).toBe(403);
     expect((await rest(t.url, 'DELETE', `/resources/${sample}`, { key: admin.key })).status).toBe(409);
@@ -274,10 +275,12 @@ describe('deletion requests', () => {
     expect(
       (await rest(t.url, 'GET', `/deletion_requests/${req.body.id}`, { key: admin.key })).body.status,
     ).toBe('approved');
-    expect(
-      (await rest(t.url, 'DELETE', `/resources/${sample}`, { key: admin.key, query: { force: 'True' } }))
-        .status,
-    ).toBe(404);
+    // deleting what is already gone (the 3.1 client approves, then deletes) succeeds and says so
+    const again = await rest(t.url, 'DELETE', `/resources/${sample}`, { key: admin.key });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ detail: `Resource ${sample} was already deleted (see the audit)` });
+    // what never existed is 404
+    expect((await rest(t.url, 'DELETE', `/resources/${newMfid()}`, { key: admin.key })).status).toBe(404);
     const audit = await rest(t.url, 'GET', '/deletion_audit', {
       key: admin.key,
       query: { resource_id: sample },

@@ -243,8 +243,10 @@ describe('ingestion rules and routes', () => {
     expect(Number.isInteger(asked.body.id)).toBe(true);
     expect(Object.keys(asked.body).sort()).toEqual(
       [
+        'created_at',
         'dataset_mfid',
         'error_message',
+        'file_id',
         'file_mfid',
         'id',
         'ingestion_class',
@@ -256,15 +258,34 @@ describe('ingestion rules and routes', () => {
         'time_started',
       ].sort(),
     );
+    // the client asks right after the upload, which already queued a request: it joins that one
     const byDataset = await requestsOf(t, owner.key, { dataset_id: ds, limit: '1000', offset: '0' });
-    expect(byDataset.total).toBe(2);
+    expect(byDataset.total).toBe(1);
     expect(byDataset.items[0].id).toBe(asked.body.id);
+    // naming an ingestor joins it too (the waiting request had none) ...
+    const named = await rest(t.url, 'POST', `/files/${fileId}/ingest`, {
+      key: owner.key,
+      query: { ingestion_class: 'DelimitedTextIngestor' },
+    });
+    expect(named.body).toMatchObject({ id: asked.body.id, ingestion_class: 'DelimitedTextIngestor' });
+    // ... a different ingestor than the waiting one names queues another request
+    const other = await rest(t.url, 'POST', `/files/${fileId}/ingest`, {
+      key: owner.key,
+      query: { ingestion_class: 'ApiUploadIngestor' },
+    });
+    expect(other.body.id).not.toBe(asked.body.id);
+    expect((await requestsOf(t, owner.key, { dataset_id: ds })).total).toBe(2);
     await drainJobs(t);
     const polled = await rest(t.url, 'GET', `/ingestion_requests/${asked.body.id}`, { key: owner.key });
     expect(polled.body.id).toBe(asked.body.id);
     expect(FINAL).toContain(polled.body.status);
     expect(polled.body.status).toBe('complete');
     expect(polled.body.ingestion_githash).toEqual(expect.any(String));
+    expect(polled.body.ingestor_used).toBe('DelimitedTextIngestor');
+    // once it has run, asking again is a re-ingestion: a new request
+    const again = await rest(t.url, 'POST', `/files/${fileId}/ingest`, { key: owner.key });
+    expect(again.body.id).not.toBe(asked.body.id);
+    expect(again.body.status).toBe('requested');
     const ingestors = await rest(t.url, 'GET', '/ingestors', { key: owner.key });
     expect(ingestors.body).toEqual(
       expect.arrayContaining(['ImageIngestor', 'H5Ingestor', 'ApiUploadIngestor']),

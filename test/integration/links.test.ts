@@ -245,3 +245,27 @@ describe('links', () => {
     expect(unlinked.data.unlinkResources.kind).toBe('dataset_dataset');
   });
 });
+
+test('GET /samples/{id}/datasets, a plain list the client cannot page, holds a full page without limit', async () => {
+  const small = await startTestApp({ DEFAULT_PAGE_SIZE: '2', MAX_PAGE_SIZE: '1000' });
+  try {
+    const user = await makeUser(small.app);
+    const sample = await newSample(small.url, user.key);
+    for (let i = 0; i < 3; i++) {
+      const ds = await newDataset(small.url, user.key);
+      await rest(small.url, 'POST', `/datasets/${ds}/samples/${sample}`, { key: user.key });
+    }
+    const all = await rest(small.url, 'GET', `/samples/${sample}/datasets`, { key: user.key });
+    expect(all.body).toHaveLength(3);
+    const limited = await rest(small.url, 'GET', `/samples/${sample}/datasets`, {
+      key: user.key,
+      query: { limit: '2' },
+    });
+    expect(limited.body).toHaveLength(2);
+    // an envelope keeps the default page size (it can be paged)
+    const envelope = await rest(small.url, 'GET', '/datasets', { key: user.key });
+    expect(envelope.body.items).toHaveLength(2);
+  } finally {
+    await small.close();
+  }
+});

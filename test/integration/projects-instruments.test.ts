@@ -152,6 +152,19 @@ describe('projects', () => {
         })
       ).status,
     ).toBe(422);
+    // the record sent back as read (the 3.1 CLI's project edit): the current lead is no change
+    const echoed = await rest(t.url, 'PATCH', `/projects/${good}`, {
+      key: admin.key,
+      body: {
+        title: 'edited',
+        project_lead_orcid: admin.user.uniqueId,
+        project_lead_username: admin.user.username,
+        project_lead_email: null,
+        lead: { unique_id: admin.user.uniqueId, username: admin.user.username },
+      },
+    });
+    expect(echoed.status).toBe(200);
+    expect(echoed.body).toMatchObject({ title: 'edited', project_lead_orcid: admin.user.uniqueId });
     expect(
       (await rest(t.url, 'PATCH', `/projects/${good}`, { key: user.key, body: { title: 'no' } })).status,
     ).toBe(403);

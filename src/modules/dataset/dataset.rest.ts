@@ -38,6 +38,12 @@ const ECHOED = [
   'links',
   'deletion_request',
 ];
+/**
+ * Sent on create by the 3.1 client's parsers (`crucible upload`, `dataset create`: the working
+ * directory) although datasets have no such field (spec 2.1 rule 4): dropped, not stored, so
+ * those commands keep working. On update it is refused like any unknown field.
+ */
+const DROPPED_ON_CREATE = ['source_folder'];
 const NOT_UPDATABLE: Record<string, string> = {
   project_id: 'the project changes only through project reassignment',
   project_mfid: 'the project changes only through project reassignment',
@@ -52,7 +58,7 @@ function textFields(body: Body): Partial<Record<(typeof TEXT_FIELDS)[number], st
 }
 
 export function parseCreate(raw: unknown): DatasetCreateInput {
-  const body = pickFields(bodyObject(raw), CREATE_FIELDS, { ignore: ECHOED });
+  const body = pickFields(bodyObject(raw), CREATE_FIELDS, { ignore: [...ECHOED, ...DROPPED_ON_CREATE] });
   return {
     ...textFields(body),
     uniqueId: optionalString(body, 'unique_id'),

@@ -25,8 +25,12 @@ export function deletionRoutes(router: Router): void {
     '/resources/:id',
     handle(async (ctx, req) => {
       const id = param(req, 'id');
-      await ctx.services.deletion.deleteNow(ctx, id, qBool(req.query, 'force', false));
-      return { detail: `Resource ${id} permanently deleted` };
+      const now = await ctx.services.deletion.deleteNow(ctx, id, qBool(req.query, 'force', false));
+      return {
+        detail: now
+          ? `Resource ${id} permanently deleted`
+          : `Resource ${id} was already deleted (see the audit)`,
+      };
     }),
   );
   router.get(

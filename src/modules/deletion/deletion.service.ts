@@ -131,8 +131,17 @@ export class DeletionService {
    * Removes a resource now (platform admins). Without `force` it needs an approved request
    * (409 otherwise); a pending request is closed as approved by the removal.
    */
-  async deleteNow(ctx: RequestContext, resourceId: string, force: boolean): Promise<void> {
+  /**
+   * Removes a resource now (platform admins). Answers whether it was removed by this call:
+   * false when an approval already removed it (the 3.1 client approves, then deletes: the
+   * second step finds the audit entry and succeeds instead of answering 404).
+   */
+  async deleteNow(ctx: RequestContext, resourceId: string, force: boolean): Promise<boolean> {
     this.assertAdmin(ctx);
+    if (!(await this.resources.detect(ctx.em, resourceId))) {
+      const removed = await ctx.em.count(DeletionAudit, { resourceId });
+      if (removed > 0) return false;
+    }
     const r = await this.resources.find(ctx, resourceId);
     const target: RemovalTarget = { uniqueId: r.uniqueId, type: deletableType(r) };
     const snapshot = await this.snapshot(ctx, r);
@@ -161,6 +170,7 @@ export class DeletionService {
       return this.removeIn(tx, target, snapshot, request, ctx.userId);
     });
     await this.removal.afterCommit(after, ctx.log, target);
+    return true;
   }
 
   async listAudit(

@@ -16,5 +16,8 @@ export function toLegacyIngestionRequest(r: IngestionRequest): Record<string, un
     time_started: iso(r.timeStarted),
     time_completed: iso(r.timeCompleted),
     error_message: r.errorMessage ?? null,
+    // what the 3.1 CLI's ingestion tables read (`crucible dataset ingestion`, `file ingestion`)
+    file_id: r.fileMfid,
+    created_at: iso(r.timeCreated),
   };
 }

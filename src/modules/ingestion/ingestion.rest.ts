@@ -13,7 +13,15 @@ const PATCH_FIELDS = [
   'error_message',
 ];
 /** read-only fields a worker may echo back from a record it read */
-const ECHOED = ['file_mfid', 'dataset_mfid', 'time_created', 'time_started', 'ingestor_used'];
+const ECHOED = [
+  'file_mfid',
+  'dataset_mfid',
+  'time_created',
+  'time_started',
+  'ingestor_used',
+  'file_id',
+  'created_at',
+];
 
 /** Ingestion requests and ingestors: the legacy routes (reference §5.7 #46, #51–#54). */
 export function ingestionRoutes(router: Router): void {

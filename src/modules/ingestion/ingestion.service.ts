@@ -93,6 +93,12 @@ export class IngestionService {
   /**
    * Asks for (another) ingestion of a stored file: needs `contribute` on its dataset. Remote
    * files are refused (409): only files held in the service's storage are ingested.
+   *
+   * A request for the file still waiting in the queue (`requested`) is joined rather than
+   * doubled: the 3.1 client asks for ingestion right after every upload, which already queued
+   * one. Joining sets the waiting request's ingestor when it had none; asking for a different
+   * ingestor than the one it names queues a new request. The worker reads the ingestor when it
+   * starts the request (one atomic update), so a joined ingestor is never missed.
    */
   async request(
     ctx: RequestContext,
@@ -105,9 +111,22 @@ export class IngestionService {
     const ds = await this.deps.datasets.get(ctx, file.dataset.uniqueId);
     await this.deps.files.policy.assertCanAdd(ctx, ds);
     assertStored(file);
-    return ctx.em.transactional((tx) =>
-      this.createIn(tx, { uniqueId: file.uniqueId, datasetId: ds.uniqueId }, ingestor, ctx.userId),
-    );
+    return ctx.em.transactional(async (tx) => {
+      const waiting = await tx.findOne(
+        IngestionRequest,
+        { fileMfid: file.uniqueId, status: 'requested' },
+        { orderBy: { id: 'desc' }, lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+      );
+      if (
+        waiting &&
+        (ingestor === null || waiting.ingestionClass == null || waiting.ingestionClass === ingestor)
+      ) {
+        if (ingestor !== null) waiting.ingestionClass = ingestor;
+        await tx.flush();
+        return waiting;
+      }
+      return this.createIn(tx, { uniqueId: file.uniqueId, datasetId: ds.uniqueId }, ingestor, ctx.userId);
+    });
   }
 
   /** `request` for an operator at the command line: no caller, no permission check. */

@@ -116,16 +116,18 @@ export function linkRoutes(router: Router): void {
       return { items: await sampleItems(ctx, page.items, req.query), total: page.total };
     }),
   );
-  // a plain list (not an envelope): the legacy client parses an array here
+  // a plain list (not an envelope): the legacy client parses an array here and cannot page
+  // it, so without `limit` it holds as many as a page may (MAX_PAGE_SIZE), not the default
   router.get(
     '/samples/:id/datasets',
     handle(async (ctx, req) => {
+      const limits = ctx.config.limits;
       const page = await ctx.services.link.datasetRelatives(
         ctx,
         param(req, 'id'),
         'ofSample',
         parseFilter(req.query),
-        qOffsetPage(req.query, ctx.config.limits),
+        qOffsetPage(req.query, { ...limits, defaultPageSize: limits.maxPageSize }),
       );
       return datasetItems(ctx, page.items, req.query);
     }),

@@ -3,7 +3,8 @@ import type { RequestContext } from '../../core/context';
 import { handle, param } from '../../core/rest/handler';
 import { bodyObject, qInt, qLimit, qList } from '../../core/rest/params';
 import { withMetadata } from '../resource/resource.extras';
-import { pickFields, optionalString, requiredString } from '../../core/rest/body';
+import { pickFields, optionalString, requiredString, type Body } from '../../core/rest/body';
+import { validationError } from '../../core/errors';
 import { toPublicUser } from '../user/user.rest';
 import type { Project } from './project.entity';
 import type { ProjectCapabilities } from './project.policy';
@@ -57,6 +58,38 @@ const CREATE_FIELDS = [
   'project_lead_username',
 ] as const;
 const PATCH_FIELDS = ['project_id', 'title', 'organization', 'description', 'status'] as const;
+
+const LEAD_FIELDS = [
+  'project_lead',
+  'project_lead_orcid',
+  'project_lead_email',
+  'project_lead_username',
+  'lead',
+];
+const LEAD_CHANGE = 'the lead changes only through POST /resources/{mfid}/transfer_ownership';
+
+/**
+ * A PATCH body without its lead fields, which may only repeat the current lead (the 3.1 CLI's
+ * `project edit` sends the record back): naming anyone else is 422 pointing to the ownership
+ * transfer. Nulls (an email hidden from the caller) say nothing.
+ */
+async function withoutUnchangedLead(ctx: RequestContext, pid: string, raw: unknown): Promise<Body> {
+  const body = bodyObject(raw);
+  const given = LEAD_FIELDS.filter((f) => body[f] !== undefined && body[f] !== null && body[f] !== '');
+  if (given.length) {
+    const project = await ctx.services.project.get(ctx, pid);
+    for (const field of given) {
+      const value = body[field];
+      const selector =
+        field === 'lead' && typeof value === 'object' && value !== null
+          ? ((value as Record<string, unknown>).unique_id ?? (value as Record<string, unknown>).orcid)
+          : value;
+      const user = await ctx.services.user.resolveField(ctx.em, field, selector);
+      if (user.uniqueId !== project.owner.uniqueId) throw validationError(field, LEAD_CHANGE);
+    }
+  }
+  return Object.fromEntries(Object.entries(body).filter(([k]) => !LEAD_FIELDS.includes(k)));
+}
 
 export function projectRoutes(router: Router): void {
   router.get(
@@ -140,15 +173,7 @@ export function projectRoutes(router: Router): void {
   router.patch(
     '/projects/:pid',
     handle(async (ctx, req) => {
-      const body = pickFields(bodyObject(req.body), PATCH_FIELDS, {
-        rejectWith: {
-          project_lead: 'the lead changes only through POST /resources/{mfid}/transfer_ownership',
-          project_lead_orcid: 'the lead changes only through POST /resources/{mfid}/transfer_ownership',
-          project_lead_email: 'the lead changes only through POST /resources/{mfid}/transfer_ownership',
-          project_lead_username: 'the lead changes only through POST /resources/{mfid}/transfer_ownership',
-          lead: 'the lead changes only through POST /resources/{mfid}/transfer_ownership',
-        },
-      });
+      const body = pickFields(await withoutUnchangedLead(ctx, param(req, 'pid'), req.body), PATCH_FIELDS);
       const patch: ProjectPatch = {};
       if ('project_id' in body) patch.projectId = requiredString(body, 'project_id');
       for (const [wire, key] of [
