@@ -238,6 +238,8 @@ describe('ingestion rules and routes', () => {
     const ds = await makeDataset(t, owner);
     const { complete } = await resumableUpload(t, owner.key, ds, 'table.tsv', Buffer.from(fx.TSV));
     const fileId = complete!.body.mfid as string;
+    // the legacy protocol: `complete` records no request; the client's POST /files/{id}/ingest does
+    expect((await requestsOf(t, owner.key, { file_id: fileId })).total).toBe(0);
     const asked = await rest(t.url, 'POST', `/files/${fileId}/ingest`, { key: owner.key });
     expect(asked.status).toBe(201);
     expect(Number.isInteger(asked.body.id)).toBe(true);
@@ -258,10 +260,18 @@ describe('ingestion rules and routes', () => {
         'time_started',
       ].sort(),
     );
-    // the client asks right after the upload, which already queued a request: it joins that one
     const byDataset = await requestsOf(t, owner.key, { dataset_id: ds, limit: '1000', offset: '0' });
     expect(byDataset.total).toBe(1);
     expect(byDataset.items[0].id).toBe(asked.body.id);
+    // naming an ingestor on initiate records the request with the file
+    const named0 = await resumableUpload(t, owner.key, ds, 'doc.json', Buffer.from(fx.JSON_DOC), undefined, {
+      ingestor: 'JsonIngestor',
+    });
+    const [recorded] = (await requestsOf(t, owner.key, { file_id: named0.complete!.body.mfid })).items;
+    expect(recorded).toMatchObject({ ingestion_class: 'JsonIngestor', status: 'requested' });
+    // asking again while it waits joins it
+    const twice = await rest(t.url, 'POST', `/files/${fileId}/ingest`, { key: owner.key });
+    expect(twice.body.id).toBe(asked.body.id);
     // naming an ingestor joins it too (the waiting request had none) ...
     const named = await rest(t.url, 'POST', `/files/${fileId}/ingest`, {
       key: owner.key,
@@ -274,7 +284,7 @@ describe('ingestion rules and routes', () => {
       query: { ingestion_class: 'ApiUploadIngestor' },
     });
     expect(other.body.id).not.toBe(asked.body.id);
-    expect((await requestsOf(t, owner.key, { dataset_id: ds })).total).toBe(2);
+    expect((await requestsOf(t, owner.key, { file_id: fileId })).total).toBe(2);
     await drainJobs(t);
     const polled = await rest(t.url, 'GET', `/ingestion_requests/${asked.body.id}`, { key: owner.key });
     expect(polled.body.id).toBe(asked.body.id);

@@ -112,11 +112,12 @@ export async function resumableUpload(
   filename: string,
   data: Buffer,
   chunkSize = 256 * 1024,
+  extra: Record<string, unknown> = {},
 ): Promise<{ initiate: Reply; complete?: Reply; finalChunk?: { status: number; body: any } }> {
   const base = t.url;
   const initiate = await rest(base, 'POST', `/datasets/${datasetId}/upload/initiate`, {
     key,
-    body: { filename, size: data.length, sha256_hash: sha256(data) },
+    body: { filename, size: data.length, sha256_hash: sha256(data), ...extra },
   });
   if (initiate.status !== 200 || initiate.body.existing_file) return { initiate };
   let finalChunk;

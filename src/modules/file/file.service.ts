@@ -140,6 +140,8 @@ export class FileService {
     datasetId: string,
     upload: StoredUpload,
     ingestor: string | null,
+    /** record an ingestion request with the file (false: the caller asks for one itself) */
+    ingest = true,
   ): Promise<FileAdded> {
     let result: { row: Record<string, unknown>; created: boolean } | null = null;
     try {
@@ -170,12 +172,14 @@ export class FileService {
               datasetId,
             ]);
             // a new stored file is ingested: the request commits with the record or not at all
-            await ctx.services.ingestion.createIn(
-              tx,
-              { uniqueId: upload.uniqueId, datasetId },
-              ingestor,
-              ctx.userId,
-            );
+            if (ingest) {
+              await ctx.services.ingestion.createIn(
+                tx,
+                { uniqueId: upload.uniqueId, datasetId },
+                ingestor,
+                ctx.userId,
+              );
+            }
             return { row: inserted[0], created: true };
           }
           const existing = await rawQuery<Record<string, unknown>>(

@@ -182,6 +182,9 @@ export class UploadService {
           contentType: s.contentType,
         },
         s.ingestor ?? null,
+        // the legacy protocol: `complete` is followed by POST /files/{mfid}/ingest (reference
+        // #30, #46), which records the request; naming an ingestor on initiate asks for it here
+        s.ingestor != null,
       );
     } catch (err) {
       // the file service has deleted the object: this session cannot be completed any more
