@@ -4,7 +4,6 @@ import { handle, param } from '../../core/rest/handler';
 import { bodyObject, qInt, qLimit, qList } from '../../core/rest/params';
 import { withMetadata } from '../resource/resource.extras';
 import { pickFields, optionalString, requiredString, type Body } from '../../core/rest/body';
-import { validationError } from '../../core/errors';
 import { toPublicUser } from '../user/user.rest';
 import type { Project } from './project.entity';
 import type { ProjectCapabilities } from './project.policy';
@@ -66,29 +65,22 @@ const LEAD_FIELDS = [
   'project_lead_username',
   'lead',
 ];
-const LEAD_CHANGE = 'the lead changes only through POST /resources/{mfid}/transfer_ownership';
-
 /**
- * A PATCH body without its lead fields, which may only repeat the current lead (the 3.1 CLI's
- * `project edit` sends the record back): naming anyone else is 422 pointing to the ownership
- * transfer. Nulls (an email hidden from the caller) say nothing.
+ * The lead fields of a PATCH body, as selectors for the service (the 3.1 CLI's `project edit`
+ * sends the record back, lead included), and the body without them. Nulls (an email hidden
+ * from the caller) say nothing; a `lead` object names the lead by its `unique_id`.
  */
-async function withoutUnchangedLead(ctx: RequestContext, pid: string, raw: unknown): Promise<Body> {
+function splitLead(raw: unknown): { lead: [string, unknown][]; rest: Body } {
   const body = bodyObject(raw);
-  const given = LEAD_FIELDS.filter((f) => body[f] !== undefined && body[f] !== null && body[f] !== '');
-  if (given.length) {
-    const project = await ctx.services.project.get(ctx, pid);
-    for (const field of given) {
-      const value = body[field];
-      const selector =
-        field === 'lead' && typeof value === 'object' && value !== null
-          ? ((value as Record<string, unknown>).unique_id ?? (value as Record<string, unknown>).orcid)
-          : value;
-      const user = await ctx.services.user.resolveField(ctx.em, field, selector);
-      if (user.uniqueId !== project.owner.uniqueId) throw validationError(field, LEAD_CHANGE);
-    }
+  const lead: [string, unknown][] = [];
+  for (const field of LEAD_FIELDS) {
+    const value = body[field];
+    if (value === undefined || value === null || value === '') continue;
+    const record = typeof value === 'object' ? (value as Record<string, unknown>) : null;
+    lead.push([field, record ? (record.unique_id ?? record.orcid) : value]);
   }
-  return Object.fromEntries(Object.entries(body).filter(([k]) => !LEAD_FIELDS.includes(k)));
+  const rest = Object.fromEntries(Object.entries(body).filter(([k]) => !LEAD_FIELDS.includes(k)));
+  return { lead, rest };
 }
 
 export function projectRoutes(router: Router): void {
@@ -173,8 +165,9 @@ export function projectRoutes(router: Router): void {
   router.patch(
     '/projects/:pid',
     handle(async (ctx, req) => {
-      const body = pickFields(await withoutUnchangedLead(ctx, param(req, 'pid'), req.body), PATCH_FIELDS);
-      const patch: ProjectPatch = {};
+      const { lead, rest } = splitLead(req.body);
+      const body = pickFields(rest, PATCH_FIELDS);
+      const patch: ProjectPatch = { lead };
       if ('project_id' in body) patch.projectId = requiredString(body, 'project_id');
       for (const [wire, key] of [
         ['title', 'title'],

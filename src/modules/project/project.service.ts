@@ -43,6 +43,11 @@ export interface ProjectPatch {
   organization?: string | null;
   description?: string | null;
   status?: string | null;
+  /**
+   * Lead selectors sent back with the record (field name and value): each must name the
+   * current lead. The lead changes only through the ownership transfer.
+   */
+  lead?: [field: string, selector: unknown][];
 }
 
 const TEXT_LIMITS: Record<string, number> = {
@@ -148,6 +153,15 @@ export class ProjectService {
     const project = await this.get(ctx, idOrSlug);
     await this.policy.assertCan(ctx, 'update', project);
     assertNoProblems(checkText(patch));
+    for (const [field, selector] of patch.lead ?? []) {
+      const named = await this.users.resolveField(ctx.em, field, selector);
+      if (named.uniqueId !== project.owner.uniqueId) {
+        throw validationError(
+          field,
+          'the lead changes only through POST /resources/{mfid}/transfer_ownership',
+        );
+      }
+    }
     if (patch.projectId !== undefined && patch.projectId !== project.projectId) {
       project.projectId = validateSlug('project_id', patch.projectId);
     }
