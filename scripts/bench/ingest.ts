@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import http from 'node:http';
-import net from 'node:net';
+import { freePort, procStatus, resetPeak } from '../lib/process';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -28,20 +28,6 @@ const MiB = 1024 * 1024;
 const IMAGES = Number(process.env.BENCH_INGEST_IMAGES ?? 200);
 const H5_MB = Number(process.env.BENCH_INGEST_H5_MB ?? 1024);
 const ADMIN_KEY = `bench-admin-${randomBytes(16).toString('hex')}`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) * 1024 : 0;
-}
 
 const mib = (bytes: number) => (bytes / MiB).toFixed(1);
 
@@ -249,7 +235,7 @@ async function main(): Promise<void> {
     const pid = worker.proc.pid!;
     await new Promise((r) => setTimeout(r, 1000));
     const resting = procStatus(pid, 'VmRSS');
-    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    resetPeak(pid);
     const big = await api<{ unique_id: string }>(base, 'POST', '/datasets', { dataset_name: 'bench hdf5' });
     const tu = Date.now();
     const status = await uploadFile(base, big.unique_id, h5, 'big_camera.h5');

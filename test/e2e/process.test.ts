@@ -1,6 +1,6 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { DIST, ServiceProcesses, freePort } from '../support/process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -8,49 +8,16 @@ import path from 'node:path';
  * The real process, as `npm start` runs it (the compiled service, built by `pretest`): embedded
  * database on first start, bootstrap key printed once, graceful stop, data kept across restarts.
  */
-const MAIN = path.resolve(__dirname, '../../dist/src/main.js');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-interface Running {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-async function start(env: Record<string, string>): Promise<Running> {
-  const childEnv: Record<string, string> = { ...(process.env as Record<string, string>), ...env };
-  delete childEnv.DATABASE_URL;
-  const child = spawn(process.execPath, [MAIN], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 60_000;
-  while (!out.includes('catalog service listening')) {
-    if (child.exitCode !== null) throw new Error(`service exited early:\n${out}`);
-    if (Date.now() > deadline) throw new Error(`service did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { child, output: () => out, exited };
-}
+const MAIN = path.join(DIST, 'main.js');
+const processes = new ServiceProcesses();
+const start = (env: Record<string, string>) => processes.run('main.js', [], env, 'catalog service listening');
 
 let dataDir: string;
-const children: ChildProcess[] = [];
 beforeAll(() => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-e2e-'));
 });
 afterAll(() => {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  processes.killAll();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 

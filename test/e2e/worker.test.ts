@@ -1,6 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { ServiceProcesses, freePort } from '../support/process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import * as fx from '../support/fixtures';
@@ -10,63 +9,16 @@ import * as fx from '../support/fixtures';
  * on a known port) and a worker process (`ROLE=worker`) sharing the database and DATA_DIR; then
  * the re-ingestion command line. Uses the compiled service (built by `pretest`).
  */
-const DIST = path.resolve(__dirname, '../../dist/src');
 const ADMIN_KEY = 'worker-e2e-admin-key-0123456789abcdef';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-interface Running {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-const children: ChildProcess[] = [];
-
-async function run(
-  script: string,
-  args: string[],
-  env: Record<string, string>,
-  until?: string,
-): Promise<Running> {
-  const childEnv: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    LOG_LEVEL: 'info',
-    ...env,
-  };
-  if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
-  const child = spawn(process.execPath, [path.join(DIST, script), ...args], {
-    env: childEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 60_000;
-  while (until && !out.includes(until)) {
-    if (child.exitCode !== null) throw new Error(`${script} exited early:\n${out}`);
-    if (Date.now() > deadline) throw new Error(`${script} did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { child, output: () => out, exited };
-}
+const processes = new ServiceProcesses();
+const run = processes.run.bind(processes);
 
 let dataDir: string;
 beforeAll(() => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-worker-e2e-'));
 });
 afterAll(() => {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  processes.killAll();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
