@@ -205,10 +205,9 @@ export const SEARCH_HIT = obj({
   rank: 'number',
   scientific_metadata: 'object?',
 });
-export const DELETION_REQUEST = obj({
+/** The fields every reviewed request carries (deletion and join requests). */
+const REVIEWED: Shape = {
   id: 'integer',
-  resource_type: 'string',
-  resource_id: 'string',
   requester_id: 'string',
   reason: 'string?',
   status: 'string',
@@ -216,7 +215,8 @@ export const DELETION_REQUEST = obj({
   review_time: 'string?',
   reviewer_id: 'string?',
   reviewer_notes: 'string?',
-});
+};
+export const DELETION_REQUEST = obj({ ...REVIEWED, resource_type: 'string', resource_id: 'string' });
 export const DELETION_AUDIT = obj({
   id: 'integer',
   resource_id: 'string',
@@ -226,17 +226,7 @@ export const DELETION_AUDIT = obj({
 export const GRAPH = obj({ nodes: 'array', edges: 'array', links: 'array', directed: 'boolean' });
 export const KEY_STATUS = obj({ valid: 'boolean', created_at: 'string?', expires_at: 'string?' });
 export const MESSAGE = obj({ detail: 'string' });
-export const JOIN_REQUEST = obj({
-  id: 'integer',
-  group_name: 'string',
-  requester_id: 'string',
-  reason: 'string?',
-  status: 'string',
-  request_time: 'string',
-  review_time: 'string?',
-  reviewer_id: 'string?',
-  reviewer_notes: 'string?',
-});
+export const JOIN_REQUEST = obj({ ...REVIEWED, group_name: 'string' });
 export const INGESTION_REQUEST = obj({
   id: 'integer',
   status: 'string',
