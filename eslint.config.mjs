@@ -1,6 +1,9 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const REST_IMPORT =
+  "import another module's wire mapping from its <noun>.legacy.ts; only src/modules/routes.ts imports *.rest.ts (DESIGN.md §12)";
+
 export default tseslint.config(
   {
     ignores: [
@@ -23,6 +26,24 @@ export default tseslint.config(
       'no-console': 'error',
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  // DESIGN.md §12: no module imports another module's route file (`*.rest.ts`); the legacy
+  // wire shapes they share live in `<noun>.legacy.ts`. src/modules/routes.ts mounts the routes.
+  {
+    files: ['src/modules/*/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^\\.\\./.*\\.rest(\\.js)?$', message: REST_IMPORT }] },
+      ],
+    },
+  },
+  {
+    files: ['src/modules/*.ts'],
+    ignores: ['src/modules/routes.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '\\.rest(\\.js)?$', message: REST_IMPORT }] }],
     },
   },
   {

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { handle } from '../../core/rest/handler';
-import { parseUserPatch, toLegacyUser } from '../user/user.rest';
+import { parseUserPatch, toLegacyUser } from '../user/user.legacy';
 import { bodyObject } from '../../core/rest/params';
 
 export function accountRoutes(router: Router): void {

@@ -1,15 +1,13 @@
 import type { Router } from 'express';
 import type { RequestContext } from '../../core/context';
 import { handle, param } from '../../core/rest/handler';
-import { bodyObject, qBool, qInt, qLimit, qList, qStr, type Query } from '../../core/rest/params';
+import { bodyObject, qBool, qLimit, qStr, type Query } from '../../core/rest/params';
 import { optionalBool, optionalString, pickFields, type Body } from '../../core/rest/body';
 import { decodeCursor } from '../../core/pagination';
 import { validationError } from '../../core/errors';
 import { TEXT_FIELDS, UPDATABLE } from './dataset.fields';
-import type { DatasetFilter, ProjectScope } from './dataset.query';
 import type { DatasetCreateInput, DatasetPatch } from './dataset.service';
-import { toLegacyDataset } from './dataset.legacy';
-import { extrasFlags } from '../resource/resource.extras';
+import { extrasFlags, parseFilter, toLegacyDataset } from './dataset.legacy';
 
 const TEXT_WIRE = TEXT_FIELDS.map((k) => [UPDATABLE[k].wire, k] as const);
 const CREATE_FIELDS = [
@@ -57,7 +55,7 @@ function textFields(body: Body): Partial<Record<(typeof TEXT_FIELDS)[number], st
   return out;
 }
 
-export function parseCreate(raw: unknown): DatasetCreateInput {
+function parseCreate(raw: unknown): DatasetCreateInput {
   const body = pickFields(bodyObject(raw), CREATE_FIELDS, { ignore: [...ECHOED, ...DROPPED_ON_CREATE] });
   return {
     ...textFields(body),
@@ -74,7 +72,7 @@ export function parseCreate(raw: unknown): DatasetCreateInput {
   };
 }
 
-export function parsePatch(raw: unknown): DatasetPatch {
+function parsePatch(raw: unknown): DatasetPatch {
   const accepted = [
     ...TEXT_WIRE.map(([w]) => w),
     'public',
@@ -97,37 +95,6 @@ export function parsePatch(raw: unknown): DatasetPatch {
     if (wire in body) patch[key] = optionalString(body, wire);
   }
   return patch;
-}
-
-const SCOPES: ProjectScope[] = ['assigned', 'shared', 'all'];
-
-export function parseFilter(q: Query): DatasetFilter {
-  const scope = qStr(q, 'project_scope');
-  if (scope !== undefined && !SCOPES.includes(scope as ProjectScope)) {
-    throw validationError('project_scope', 'must be assigned, shared or all');
-  }
-  const size = qStr(q, 'size');
-  return {
-    projectId: qStr(q, 'project_id'),
-    projectMfid: qStr(q, 'project_mfid'),
-    projectScope: scope as ProjectScope | undefined,
-    instrumentMfid: qStr(q, 'instrument_mfid'),
-    instrumentName: qStr(q, 'instrument_name'),
-    measurement: qStr(q, 'measurement'),
-    keyword: qStr(q, 'keyword'),
-    uniqueId: qStr(q, 'unique_id'),
-    public: qBool(q, 'public'),
-    datasetName: qStr(q, 'dataset_name'),
-    ownerOrcid: qStr(q, 'owner_orcid'),
-    timestamp: qStr(q, 'timestamp'),
-    size: size === undefined ? undefined : qInt(q, 'size', 0, 0, Number.MAX_SAFE_INTEGER),
-    dataFormat: qStr(q, 'data_format'),
-    dataType: qStr(q, 'data_type'),
-    sessionName: qStr(q, 'session_name'),
-    sampleMfid: qStr(q, 'sample_mfid'),
-    accessibleToUser: qList(q, 'accessible_to_user'),
-    accessibleToProject: qList(q, 'accessible_to_project'),
-  };
 }
 
 async function detail(ctx: RequestContext, id: string, q: Query): Promise<Record<string, unknown>> {

@@ -1,49 +1,11 @@
 import type { Router } from 'express';
-import type { RequestContext } from '../../core/context';
 import { handle, param } from '../../core/rest/handler';
 import { bodyObject, qInt, qLimit, qStr } from '../../core/rest/params';
 import { optionalBool, optionalString, pickFields, requiredString, type Body } from '../../core/rest/body';
 import { AppError } from '../../core/errors';
-import { withMetadata } from '../resource/resource.extras';
-import { toPublicUser } from '../user/user.rest';
-import type { Instrument } from './instrument.entity';
-import type { InstrumentCapabilities } from './instrument.policy';
+import { withMetadata } from '../resource/resource.legacy';
+import { toLegacyInstrument } from './instrument.legacy';
 import type { InstrumentPatch, InstrumentText } from './instrument.service';
-
-export async function toLegacyInstrument(
-  ctx: RequestContext,
-  instrument: Instrument,
-  capabilities: InstrumentCapabilities | null = null,
-): Promise<Record<string, unknown>> {
-  const owner = await ctx.loaders.user.load(instrument.owner.uniqueId);
-  return {
-    unique_id: instrument.uniqueId,
-    instrument_id: instrument.instrumentId,
-    instrument_name: instrument.instrumentName,
-    owner_orcid: instrument.owner.uniqueId,
-    owner: owner ? toPublicUser(ctx, owner) : null,
-    status: instrument.status,
-    location: instrument.location ?? null,
-    manufacturer: instrument.manufacturer ?? null,
-    model: instrument.model ?? null,
-    instrument_type: instrument.instrumentType ?? null,
-    description: instrument.description ?? null,
-    other_id: instrument.otherId ?? null,
-    other_id_source: instrument.otherIdSource ?? null,
-    public: instrument.public,
-    creation_time: instrument.creationTime.toISOString(),
-    modification_time: instrument.modificationTime.toISOString(),
-    resource_type: 'instrument',
-    capabilities: capabilities
-      ? {
-          can_read: capabilities.canRead,
-          can_update: capabilities.canUpdate,
-          can_manage_access: capabilities.canManageAccess,
-          can_transfer_ownership: capabilities.canTransferOwnership,
-        }
-      : null,
-  };
-}
 
 const TEXT_WIRE: [string, keyof InstrumentText][] = [
   ['location', 'location'],

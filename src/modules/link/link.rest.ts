@@ -1,20 +1,11 @@
 import type { Router } from 'express';
-import type { RequestContext } from '../../core/context';
 import { handle, param } from '../../core/rest/handler';
-import { bodyObject, qBool, qOffsetPage, qStr, type Query } from '../../core/rest/params';
+import { bodyObject, qOffsetPage, qStr } from '../../core/rest/params';
 import { optionalString, pickFields, requiredString } from '../../core/rest/body';
-import { toLegacyDataset } from '../dataset/dataset.legacy';
-import { parseFilter } from '../dataset/dataset.rest';
-import { parseSampleFilter, sampleItems } from '../sample/sample.rest';
-import { extrasFlags } from '../resource/resource.extras';
-import type { Dataset } from '../dataset/dataset.entity';
+import { datasetItems, parseFilter } from '../dataset/dataset.legacy';
+import { parseSampleFilter, sampleItems } from '../sample/sample.legacy';
 import { toLegacyLink, toLegacyLinkInfo } from './link.legacy';
 import type { ExpectedTypes, LinkInfo } from './link.service';
-
-function datasetItems(ctx: RequestContext, datasets: Dataset[], q: Query) {
-  const opts = { includeOwner: qBool(q, 'include_owner', false), ...extrasFlags(q) };
-  return Promise.all(datasets.map((ds) => toLegacyDataset(ctx, ds, opts)));
-}
 
 const unlinked = (info: LinkInfo) => ({
   detail: `Unlinked ${info.parentId} and ${info.childId}`,

@@ -4,20 +4,9 @@ import { AppError, notFound, validationError } from '../../core/errors';
 import { handle, param } from '../../core/rest/handler';
 import { bodyObject, qOffsetPage, qStr } from '../../core/rest/params';
 import { pickFields } from '../../core/rest/body';
-import { toPublicUser } from '../user/user.rest';
 import type { User } from '../user/user.entity';
 import type { Project } from './project.entity';
-import type { ProjectMember } from './project-member.entity';
-
-/** A member record (spec 2.6 rule 1): the public-safe user, with the role held in the project. */
-function toLegacyMember(ctx: RequestContext, m: ProjectMember): Record<string, unknown> {
-  return {
-    ...toPublicUser(ctx, m.user),
-    orcid: m.user.uniqueId,
-    is_service_account: m.user.isServiceAccount,
-    role: m.role,
-  };
-}
+import { toLegacyMember } from './project.legacy';
 
 async function memberRecords(ctx: RequestContext, project: Project): Promise<Record<string, unknown>[]> {
   return (await ctx.services.project.members(ctx, project)).map((m) => toLegacyMember(ctx, m));

@@ -1,49 +1,10 @@
 import type { Router } from 'express';
-import type { RequestContext } from '../../core/context';
 import { handle, param } from '../../core/rest/handler';
 import { bodyObject, qInt, qLimit, qList } from '../../core/rest/params';
-import { withMetadata } from '../resource/resource.extras';
+import { withMetadata } from '../resource/resource.legacy';
 import { pickFields, optionalString, requiredString, type Body } from '../../core/rest/body';
-import { toPublicUser } from '../user/user.rest';
-import type { Project } from './project.entity';
-import type { ProjectCapabilities } from './project.policy';
+import { toLegacyProject } from './project.legacy';
 import type { ProjectCreateInput, ProjectPatch } from './project.service';
-
-export async function toLegacyProject(
-  ctx: RequestContext,
-  project: Project,
-  capabilities: ProjectCapabilities | null = null,
-): Promise<Record<string, unknown>> {
-  const lead = await ctx.loaders.user.load(project.owner.uniqueId);
-  const showEmail = lead ? ctx.services.user.policy.canSeeEmail(ctx, lead) : false;
-  return {
-    unique_id: project.uniqueId,
-    project_id: project.projectId,
-    title: project.title ?? null,
-    organization: project.organization ?? null,
-    description: project.description ?? null,
-    status: project.status,
-    project_lead_orcid: project.owner.uniqueId,
-    project_lead_email: showEmail ? (lead?.email ?? null) : null,
-    project_lead_username: lead?.username ?? null,
-    lead: lead ? toPublicUser(ctx, lead) : null,
-    creation_time: project.creationTime.toISOString(),
-    modification_time: project.modificationTime.toISOString(),
-    resource_type: 'project',
-    capabilities: capabilities ? toLegacyProjectCapabilities(capabilities) : null,
-  };
-}
-
-function toLegacyProjectCapabilities(c: ProjectCapabilities): Record<string, boolean> {
-  return {
-    can_read: c.canRead,
-    can_update: c.canUpdate,
-    can_manage_members: c.canManageMembers,
-    can_manage_access: c.canManageAccess,
-    can_transfer_ownership: c.canTransferOwnership,
-    can_create_datasets: c.canCreateDatasets,
-  };
-}
 
 const CREATE_FIELDS = [
   'project_id',

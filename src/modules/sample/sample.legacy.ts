@@ -1,8 +1,10 @@
 import type { RequestContext } from '../../core/context';
-import { toPublicUser } from '../user/user.rest';
-import { legacyExtras, type ExtrasOptions } from '../resource/resource.extras';
+import { qBool, qList, qStr, type Query } from '../../core/rest/params';
+import { toPublicUser } from '../user/user.legacy';
+import { extrasFlags, legacyExtras, type ExtrasOptions } from '../dataset/dataset.legacy';
 import type { Sample } from './sample.entity';
 import type { SampleCapabilities } from './sample.policy';
+import type { SampleFilter } from './sample.query';
 
 export interface LegacySampleOptions extends ExtrasOptions {
   includeOwner?: boolean;
@@ -63,4 +65,50 @@ function toLegacySampleCapabilities(c: SampleCapabilities): Record<string, boole
     can_request_deletion: c.canRequestDeletion,
     can_delete: c.canDelete,
   };
+}
+
+/** The list filters of `GET /samples` (and of the related-sample lists) from the query. */
+export function parseSampleFilter(q: Query): SampleFilter {
+  return {
+    uniqueId: qStr(q, 'unique_id'),
+    sampleName: qStr(q, 'sample_name'),
+    sampleType: qStr(q, 'sample_type'),
+    ownerOrcid: qStr(q, 'owner_orcid'),
+    timestamp: qStr(q, 'timestamp'),
+    public: qBool(q, 'public'),
+    projectId: qStr(q, 'project_id'),
+    projectMfid: qStr(q, 'project_mfid'),
+    datasetMfid: qStr(q, 'dataset_mfid'),
+    accessibleToUser: qList(q, 'accessible_to_user'),
+    accessibleToProject: qList(q, 'accessible_to_project'),
+  };
+}
+
+/** A sample as single reads return it: owner and embedded datasets by default, capabilities. */
+export async function sampleDetail(
+  ctx: RequestContext,
+  sample: Sample,
+  q: Query,
+): Promise<Record<string, unknown>> {
+  return toLegacySample(ctx, sample, {
+    includeOwner: qBool(q, 'include_owner', true),
+    includeDatasets: qBool(q, 'include_datasets', true),
+    capabilities: await ctx.services.sample.policy.capabilities(ctx, sample),
+    ...extrasFlags(q),
+    includeDeletion: true,
+  });
+}
+
+/** Samples as collections return them: include flags default to false. */
+export function sampleItems(
+  ctx: RequestContext,
+  samples: Sample[],
+  q: Query,
+): Promise<Record<string, unknown>[]> {
+  const opts = {
+    includeOwner: qBool(q, 'include_owner', false),
+    includeDatasets: qBool(q, 'include_datasets', false),
+    ...extrasFlags(q),
+  };
+  return Promise.all(samples.map((s) => toLegacySample(ctx, s, opts)));
 }

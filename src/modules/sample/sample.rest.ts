@@ -1,16 +1,12 @@
 import type { Router } from 'express';
-import type { RequestContext } from '../../core/context';
 import { handle, param } from '../../core/rest/handler';
-import { bodyObject, qBool, qLimit, qList, qStr, type Query } from '../../core/rest/params';
+import { bodyObject, qLimit, qStr } from '../../core/rest/params';
 import { optionalBool, optionalString, pickFields, type Body } from '../../core/rest/body';
 import { decodeCursor } from '../../core/pagination';
 import { validationError } from '../../core/errors';
-import { extrasFlags } from '../resource/resource.extras';
 import { SAMPLE_TEXT, SAMPLE_TEXT_FIELDS, type SampleText } from './sample.fields';
-import type { SampleFilter } from './sample.query';
 import type { SampleCreateInput, SamplePatch } from './sample.service';
-import type { Sample } from './sample.entity';
-import { toLegacySample } from './sample.legacy';
+import { parseSampleFilter, sampleDetail, sampleItems, toLegacySample } from './sample.legacy';
 
 const TEXT_WIRE = SAMPLE_TEXT_FIELDS.map((k) => [SAMPLE_TEXT[k].wire, k] as const);
 const CREATE_FIELDS = [
@@ -47,7 +43,7 @@ function textFields(body: Body): SampleText {
   return out;
 }
 
-export function parseSampleCreate(raw: unknown): SampleCreateInput {
+function parseSampleCreate(raw: unknown): SampleCreateInput {
   const body = pickFields(bodyObject(raw), CREATE_FIELDS, { ignore: ECHOED });
   return {
     ...textFields(body),
@@ -61,7 +57,7 @@ export function parseSampleCreate(raw: unknown): SampleCreateInput {
   };
 }
 
-export function parseSamplePatch(raw: unknown): SamplePatch {
+function parseSamplePatch(raw: unknown): SamplePatch {
   const body = pickFields(bodyObject(raw), [...TEXT_WIRE.map(([w]) => w), 'public'], {
     rejectWith: NOT_UPDATABLE,
   });
@@ -72,51 +68,6 @@ export function parseSamplePatch(raw: unknown): SamplePatch {
     patch.public = value;
   }
   return patch;
-}
-
-export function parseSampleFilter(q: Query): SampleFilter {
-  return {
-    uniqueId: qStr(q, 'unique_id'),
-    sampleName: qStr(q, 'sample_name'),
-    sampleType: qStr(q, 'sample_type'),
-    ownerOrcid: qStr(q, 'owner_orcid'),
-    timestamp: qStr(q, 'timestamp'),
-    public: qBool(q, 'public'),
-    projectId: qStr(q, 'project_id'),
-    projectMfid: qStr(q, 'project_mfid'),
-    datasetMfid: qStr(q, 'dataset_mfid'),
-    accessibleToUser: qList(q, 'accessible_to_user'),
-    accessibleToProject: qList(q, 'accessible_to_project'),
-  };
-}
-
-/** A sample as single reads return it: owner and embedded datasets by default, capabilities. */
-export async function sampleDetail(
-  ctx: RequestContext,
-  sample: Sample,
-  q: Query,
-): Promise<Record<string, unknown>> {
-  return toLegacySample(ctx, sample, {
-    includeOwner: qBool(q, 'include_owner', true),
-    includeDatasets: qBool(q, 'include_datasets', true),
-    capabilities: await ctx.services.sample.policy.capabilities(ctx, sample),
-    ...extrasFlags(q),
-    includeDeletion: true,
-  });
-}
-
-/** Samples as collections return them: include flags default to false. */
-export function sampleItems(
-  ctx: RequestContext,
-  samples: Sample[],
-  q: Query,
-): Promise<Record<string, unknown>[]> {
-  const opts = {
-    includeOwner: qBool(q, 'include_owner', false),
-    includeDatasets: qBool(q, 'include_datasets', false),
-    ...extrasFlags(q),
-  };
-  return Promise.all(samples.map((s) => toLegacySample(ctx, s, opts)));
 }
 
 export function sampleRoutes(router: Router): void {

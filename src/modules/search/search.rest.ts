@@ -4,9 +4,9 @@ import { handle } from '../../core/rest/handler';
 import { qInt, qStr } from '../../core/rest/params';
 import { toLegacyDataset } from '../dataset/dataset.legacy';
 import { toLegacySample } from '../sample/sample.legacy';
-import { toLegacyProject } from '../project/project.rest';
-import { toLegacyInstrument } from '../instrument/instrument.rest';
-import { toPublicUser } from '../user/user.rest';
+import { toLegacyProject } from '../project/project.legacy';
+import { toLegacyInstrument } from '../instrument/instrument.legacy';
+import { toPublicUser } from '../user/user.legacy';
 import type { SearchInput } from './search.service';
 
 function input(req: Request): SearchInput {

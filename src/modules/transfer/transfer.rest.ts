@@ -1,55 +1,9 @@
 import type { Request, Router } from 'express';
-import type { RequestContext } from '../../core/context';
 import { handle, param } from '../../core/rest/handler';
 import { bodyObject, qBool, qStr } from '../../core/rest/params';
 import { optionalBool, optionalString, pickFields, type Body } from '../../core/rest/body';
 import { validationError } from '../../core/errors';
-import { toPublicUser } from '../user/user.rest';
-import { toLegacyLink } from '../link/link.legacy';
-import { toLegacyResource } from '../resource/resource.rest';
-import type { Project } from '../project/project.entity';
-import type { AccessChange, ChangeResult } from './transfer.service';
-
-const projectRef = (p: Project | null | undefined) =>
-  p ? { unique_id: p.uniqueId, project_id: p.projectId, title: p.title ?? null } : null;
-
-/** A preview (or an applied change) on the wire. */
-async function toLegacyChange(ctx: RequestContext, result: ChangeResult): Promise<Record<string, unknown>> {
-  const p = result.preview;
-  const change = (c: AccessChange) => ({ user: toPublicUser(ctx, c.user), before: c.before, after: c.after });
-  return {
-    action: p.action,
-    applied: result.applied,
-    resource: {
-      unique_id: p.resource.uniqueId,
-      resource_type: p.resource.type,
-      name: ctx.services.resource.name(p.resource),
-    },
-    ...(p.action === 'transfer_ownership'
-      ? {
-          current_owner: p.currentOwner ? toPublicUser(ctx, p.currentOwner) : null,
-          new_owner: p.newOwner ? toPublicUser(ctx, p.newOwner) : null,
-        }
-      : { current_project: projectRef(p.currentProject), new_project: projectRef(p.newProject) }),
-    gains: p.gains.map(change),
-    losses: p.losses.map(change),
-    grants_affected: p.grantsAffected.map((g) => ({
-      principal_type: g.principalType,
-      principal_id: g.principalId,
-      permission: g.permission,
-      effect: g.effect,
-      reason: g.reason,
-    })),
-    related: {
-      links: p.related.links.map(toLegacyLink),
-      files: p.related.files,
-      datasets: p.related.datasets,
-      samples: p.related.samples,
-    },
-    token: p.token,
-    ...(result.applied ? { record: await toLegacyResource(ctx, p.resource, {}) } : {}),
-  };
-}
+import { toLegacyChange } from './transfer.legacy';
 
 /**
  * `confirm` and `token` in the JSON body or in the query (`?confirm=true`, `True` too): a

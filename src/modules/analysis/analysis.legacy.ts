@@ -1,0 +1,19 @@
+import type { AnalysisRequest } from './analysis-request.entity';
+import { analysisQueue } from './analysis.service';
+
+const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
+
+/** The legacy shape of an analysis request. */
+export function toLegacyAnalysisRequest(r: AnalysisRequest): Record<string, unknown> {
+  return {
+    id: r.id,
+    dataset_mfid: r.dataset.uniqueId,
+    analysis: r.analysis,
+    queue: analysisQueue(r.analysis),
+    status: r.status,
+    requester_id: r.requesterId ?? null,
+    time_created: iso(r.timeCreated),
+    time_completed: iso(r.timeCompleted),
+    error_message: r.errorMessage ?? null,
+  };
+}

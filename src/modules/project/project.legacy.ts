@@ -1,0 +1,52 @@
+import type { RequestContext } from '../../core/context';
+import { toPublicUser } from '../user/user.legacy';
+import type { Project } from './project.entity';
+import type { ProjectCapabilities } from './project.policy';
+import type { ProjectMember } from './project-member.entity';
+
+/** The legacy REST shape of a project; `capabilities` only on single reads and writes. */
+export async function toLegacyProject(
+  ctx: RequestContext,
+  project: Project,
+  capabilities: ProjectCapabilities | null = null,
+): Promise<Record<string, unknown>> {
+  const lead = await ctx.loaders.user.load(project.owner.uniqueId);
+  const showEmail = lead ? ctx.services.user.policy.canSeeEmail(ctx, lead) : false;
+  return {
+    unique_id: project.uniqueId,
+    project_id: project.projectId,
+    title: project.title ?? null,
+    organization: project.organization ?? null,
+    description: project.description ?? null,
+    status: project.status,
+    project_lead_orcid: project.owner.uniqueId,
+    project_lead_email: showEmail ? (lead?.email ?? null) : null,
+    project_lead_username: lead?.username ?? null,
+    lead: lead ? toPublicUser(ctx, lead) : null,
+    creation_time: project.creationTime.toISOString(),
+    modification_time: project.modificationTime.toISOString(),
+    resource_type: 'project',
+    capabilities: capabilities ? toLegacyProjectCapabilities(capabilities) : null,
+  };
+}
+
+function toLegacyProjectCapabilities(c: ProjectCapabilities): Record<string, boolean> {
+  return {
+    can_read: c.canRead,
+    can_update: c.canUpdate,
+    can_manage_members: c.canManageMembers,
+    can_manage_access: c.canManageAccess,
+    can_transfer_ownership: c.canTransferOwnership,
+    can_create_datasets: c.canCreateDatasets,
+  };
+}
+
+/** A member record (spec 2.6 rule 1): the public-safe user, with the role held in the project. */
+export function toLegacyMember(ctx: RequestContext, m: ProjectMember): Record<string, unknown> {
+  return {
+    ...toPublicUser(ctx, m.user),
+    orcid: m.user.uniqueId,
+    is_service_account: m.user.isServiceAccount,
+    role: m.role,
+  };
+}

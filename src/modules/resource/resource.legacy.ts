@@ -1,0 +1,57 @@
+import type { RequestContext } from '../../core/context';
+import { qBool, type Query } from '../../core/rest/params';
+import { extrasFlags, toLegacyDataset } from '../dataset/dataset.legacy';
+import { sampleDetail } from '../sample/sample.legacy';
+import { toLegacyProject } from '../project/project.legacy';
+import { toLegacyInstrument } from '../instrument/instrument.legacy';
+import type { AnyResource } from './resource.service';
+
+/** Adds `scientific_metadata` when asked for and visible to the caller. */
+export async function withMetadata(
+  ctx: RequestContext,
+  r: AnyResource,
+  q: Query,
+  out: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  if (!qBool(q, 'include_metadata', false)) return out;
+  const doc = await ctx.services.metadata.documentFor(ctx, r);
+  if (doc !== undefined) out.scientific_metadata = doc;
+  return out;
+}
+
+/** A resource in the legacy shape of its type (each carries `resource_type`), as single reads return it. */
+export async function toLegacyResource(
+  ctx: RequestContext,
+  r: AnyResource,
+  q: Query,
+): Promise<Record<string, unknown>> {
+  switch (r.type) {
+    case 'dataset':
+      return toLegacyDataset(ctx, r.record, {
+        includeOwner: qBool(q, 'include_owner', true),
+        capabilities: await ctx.services.dataset.policy.capabilities(ctx, r.record),
+        ...extrasFlags(q),
+        includeDeletion: true,
+      });
+    case 'sample':
+      return sampleDetail(ctx, r.record, q);
+    case 'project':
+      return withMetadata(
+        ctx,
+        r,
+        q,
+        await toLegacyProject(ctx, r.record, await ctx.services.project.policy.capabilities(ctx, r.record)),
+      );
+    case 'instrument':
+      return withMetadata(
+        ctx,
+        r,
+        q,
+        await toLegacyInstrument(
+          ctx,
+          r.record,
+          await ctx.services.instrument.policy.capabilities(ctx, r.record),
+        ),
+      );
+  }
+}
