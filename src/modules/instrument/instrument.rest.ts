@@ -79,6 +79,7 @@ export function instrumentRoutes(router: Router): void {
         page.items.map(async (i) =>
           withMetadata(
             ctx,
+            ctx.services.metadata,
             { type: 'instrument', uniqueId: i.uniqueId, record: i },
             req.query,
             await toLegacyInstrument(ctx, i),
@@ -131,6 +132,7 @@ export function instrumentRoutes(router: Router): void {
       );
       return withMetadata(
         ctx,
+        ctx.services.metadata,
         { type: 'instrument', uniqueId: instrument.uniqueId, record: instrument },
         req.query,
         out,

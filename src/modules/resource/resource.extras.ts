@@ -2,6 +2,7 @@ import type { RequestContext } from '../../core/context';
 import { qBool, type Query } from '../../core/rest/params';
 import { toLegacyLink } from '../link/link.legacy';
 import { toLegacyDeletionRequest } from '../deletion/deletion.legacy';
+import type { MetadataService } from '../metadata/metadata.service';
 import type { AnyResource } from './resource.service';
 
 /** Optional parts of a dataset or sample record on the legacy wire. */
@@ -46,12 +47,13 @@ export function extrasFlags(q: Query): ExtrasOptions {
 /** Adds `scientific_metadata` when asked for and visible to the caller. */
 export async function withMetadata(
   ctx: RequestContext,
+  metadata: MetadataService,
   r: AnyResource,
   q: Query,
   out: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
   if (!qBool(q, 'include_metadata', false)) return out;
-  const doc = await ctx.services.metadata.documentFor(ctx, r);
+  const doc = await metadata.documentFor(ctx, r);
   if (doc !== undefined) out.scientific_metadata = doc;
   return out;
 }

@@ -28,6 +28,7 @@ export async function toLegacyResource(
     case 'project':
       return withMetadata(
         ctx,
+        ctx.services.metadata,
         r,
         q,
         await toLegacyProject(ctx, r.record, await ctx.services.project.policy.capabilities(ctx, r.record)),
@@ -35,6 +36,7 @@ export async function toLegacyResource(
     case 'instrument':
       return withMetadata(
         ctx,
+        ctx.services.metadata,
         r,
         q,
         await toLegacyInstrument(
