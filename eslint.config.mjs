@@ -47,6 +47,34 @@ export default tseslint.config(
     },
   },
   {
+    // DESIGN §12: a service gets the services it calls in its constructor (wired in
+    // src/modules/services.ts). Only the handlers (REST routes, resolvers and their legacy wire
+    // mappers) reach services through the request context.
+    files: ['src/**/*.ts'],
+    ignores: [
+      'src/modules/**/*.rest.ts',
+      'src/modules/**/*.resolver.ts',
+      'src/modules/**/*.legacy.ts',
+      'src/core/context.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='services']",
+          message:
+            'Outside handlers, take the services you call in the constructor (wired in src/modules/services.ts) instead of reaching them through the request context.',
+        },
+        {
+          selector:
+            "VariableDeclarator[init.name=/^(ctx|context)$/] > ObjectPattern > Property[key.name='services']",
+          message:
+            'Outside handlers, take the services you call in the constructor (wired in src/modules/services.ts) instead of reaching them through the request context.',
+        },
+      ],
+    },
+  },
+  {
     files: ['scripts/**/*.ts', 'test/**/*.ts'],
     rules: { 'no-console': 'off' },
   },

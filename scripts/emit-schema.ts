@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import { buildGraphqlSchema, printSortedSchema } from '../src/core/graphql/schema';
+import { RESOLVERS } from '../src/modules/resolvers';
 
 /** Writes schema.graphql from the resolvers. `--check` fails instead when the file differs. */
 async function main(): Promise<void> {
-  const sdl = printSortedSchema(await buildGraphqlSchema());
+  const sdl = printSortedSchema(await buildGraphqlSchema(RESOLVERS));
   const check = process.argv.includes('--check');
   const current = fs.existsSync('schema.graphql') ? fs.readFileSync('schema.graphql', 'utf8') : '';
   if (check) {

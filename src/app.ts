@@ -9,6 +9,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from './core/config';
 import type { Logger } from './core/logger';
 import { createOrm, migrate } from './core/db/orm';
+import { ENTITIES } from './modules/entities';
 import { AppError, ERROR_TABLE } from './core/errors';
 import type { RequestContext } from './core/context';
 import { ContextFactory } from './core/context-factory';
@@ -21,12 +22,49 @@ import { notFoundRoute, restErrorHandler } from './core/rest/errors';
 import { graphqlUploadExpress } from 'graphql-upload-ts';
 import { stopDigestThread } from './core/storage/digest-thread';
 import { createServices, initServices, type Services } from './modules/services';
+import { createLoaders, type Loaders } from './modules/loaders';
+import { RESOLVERS } from './modules/resolvers';
+import type { User } from './modules/user/user.entity';
+import type { AccessScope, GrantSnapshot } from './modules/access/access.service';
+import type { Permission } from './modules/access/permission';
 import { mountRoutes, publicRoutes } from './modules/routes';
 import { HealthService } from './modules/health/health.service';
 import { healthRouter } from './modules/health/health.rest';
 import { ensureBootstrapAdmin, type BootstrapResult } from './modules/user/bootstrap';
 import type { JobWorker } from './core/jobs/worker';
 import { createJobWorker } from './modules/jobs';
+
+declare module './core/context' {
+  /** This application's types in every request context (core names none of them). */
+  interface ContextTypes {
+    user: User;
+    loaders: Loaders;
+    /** for handlers only: services get what they call in their constructors (see services.ts) */
+    services: Services;
+    scope: AccessScope;
+    grants: GrantSnapshot;
+    permission: Permission | null;
+  }
+}
+
+/**
+ * The request contexts of this process: callers are found by the user service, scopes loaded
+ * by the access service, and every request gets fresh DataLoaders.
+ */
+export function createContexts(
+  orm: MikroORM,
+  services: Services,
+  config: Config,
+  log: Logger,
+): ContextFactory {
+  return new ContextFactory(orm, services.user, {
+    config,
+    log,
+    services,
+    createLoaders: (em, context) => createLoaders({ access: services.access }, em, context),
+    loadScope: (ctx) => services.access.loadScope(ctx),
+  });
+}
 
 export interface AppOptions {
   config: Config;
@@ -74,6 +112,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const { config, log } = opts;
   const orm = await createOrm({
     clientUrl: opts.databaseUrl,
+    entities: ENTITIES,
     poolMax: config.dbPoolMax,
     logger: log,
     onQuery: opts.onQuery,
@@ -82,7 +121,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const services = createServices({ config, log });
   await initServices(services, orm.em.fork(), config);
   const bootstrap = await ensureBootstrapAdmin(orm.em.fork(), services.user, config.adminApiKey);
-  const contexts = new ContextFactory(orm, services, config, log);
+  const contexts = createContexts(orm, services, config, log);
   const health = new HealthService(orm, config);
   const jobs = createJobWorker({ orm, services, config, log });
 
@@ -93,7 +132,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   // uploads stream for as long as they take; headersTimeout still guards against idle clients
   server.requestTimeout = 0;
   const apollo = new ApolloServer<RequestContext>({
-    schema: await buildGraphqlSchema(),
+    schema: await buildGraphqlSchema(RESOLVERS),
     introspection: true,
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from './core/config';
 import { createLogger, type Logger } from './core/logger';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './core/db/embedded';
 import { createOrm, migrate } from './core/db/orm';
+import { ENTITIES } from './modules/entities';
 import { createApp, type App } from './app';
 import { createServices, initServices } from './modules/services';
 import { createJobWorker } from './modules/jobs';
@@ -52,7 +53,12 @@ async function main(): Promise<void> {
       'catalog service listening',
     );
   } else {
-    const orm = await createOrm({ clientUrl: databaseUrl, poolMax: config.dbPoolMax, logger: log });
+    const orm = await createOrm({
+      clientUrl: databaseUrl,
+      entities: ENTITIES,
+      poolMax: config.dbPoolMax,
+      logger: log,
+    });
     await migrate(orm);
     const services = createServices({ config, log });
     await initServices(services, orm.em.fork(), config);

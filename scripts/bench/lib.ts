@@ -2,6 +2,7 @@
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/core/db/embedded';
 import { rawQuery } from '../../src/core/db/raw';
 import { createOrm } from '../../src/core/db/orm';
+import { ENTITIES } from '../../src/modules/entities';
 
 export interface Stats {
   requests: number;
@@ -75,7 +76,7 @@ export async function scratchDatabase(prefix: string): Promise<{ url: string; dr
   }
   const name = `${prefix}_${process.pid}`;
   const onServer = async (statement: string) => {
-    const orm = await createOrm({ clientUrl: server, poolMax: 1 });
+    const orm = await createOrm({ clientUrl: server, entities: ENTITIES, poolMax: 1 });
     try {
       await rawQuery(orm.em.fork(), statement);
     } finally {

@@ -3,8 +3,9 @@ import path from 'node:path';
 import { loadConfig } from '../../src/core/config';
 import { createLogger } from '../../src/core/logger';
 import { createOrm, migrate } from '../../src/core/db/orm';
+import { ENTITIES } from '../../src/modules/entities';
 import { runningEmbeddedUrl } from '../../src/core/db/embedded';
-import { ContextFactory } from '../../src/core/context-factory';
+import { createContexts } from '../../src/app';
 import { createServices } from '../../src/modules/services';
 import { User } from '../../src/modules/user/user.entity';
 
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
   const url = config.databaseUrl ?? runningEmbeddedUrl(path.resolve(config.dataDir));
   if (!url) throw new Error('start the service first (or set DATABASE_URL)');
   const log = createLogger('silent');
-  const orm = await createOrm({ clientUrl: url, poolMax: 2 });
+  const orm = await createOrm({ clientUrl: url, entities: ENTITIES, poolMax: 2 });
   try {
     await migrate(orm);
     const services = createServices({ config, log });
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
       }));
     const admin = await em.findOne(User, { isPlatformAdmin: true }, { orderBy: { id: 'asc' } });
     if (!admin) throw new Error('no platform administrator: start the service once first');
-    const contexts = new ContextFactory(orm, services, config, log);
+    const contexts = createContexts(orm, services, config, log);
     const asAdmin = await contexts.forUser(admin.uniqueId, 'seed');
     const project =
       (await services.project.find(asAdmin.em, 'crucible-test')) ??

@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/core/db/embedded';
 import { createOrm } from '../../src/core/db/orm';
+import { ENTITIES } from '../../src/modules/entities';
 
 /**
  * A database for maintenance scripts: `DATABASE_URL` when set, otherwise a throwaway in-memory
@@ -13,7 +14,7 @@ export async function scratchOrm(): Promise<{ orm: MikroORM; close: () => Promis
     embedded = await startEmbeddedPostgres();
     url = embedded.url;
   }
-  const orm = await createOrm({ clientUrl: url, poolMax: 4 });
+  const orm = await createOrm({ clientUrl: url, entities: ENTITIES, poolMax: 4 });
   return {
     orm,
     close: async () => {

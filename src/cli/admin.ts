@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { loadConfig } from '../core/config';
 import { createOrm, migrate } from '../core/db/orm';
+import { ENTITIES } from '../modules/entities';
 import { runningEmbeddedUrl, startEmbeddedPostgres, type EmbeddedPostgres } from '../core/db/embedded';
 import { AppError } from '../core/errors';
 import { UserService } from '../modules/user/user.service';
@@ -40,7 +41,7 @@ async function withOrm<T>(fn: (orm: MikroORM) => Promise<T>): Promise<T> {
     embedded = await startEmbeddedPostgres({ dir: path.join(config.dataDir, 'db') });
     url = embedded.url;
   }
-  const orm = await createOrm({ clientUrl: url, poolMax: 2 });
+  const orm = await createOrm({ clientUrl: url, entities: ENTITIES, poolMax: 2 });
   try {
     await migrate(orm);
     return await fn(orm);

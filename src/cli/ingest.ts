@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../core/config';
 import { createLogger } from '../core/logger';
 import { createOrm, migrate } from '../core/db/orm';
+import { ENTITIES } from '../modules/entities';
 import { runningEmbeddedUrl, startEmbeddedPostgres, type EmbeddedPostgres } from '../core/db/embedded';
 import { stopDigestThread } from '../core/storage/digest-thread';
 import { createServices, initServices } from '../modules/services';
@@ -45,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
     embedded = await startEmbeddedPostgres({ dir: path.join(config.dataDir, 'db') });
     url = embedded.url;
   }
-  const orm = await createOrm({ clientUrl: url, poolMax: 4, logger: log });
+  const orm = await createOrm({ clientUrl: url, entities: ENTITIES, poolMax: 4, logger: log });
   const services = createServices({ config, log });
   const worker = createJobWorker({ orm, services, config, log });
   try {

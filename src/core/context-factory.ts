@@ -1,11 +1,18 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Config } from './config';
-import type { Logger } from './logger';
-import { RequestContext } from './context';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { RequestContext, type Caller, type CallerKey, type ContextSetup, type ContextTypes } from './context';
 import { unauthenticated } from './errors';
 import { bearerToken } from './auth/api-keys';
-import type { Services } from '../modules/services';
-import { createLoaders } from '../modules/loaders';
+
+/** Where the factory finds callers; the application's user service is one. */
+export interface CallerSource {
+  /** The caller behind a bearer secret; null when the key is unknown, revoked or expired. */
+  authenticate(em: EntityManager, token: string): Promise<Caller | null>;
+  /** The user with this id, or null. */
+  get(em: EntityManager, uniqueId: string): Promise<ContextTypes['user'] | null>;
+}
+
+/** The key of contexts built for jobs and command-line tools: no API key is behind them. */
+const internalKey = (): CallerKey => ({ uniqueId: 'internal', prefix: 'internal', createdAt: new Date() });
 
 /**
  * The one builder of request contexts, shared by Apollo and Express: a fresh EntityManager fork,
@@ -14,9 +21,8 @@ import { createLoaders } from '../modules/loaders';
 export class ContextFactory {
   constructor(
     private readonly orm: MikroORM,
-    private readonly services: Services,
-    private readonly config: Config,
-    private readonly log: Logger,
+    private readonly callers: CallerSource,
+    private readonly setup: ContextSetup,
   ) {}
 
   /**
@@ -33,29 +39,19 @@ export class ContextFactory {
     if (authorization !== undefined && authorization !== '') {
       const token = bearerToken(authorization);
       if (!token) throw unauthenticated('The Authorization header must be "Bearer <api key>"');
-      caller = await this.services.user.authenticate(em, token);
+      caller = await this.callers.authenticate(em, token);
       if (!caller) throw unauthenticated('The API key is invalid, expired or revoked');
     } else if (!anonymous) {
       throw unauthenticated('An API key is required: send "Authorization: Bearer <api key>"');
     }
-    return new RequestContext(requestId, em, caller, this.services, createLoaders, this.config, this.log);
+    return new RequestContext(requestId, em, caller, this.setup);
   }
 
   /** A context acting as `userId`, for jobs and command-line tools. */
   async forUser(userId: string, requestId: string): Promise<RequestContext> {
     const em = this.orm.em.fork();
-    const user = await this.services.user.get(em, userId);
+    const user = await this.callers.get(em, userId);
     if (!user) throw unauthenticated(`no user ${userId}`);
-    const apiKey = { uniqueId: 'internal', prefix: 'internal', createdAt: new Date(), user } as never;
-    const ctx: RequestContext = new RequestContext(
-      requestId,
-      em,
-      { user, apiKey, token: '' },
-      this.services,
-      createLoaders,
-      this.config,
-      this.log,
-    );
-    return ctx;
+    return new RequestContext(requestId, em, { user, apiKey: internalKey(), token: '' }, this.setup);
   }
 }

@@ -2,31 +2,46 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { unauthenticated } from './errors';
-import type { User } from '../modules/user/user.entity';
-import type { ApiKey } from '../modules/user/api-key.entity';
-import type { Services } from '../modules/services';
-import type { Loaders } from '../modules/loaders';
-import type { GrantablePermission, Permission } from '../modules/access/permission';
-import type { GrantSnapshot } from '../modules/access/access.service';
+
+/**
+ * The application's own types inside a request context: its user entity, its DataLoaders, its
+ * services (for handlers only), the access scope it loads per caller, the grants it may preload
+ * and the permissions it memoises. Core names none of them: the application declares them by
+ * declaration merging in `src/app.ts`, the way `core/rest/express.d.ts` declares `req.ctx`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ContextTypes {}
+
+/**
+ * The key a request was made with: an API key record, or the internal key of contexts built
+ * for jobs and command-line tools (see `ContextFactory.forUser`).
+ */
+export interface CallerKey {
+  uniqueId: string;
+  prefix: string;
+  label?: string | null;
+  createdAt: Date;
+  expiresAt?: Date | null;
+}
 
 /** Who is calling: the user behind the API key of this request. */
 export interface Caller {
-  user: User;
-  apiKey: ApiKey;
+  user: ContextTypes['user'];
+  apiKey: CallerKey;
   /** The secret the caller presented on this request (never stored). */
   token: string;
 }
 
-/** What the caller may reach through membership, loaded once per request when first needed. */
-export interface AccessScope {
-  userId: string;
-  isPlatformAdmin: boolean;
-  /** project MFID -> role the caller holds there (lead/owner counts as `admin`) */
-  projectRoles: Map<string, GrantablePermission>;
-  /** project MFID -> role held by membership alone (a project's own lead is its owner instead) */
-  memberRoles: Map<string, GrantablePermission>;
-  /** names of the named access groups the caller belongs to (grants to them reach the caller) */
-  groups: string[];
+/** What every request context of a process shares, handed to core by the application. */
+export interface ContextSetup {
+  config: Config;
+  log: Logger;
+  /** the services, for handlers: nothing inside a service reaches another through a context */
+  services: ContextTypes['services'];
+  /** the DataLoaders of one request; loaders that filter by visibility reach it through `context` */
+  createLoaders(em: EntityManager, context: () => RequestContext): ContextTypes['loaders'];
+  /** the caller's access scope, loaded when a request first needs it */
+  loadScope(ctx: RequestContext): Promise<ContextTypes['scope']>;
 }
 
 /**
@@ -38,26 +53,29 @@ export class RequestContext {
    * Held in an object rather than a field: Apollo hands resolvers a shallow copy of the context,
    * and the copy and the original (which the DataLoaders see) must share one scope.
    */
-  private readonly cache: { scope?: Promise<AccessScope> } = {};
+  private readonly cache: { scope?: Promise<ContextTypes['scope']> } = {};
   /** Records fetched by a canonical single read: only these get `capabilities` computed. */
   readonly canonical = new WeakSet<object>();
   /** Effective permissions computed during this request, by resource id. */
-  readonly permissions = new Map<string, Promise<Permission | null>>();
+  readonly permissions = new Map<string, Promise<ContextTypes['permission']>>();
 
-  readonly loaders: Loaders;
+  readonly loaders: ContextTypes['loaders'];
+  readonly services: ContextTypes['services'];
+  readonly config: Config;
+  readonly log: Logger;
 
   constructor(
     readonly requestId: string,
     readonly em: EntityManager,
     private readonly currentCaller: Caller | null,
-    readonly services: Services,
-    private readonly makeLoaders: (em: EntityManager, context: () => RequestContext) => Loaders,
-    readonly config: Config,
-    readonly log: Logger,
+    private readonly setup: ContextSetup,
     /** grants loaded beforehand for the records this context will be asked about */
-    readonly grants?: GrantSnapshot,
+    readonly grants?: ContextTypes['grants'],
   ) {
-    this.loaders = makeLoaders(em, () => this);
+    this.services = setup.services;
+    this.config = setup.config;
+    this.log = setup.log;
+    this.loaders = setup.createLoaders(em, () => this);
   }
 
   /**
@@ -66,18 +84,12 @@ export class RequestContext {
    * loaders and access scope. `preloaded` hands over what was already loaded for many users at
    * once: their scope and the grants on the records in question.
    */
-  as(user: User, preloaded: { scope?: AccessScope; grants?: GrantSnapshot } = {}): RequestContext {
+  as(
+    user: ContextTypes['user'],
+    preloaded: { scope?: ContextTypes['scope']; grants?: ContextTypes['grants'] } = {},
+  ): RequestContext {
     const caller: Caller = { user, apiKey: this.caller.apiKey, token: '' };
-    const context = new RequestContext(
-      this.requestId,
-      this.em,
-      caller,
-      this.services,
-      this.makeLoaders,
-      this.config,
-      this.log,
-      preloaded.grants,
-    );
+    const context = new RequestContext(this.requestId, this.em, caller, this.setup, preloaded.grants);
     if (preloaded.scope) context.cache.scope = Promise.resolve(preloaded.scope);
     return context;
   }
@@ -101,8 +113,8 @@ export class RequestContext {
   }
 
   /** The caller's access scope, computed on first use and shared for the rest of the request. */
-  scope(): Promise<AccessScope> {
-    if (!this.cache.scope) this.cache.scope = this.services.access.loadScope(this);
+  scope(): Promise<ContextTypes['scope']> {
+    if (!this.cache.scope) this.cache.scope = this.setup.loadScope(this);
     return this.cache.scope;
   }
 

@@ -28,6 +28,11 @@ const BY_NAME_ONLY: readonly Ingestor[] = [apiUploadIngestor];
 
 export const ALL_INGESTORS: readonly Ingestor[] = [...SCAN_ORDER, ...BY_NAME_ONLY];
 
+/** Every ingestor, by the name clients use. */
+export function ingestorNames(): string[] {
+  return ALL_INGESTORS.map((i) => i.name);
+}
+
 const key = (name: string) => name.toLowerCase().replace(/ingestor$/, '');
 const byKey = new Map(ALL_INGESTORS.map((i) => [key(i.name), i]));
 

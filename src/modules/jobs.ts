@@ -34,7 +34,7 @@ export function createJobWorker(deps: {
       store: services.file.store,
       files: services.file,
       datasets: services.dataset,
-      metadata: services.metadata,
+      metadata: services.metadataStore,
       thumbnails: services.thumbnail,
       keywords: services.keyword,
       log: log.child({ component: 'ingestion' }),

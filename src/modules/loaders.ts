@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../core/context';
 import { entityLoader } from '../core/db/loader';
+import type { AccessService } from './access/access.service';
 import { User } from './user/user.entity';
 import { Project } from './project/project.entity';
 import { Instrument } from './instrument/instrument.entity';
@@ -15,17 +16,22 @@ import { projectMemberLoader } from './project/project.loaders';
 import { AssociatedFile } from './file/file.entity';
 import { ingestionLoaders } from './ingestion/ingestion.loaders';
 
+/** What the loaders need besides the request: the access rules, for loaders that filter by visibility. */
+export interface LoaderDeps {
+  access: AccessService;
+}
+
 /**
  * The DataLoaders of one request. Built fresh per request: nothing is cached across callers.
  * Loaders that filter by visibility reach the request context through `context`.
  */
-export function createLoaders(em: EntityManager, context: () => RequestContext) {
+export function createLoaders(deps: LoaderDeps, em: EntityManager, context: () => RequestContext) {
   return {
     user: entityLoader(em, User, 'uniqueId'),
     project: entityLoader(em, Project, 'uniqueId'),
     instrument: entityLoader(em, Instrument, 'uniqueId'),
     keywords: keywordLoaders(em),
-    links: linkLoaders(em, context),
+    links: linkLoaders(em, context, deps.access),
     metadata: metadataLoader(em),
     pendingDeletion: deletionLoader(em),
     dataset: entityLoader(em, Dataset, 'uniqueId'),

@@ -13,6 +13,7 @@ import { UserPolicy } from './user/user.policy';
 import { UserAdminService } from './user/user-admin.service';
 import { ProjectService } from './project/project.service';
 import { ProjectPolicy } from './project/project.policy';
+import { ProjectLookup } from './project/project.lookup';
 import { InstrumentService } from './instrument/instrument.service';
 import { InstrumentPolicy } from './instrument/instrument.policy';
 import { DatasetService } from './dataset/dataset.service';
@@ -23,6 +24,7 @@ import { SampleService } from './sample/sample.service';
 import { SamplePolicy } from './sample/sample.policy';
 import { ResourceService } from './resource/resource.service';
 import { MetadataService } from './metadata/metadata.service';
+import { MetadataStore } from './metadata/metadata.store';
 import { LinkService } from './link/link.service';
 import { DeletionService } from './deletion/deletion.service';
 import { GraphService } from './graph/graph.service';
@@ -46,6 +48,7 @@ import { fileRemoval } from './file/file.removal';
 import { JobQueue } from '../core/jobs/queue';
 import { IngestionService, INGESTION_QUEUE } from './ingestion/ingestion.service';
 import { jobRemoval } from './ingestion/ingestion.removal';
+import { ingestionOnStore } from './ingestion/ingestion.stored';
 import { AnalysisService, ANALYSIS_QUEUES } from './analysis/analysis.service';
 
 export interface ServiceDeps {
@@ -59,8 +62,10 @@ export function createServices({ config, log }: ServiceDeps) {
   const user = new UserService(new UserPolicy());
   const userAdmin = new UserAdminService(user, user.policy);
   const projectPolicy = new ProjectPolicy(access);
-  const project = new ProjectService(user, projectPolicy);
-  const selectors = new AccessSelectors({ access, users: user, projects: project });
+  const projectLookup = new ProjectLookup();
+  const selectors = new AccessSelectors({ access, users: user, projects: projectLookup, projectPolicy });
+  const project = new ProjectService(user, projectPolicy, projectLookup, selectors);
+  const metadataStore = new MetadataStore();
   const accessGroup = new AccessGroupService({ users: user, projects: project });
   const joinRequest = new JoinRequestService(project);
   const instrument = new InstrumentService(user, new InstrumentPolicy(access));
@@ -71,6 +76,7 @@ export function createServices({ config, log }: ServiceDeps) {
     access,
     selectors,
     policy: new DatasetPolicy(access),
+    metadata: metadataStore,
   });
   const keyword = new KeywordService(dataset);
   const account = new AccountService(project, accessGroup);
@@ -91,6 +97,7 @@ export function createServices({ config, log }: ServiceDeps) {
     access,
     selectors,
     policy: new SamplePolicy(access),
+    metadata: metadataStore,
   });
   const resource = new ResourceService({
     datasets: dataset,
@@ -111,7 +118,7 @@ export function createServices({ config, log }: ServiceDeps) {
     grants: grant,
     access,
   });
-  const metadata = new MetadataService(resource, access, projectPolicy);
+  const metadata = new MetadataService(resource, access, projectPolicy, metadataStore);
   const link = new LinkService(resource, dataset, sample);
   const graph = new GraphService(access, project);
   const search = new SearchService(access, project);
@@ -123,6 +130,8 @@ export function createServices({ config, log }: ServiceDeps) {
   });
   const ingestion = new IngestionService({ queue: jobs, files: file, datasets: dataset });
   const analysis = new AnalysisService({ queue: jobs, datasets: dataset });
+  // a new stored file gets its ingestion request: the file module does not depend on ingestion
+  file.stored.register(ingestionOnStore(ingestion));
   // dependents first (in this order), then the records themselves; other modules add theirs here
   for (const hook of [
     jobRemoval(jobs, [INGESTION_QUEUE, ...ANALYSIS_QUEUES]),
@@ -153,6 +162,7 @@ export function createServices({ config, log }: ServiceDeps) {
     sample,
     resource,
     metadata,
+    metadataStore,
     link,
     graph,
     search,

@@ -1,5 +1,6 @@
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/core/db/embedded';
 import { createOrm, migrate } from '../../src/core/db/orm';
+import { ENTITIES } from '../../src/modules/entities';
 
 declare global {
   var __EMBEDDED_PG__: EmbeddedPostgres | undefined;
@@ -15,7 +16,7 @@ export default async function globalSetup(): Promise<void> {
     process.env.DATABASE_URL = pg.url;
     globalThis.__EMBEDDED_PG__ = pg;
   }
-  const orm = await createOrm({ clientUrl: process.env.DATABASE_URL, poolMax: 2 });
+  const orm = await createOrm({ clientUrl: process.env.DATABASE_URL, entities: ENTITIES, poolMax: 2 });
   try {
     await migrate(orm);
   } finally {

@@ -9,10 +9,11 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { buildGraphqlSchema, printSortedSchema } from '../../src/core/graphql/schema';
+import { RESOLVERS } from '../../src/modules/resolvers';
 
 let schema: GraphQLSchema;
 beforeAll(async () => {
-  schema = await buildGraphqlSchema();
+  schema = await buildGraphqlSchema(RESOLVERS);
 });
 
 test('every type, field, argument, input field and enum value has a description', () => {

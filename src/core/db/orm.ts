@@ -2,12 +2,13 @@ import 'reflect-metadata';
 import { MikroORM, defineConfig, type PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
-import { ENTITIES } from '../../modules/entities';
 import { MIGRATIONS } from '../../../migrations';
 import type { Logger } from '../logger';
 
 export interface OrmOptions {
   clientUrl: string;
+  /** the entity classes, handed over by the application (`ENTITIES`) */
+  entities: Options['entities'];
   poolMax?: number;
   logger?: Logger;
   /** Called with every SQL statement the ORM sends (tests count statements with it). */
@@ -19,7 +20,7 @@ export function ormConfig(opts: OrmOptions): Options<PostgreSqlDriver> {
   const { onQuery, logger } = opts;
   return defineConfig({
     clientUrl: opts.clientUrl,
-    entities: ENTITIES,
+    entities: opts.entities,
     extensions: [Migrator],
     pool: { min: 0, max: opts.poolMax ?? 10 },
     forceUtcTimezone: true,

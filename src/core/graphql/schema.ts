@@ -1,12 +1,14 @@
 import 'reflect-metadata';
-import { buildSchema } from 'type-graphql';
+import { buildSchema, type BuildSchemaOptions } from 'type-graphql';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
-import { RESOLVERS } from '../../modules/resolvers';
 
-/** Builds the executable schema from the resolver classes. */
-export function buildGraphqlSchema(): Promise<GraphQLSchema> {
+/**
+ * Builds the executable schema from the resolver classes, handed over by the application
+ * (`RESOLVERS`).
+ */
+export function buildGraphqlSchema(resolvers: BuildSchemaOptions['resolvers']): Promise<GraphQLSchema> {
   return buildSchema({
-    resolvers: RESOLVERS,
+    resolvers,
     validate: { forbidUnknownValues: false },
   });
 }

@@ -4,7 +4,8 @@ import { and, or, sql, type Sql } from '../../core/db/sql';
 import type { User } from '../user/user.entity';
 import type { UserService } from '../user/user.service';
 import type { Project } from '../project/project.entity';
-import type { ProjectService } from '../project/project.service';
+import type { ProjectLookup } from '../project/project.lookup';
+import type { ProjectPolicy } from '../project/project.policy';
 import type { AccessService } from './access.service';
 
 /** The access selectors of a collection request (spec 4.2 list rule 5). */
@@ -35,7 +36,12 @@ const PROJECT_FIELD = 'accessible_to_project';
  */
 export class AccessSelectors {
   constructor(
-    private readonly deps: { access: AccessService; users: UserService; projects: ProjectService },
+    private readonly deps: {
+      access: AccessService;
+      users: UserService;
+      projects: ProjectLookup;
+      projectPolicy: ProjectPolicy;
+    },
   ) {}
 
   /** The selected users and projects, after the limit and permission checks; null when none. */
@@ -67,7 +73,7 @@ export class AccessSelectors {
     for (const value of projects) {
       const project = await this.deps.projects.find(ctx.em, value);
       if (!project) throw validationError(PROJECT_FIELD, `no project matches "${value}"`);
-      if (!(await this.deps.projects.policy.isInsider(ctx, project))) {
+      if (!(await this.deps.projectPolicy.isInsider(ctx, project))) {
         throw forbidden(`Inspecting project ${project.projectId} needs membership of it`);
       }
       resolved.projects.push(project);
@@ -112,7 +118,7 @@ export class AccessSelectors {
     if (!resolved) return null;
     const sets: string[][] = [];
     for (const user of resolved.users) {
-      sets.push((await this.deps.projects.membershipsOf(ctx, user)).map((m) => m.project.uniqueId));
+      sets.push((await this.deps.projects.membershipsOf(ctx.em, user)).map((m) => m.project.uniqueId));
     }
     for (const project of resolved.projects) sets.push([project.uniqueId]);
     return sets.reduce((kept, ids) => kept.filter((id) => ids.includes(id)));

@@ -1,9 +1,21 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../../core/db/raw';
-import type { AccessScope, RequestContext } from '../../core/context';
+import type { RequestContext } from '../../core/context';
 import { and, inList, or, sql, type Sql } from '../../core/db/sql';
 import { higher, rank, type GrantablePermission, type Permission } from './permission';
 import type { ResourceType } from './access-grant.entity';
+
+/** What the caller may reach through membership, loaded once per request when first needed. */
+export interface AccessScope {
+  userId: string;
+  isPlatformAdmin: boolean;
+  /** project MFID -> role the caller holds there (lead/owner counts as `admin`) */
+  projectRoles: Map<string, GrantablePermission>;
+  /** project MFID -> role held by membership alone (a project's own lead is its owner instead) */
+  memberRoles: Map<string, GrantablePermission>;
+  /** names of the named access groups the caller belongs to (grants to them reach the caller) */
+  groups: string[];
+}
 
 /** What the access rules need to know about one record. */
 export interface AccessSubject {

@@ -1,5 +1,4 @@
-import type { RequestContext } from '../../core/context';
-import type { ApiKey } from '../user/api-key.entity';
+import type { CallerKey, RequestContext } from '../../core/context';
 import type { User } from '../user/user.entity';
 import type { Project } from '../project/project.entity';
 import type { ProjectService } from '../project/project.service';
@@ -8,7 +7,7 @@ import type { AccessGroupService } from '../access/access-group.service';
 
 export interface Whoami {
   user: User;
-  apiKey: ApiKey;
+  apiKey: CallerKey;
   /** legacy access-group names: the user's own id, the slugs of their projects, their named groups */
   accessGroups: string[];
   projects: { project: Project; role: GrantablePermission }[];

@@ -13,6 +13,8 @@ import type { AccessService } from '../access/access.service';
 import type { AccessSelectors } from '../access/access.selectors';
 import type { PageRequest } from '../../core/db/page';
 import { Dataset } from './dataset.entity';
+import { checkOptionalDocument } from '../metadata/metadata.document';
+import type { MetadataStore } from '../metadata/metadata.store';
 import type { DatasetPolicy } from './dataset.policy';
 import { checkTextFields, TEXT_FIELDS, UPDATABLE, type TextField } from './dataset.fields';
 import { DatasetQuery, type DatasetFilter, type DatasetPage } from './dataset.query';
@@ -48,6 +50,7 @@ export interface DatasetDeps {
   access: AccessService;
   selectors: AccessSelectors;
   policy: DatasetPolicy;
+  metadata: MetadataStore;
 }
 
 /** Dataset records: create, read, update and list, under the dataset policy. */
@@ -88,7 +91,7 @@ export class DatasetService {
     if (input.public !== undefined && input.public !== null && typeof input.public !== 'boolean') {
       problems.push({ field: 'public', message: 'must be true or false' });
     }
-    const metadata = ctx.services.metadata.checkDocument(input.scientificMetadata, 'scientific_metadata');
+    const metadata = checkOptionalDocument(input.scientificMetadata, 'scientific_metadata');
     assertNoProblems(problems);
 
     const em = ctx.em;
@@ -110,7 +113,7 @@ export class DatasetService {
             ...textValues(input),
           });
           await tx.flush();
-          if (metadata) await ctx.services.metadata.initialize(tx, 'dataset', uniqueId, metadata);
+          if (metadata) await this.deps.metadata.initialize(tx, 'dataset', uniqueId, metadata);
           return ds;
         }),
       `a dataset with unique_id ${uniqueId} already exists`,

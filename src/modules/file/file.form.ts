@@ -4,7 +4,7 @@ import type { RequestContext } from '../../core/context';
 import { validationError } from '../../core/errors';
 import { tooLarge } from '../../core/storage/hashing';
 import { qStr } from '../../core/rest/params';
-import type { FileAdded } from './file.service';
+import type { FileAdded, FileService } from './file.service';
 
 /** Room for the multipart framing and small fields around the file itself. */
 const FORM_OVERHEAD = 1024 * 1024;
@@ -17,10 +17,10 @@ const FORM_OVERHEAD = 1024 * 1024;
  */
 export async function receiveFormUpload(
   ctx: RequestContext,
+  files: FileService,
   req: Request,
   datasetId: string,
 ): Promise<FileAdded> {
-  const files = ctx.services.file;
   await files.datasetForAdding(ctx, datasetId);
   const declared = Number(req.get('content-length') ?? 0);
   const max = ctx.config.limits.maxUploadBytes;

@@ -82,7 +82,7 @@ export function fileRoutes(router: Router): void {
     handle(async (ctx, req, res) => {
       const datasetId = param(req, 'id');
       if (isMultipart(req)) {
-        const added = await receiveFormUpload(ctx, req, datasetId);
+        const added = await receiveFormUpload(ctx, ctx.services.file, req, datasetId);
         res.status(added.created ? 201 : 200).json(toLegacyFile(added.file));
         return undefined;
       }

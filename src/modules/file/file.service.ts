@@ -11,7 +11,8 @@ import type { DatasetService } from '../dataset/dataset.service';
 import { AssociatedFile, SERVICE_STORAGE_BACKEND } from './file.entity';
 import type { FilePolicy } from './file.policy';
 import { FileQuery, type FileFilter } from './file.query';
-import { cleanContentType, cleanFilename } from './filename';
+import { cleanContentType, cleanFilename, ingestorName } from './filename';
+import { StoredFileHooks } from './stored-file';
 import { applyFilePatch, checkRemoteInput, type FilePatch, type RemoteFileInput } from './file.input';
 
 /** Bytes already written to the store, ready to become a file record. */
@@ -53,6 +54,8 @@ export const objectKey = (datasetId: string, fileId: string): string => `${datas
 export class FileService {
   readonly policy: FilePolicy;
   readonly store: ObjectStore;
+  /** what other modules do when a stored file is recorded (ingestion registers its request) */
+  readonly stored = new StoredFileHooks();
   private readonly query: FileQuery;
 
   constructor(private readonly deps: FileDeps) {
@@ -117,7 +120,7 @@ export class FileService {
     input: { filename: unknown; open: () => Readable; contentType?: unknown; ingestor?: unknown },
   ): Promise<FileAdded> {
     const filename = cleanFilename(input.filename);
-    const ingestor = ctx.services.ingestion.ingestorName(input.ingestor);
+    const ingestor = ingestorName(input.ingestor);
     const ds = await this.datasetForAdding(ctx, datasetId);
     const uniqueId = newMfid();
     const key = objectKey(ds.uniqueId, uniqueId);
@@ -140,7 +143,7 @@ export class FileService {
     datasetId: string,
     upload: StoredUpload,
     ingestor: string | null,
-    /** record an ingestion request with the file (false: the caller asks for one itself) */
+    /** ingest the file (false: the caller asks for ingestion itself) */
     ingest = true,
   ): Promise<FileAdded> {
     let result: { row: Record<string, unknown>; created: boolean } | null = null;
@@ -171,15 +174,14 @@ export class FileService {
               upload.size,
               datasetId,
             ]);
-            // a new stored file is ingested: the request commits with the record or not at all
-            if (ingest) {
-              await ctx.services.ingestion.createIn(
-                tx,
-                { uniqueId: upload.uniqueId, datasetId },
-                ingestor,
-                ctx.userId,
-              );
-            }
+            // the hooks' rows (the ingestion request) commit with the record or not at all
+            await this.stored.recordedIn(tx, {
+              uniqueId: upload.uniqueId,
+              datasetId,
+              creatorId: ctx.userId,
+              ingestor,
+              ingest,
+            });
             return { row: inserted[0], created: true };
           }
           const existing = await rawQuery<Record<string, unknown>>(

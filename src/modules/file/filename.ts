@@ -1,4 +1,5 @@
 import { validationError } from '../../core/errors';
+import { findIngestor, ingestorNames } from '../../ingestors/registry';
 
 const MAX_BYTES = 255;
 
@@ -23,13 +24,27 @@ export function cleanFilename(raw: unknown, field = 'filename'): string {
 
 const INGESTOR = /^[A-Za-z][A-Za-z0-9_.-]{0,99}$/;
 
-/** An ingestor name as requested (checked against the registry by the ingestion service). */
+/** An ingestor name as requested, before it is looked up (see `ingestorName`). */
 export function cleanIngestor(raw: unknown, field = 'ingestor'): string | null {
   if (raw === undefined || raw === null || raw === '') return null;
   if (typeof raw !== 'string' || !INGESTOR.test(raw)) {
     throw validationError(field, 'must be an ingestor name (letters, digits, _ . -)');
   }
   return raw;
+}
+
+/** The canonical name of a requested ingestor, null when none was asked for; unknown: 422. */
+export function ingestorName(raw: unknown, field = 'ingestor'): string | null {
+  const name = cleanIngestor(raw, field);
+  if (name === null) return null;
+  const ingestor = findIngestor(name);
+  if (!ingestor) {
+    throw validationError(
+      field,
+      `unknown ingestor "${name}"; the ingestors are ${ingestorNames().join(', ')}`,
+    );
+  }
+  return ingestor.name;
 }
 
 const MEDIA_TYPE = /^[\w.+-]{1,100}\/[\w.+-]{1,100}(?:\s*;.{0,100})?$/;

@@ -1,14 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../core/context';
-import { conflict, forbidden, notFound, validationError } from '../../core/errors';
+import { conflict, forbidden, notFound } from '../../core/errors';
 import { rawQuery } from '../../core/db/raw';
 import { and, sql, type Sql } from '../../core/db/sql';
 import type { JobQueue } from '../../core/jobs/queue';
-import { ALL_INGESTORS, findIngestor } from '../../ingestors/registry';
+import { ingestorNames } from '../../ingestors/registry';
 import type { DatasetService } from '../dataset/dataset.service';
 import type { FileService } from '../file/file.service';
-import { cleanIngestor } from '../file/filename';
+import { ingestorName } from '../file/filename';
 import { AssociatedFile } from '../file/file.entity';
 import { isMfid } from '../../core/ids';
 import { FINAL_STATUSES, IngestionRequest } from './ingestion-request.entity';
@@ -49,21 +49,7 @@ export class IngestionService {
 
   /** Every ingestor, by the name clients use. */
   ingestors(): string[] {
-    return ALL_INGESTORS.map((i) => i.name);
-  }
-
-  /** The canonical name of a requested ingestor, null when none was asked for; unknown: 422. */
-  ingestorName(raw: unknown, field = 'ingestor'): string | null {
-    const name = cleanIngestor(raw, field);
-    if (name === null) return null;
-    const ingestor = findIngestor(name);
-    if (!ingestor) {
-      throw validationError(
-        field,
-        `unknown ingestor "${name}"; the ingestors are ${this.ingestors().join(', ')}`,
-      );
-    }
-    return ingestor.name;
+    return ingestorNames();
   }
 
   /**
@@ -106,7 +92,7 @@ export class IngestionService {
     rawIngestor: unknown,
     field = 'ingestion_class',
   ): Promise<IngestionRequest> {
-    const ingestor = this.ingestorName(rawIngestor, field);
+    const ingestor = ingestorName(rawIngestor, field);
     const file = await this.deps.files.get(ctx, fileId);
     const ds = await this.deps.datasets.get(ctx, file.dataset.uniqueId);
     await this.deps.files.policy.assertCanAdd(ctx, ds);
@@ -135,7 +121,7 @@ export class IngestionService {
     fileId: string,
     rawIngestor: unknown,
   ): Promise<IngestionRequest> {
-    const ingestor = this.ingestorName(rawIngestor, 'ingestor');
+    const ingestor = ingestorName(rawIngestor, 'ingestor');
     const file = isMfid(fileId) ? await em.findOne(AssociatedFile, { uniqueId: fileId }) : null;
     if (!file) throw notFound('File', fileId);
     assertStored(file);

@@ -41,6 +41,7 @@ export function instrumentRoutes(router: Router): void {
         page.items.map(async (i) =>
           withMetadata(
             ctx,
+            ctx.services.metadata,
             { type: 'instrument', uniqueId: i.uniqueId, record: i },
             req.query,
             await toLegacyInstrument(ctx, i),
@@ -93,6 +94,7 @@ export function instrumentRoutes(router: Router): void {
       );
       return withMetadata(
         ctx,
+        ctx.services.metadata,
         { type: 'instrument', uniqueId: instrument.uniqueId, record: instrument },
         req.query,
         out,

@@ -7,6 +7,7 @@ import { groupLoader } from '../../core/db/loader';
 import { sql, type Sql } from '../../core/db/sql';
 import { Dataset } from '../dataset/dataset.entity';
 import { Sample } from '../sample/sample.entity';
+import type { AccessService } from '../access/access.service';
 import type { RelationshipType } from './relationship';
 
 /** A link seen from one resource (`focus`): the linked resource and how it relates. */
@@ -20,15 +21,14 @@ export interface LinkRow {
   relationship_type: RelationshipType | null;
 }
 
-async function readable(ctx: RequestContext, alias: string): Promise<Sql> {
-  return (await ctx.services.access.readableCondition(ctx, alias)) ?? sql('true');
-}
-
 /**
  * Batched link reads, one statement per batch whatever the number of keys. Linked resources
  * the caller may not read never leave the database.
  */
-export function linkLoaders(em: EntityManager, context: () => RequestContext) {
+export function linkLoaders(em: EntityManager, context: () => RequestContext, access: AccessService) {
+  const readable = async (ctx: RequestContext, alias: string): Promise<Sql> =>
+    (await access.readableCondition(ctx, alias)) ?? sql('true');
+
   /** records of `table` reached through `join` (key column -> other column), newest first */
   const related = <T extends object>(
     entity: EntityName<T>,

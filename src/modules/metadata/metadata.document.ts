@@ -25,6 +25,11 @@ export function checkDocument(value: unknown, field: string): MetadataDocument {
   return value;
 }
 
+/** The optional metadata document of an input (null/undefined: none). */
+export function checkOptionalDocument(value: unknown, field: string): MetadataDocument | null {
+  return value === undefined || value === null ? null : checkDocument(value, field);
+}
+
 /** The value at a dot-separated path of a document, or null. */
 export function valueAt(doc: MetadataDocument | null, path: string): unknown {
   let current: unknown = doc;

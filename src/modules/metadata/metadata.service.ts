@@ -1,12 +1,12 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
-import { conflict, forbidden } from '../../core/errors';
+import { forbidden } from '../../core/errors';
 import { rawQuery } from '../../core/db/raw';
 import type { ResourceType } from '../access/access-grant.entity';
 import type { ProjectPolicy } from '../project/project.policy';
 import type { AccessService } from '../access/access.service';
 import type { AnyResource, ResourceService } from '../resource/resource.service';
-import { checkDocument, deepMerge, type MetadataDocument } from './metadata.document';
+import { checkDocument, type MetadataDocument } from './metadata.document';
+import type { MetadataStore, WriteMode } from './metadata.store';
 import { MetadataSearch, type MetadataHit } from './metadata.search';
 
 /** The scientific metadata of one resource; `data` is null when it has none. */
@@ -16,13 +16,10 @@ export interface MetadataRecord {
   data: MetadataDocument | null;
 }
 
-/** How a write treats existing metadata. */
-export type WriteMode = 'merge' | 'replace' | 'create';
-
 /**
  * Scientific metadata of any resource: read, deep-merge, replace, and search. Reading needs
  * read access (project metadata: members and platform admins only); writing needs
- * `contribute`. Writes lock the row, so concurrent merges never lose keys.
+ * `contribute`. The writes themselves go through the {@link MetadataStore}.
  */
 export class MetadataService {
   private readonly searcher: MetadataSearch;
@@ -31,13 +28,9 @@ export class MetadataService {
     private readonly resources: ResourceService,
     access: AccessService,
     private readonly projectPolicy: ProjectPolicy,
+    private readonly store: MetadataStore,
   ) {
     this.searcher = new MetadataSearch(access, projectPolicy);
-  }
-
-  /** Validates an optional metadata document of an input (null/undefined: none). */
-  checkDocument(value: unknown, field: string): MetadataDocument | null {
-    return value === undefined || value === null ? null : checkDocument(value, field);
   }
 
   /** The resource, when the caller may read its metadata (403 for non-members on projects). */
@@ -76,64 +69,8 @@ export class MetadataService {
     const doc = checkDocument(raw, 'body');
     const r = await this.resources.find(ctx, id);
     await this.resources.assertCan(ctx, 'contribute', r);
-    const data = await ctx.em.transactional((tx) => this.writeIn(tx, r.type, r.uniqueId, mode, doc));
+    const data = await ctx.em.transactional((tx) => this.store.writeIn(tx, r.type, r.uniqueId, mode, doc));
     return { uniqueId: r.uniqueId, resourceType: r.type, data };
-  }
-
-  /**
-   * The write itself, inside `tx`, without permission checks: for services acting for the
-   * system (ingestion merges parsed metadata with `merge`).
-   */
-  async writeIn(
-    tx: EntityManager,
-    type: ResourceType,
-    id: string,
-    mode: WriteMode,
-    doc: MetadataDocument,
-  ): Promise<MetadataDocument> {
-    if (mode === 'create') {
-      const created = await rawQuery<{ data: MetadataDocument }>(
-        tx,
-        `insert into scientific_metadata (resource_id, resource_type, data) values (?, ?, ?::jsonb)
-         on conflict (resource_id) do nothing returning data`,
-        [id, type, JSON.stringify(doc)],
-      );
-      if (!created.length) {
-        throw conflict(
-          `${id} already has scientific metadata: send overwrite=true to replace it, or PATCH to merge`,
-        );
-      }
-      return created[0].data;
-    }
-    let next = doc;
-    if (mode === 'merge') {
-      // create-if-absent, then lock: concurrent merges queue up instead of losing keys
-      await rawQuery(
-        tx,
-        `insert into scientific_metadata (resource_id, resource_type, data) values (?, ?, '{}'::jsonb)
-         on conflict (resource_id) do nothing`,
-        [id, type],
-      );
-      const rows = await rawQuery<{ data: MetadataDocument }>(
-        tx,
-        'select data from scientific_metadata where resource_id = ? for update',
-        [id],
-      );
-      next = deepMerge(rows[0]?.data ?? {}, doc);
-    }
-    const saved = await rawQuery<{ data: MetadataDocument }>(
-      tx,
-      `insert into scientific_metadata (resource_id, resource_type, data) values (?, ?, ?::jsonb)
-       on conflict (resource_id) do update set data = excluded.data, modification_time = now()
-       returning data`,
-      [id, type, JSON.stringify(next)],
-    );
-    return saved[0].data;
-  }
-
-  /** Stores the initial metadata of a record being created in `tx`. */
-  async initialize(tx: EntityManager, type: ResourceType, id: string, doc: MetadataDocument): Promise<void> {
-    await this.writeIn(tx, type, id, 'replace', doc);
   }
 
   /** Ranked full-text search over the metadata of every resource the caller may read. */

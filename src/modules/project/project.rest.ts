@@ -76,6 +76,7 @@ export function projectRoutes(router: Router): void {
         page.items.map(async (p) =>
           withMetadata(
             ctx,
+            ctx.services.metadata,
             { type: 'project', uniqueId: p.uniqueId, record: p },
             req.query,
             await toLegacyProject(ctx, p),
@@ -117,6 +118,7 @@ export function projectRoutes(router: Router): void {
       );
       return withMetadata(
         ctx,
+        ctx.services.metadata,
         { type: 'project', uniqueId: project.uniqueId, record: project },
         req.query,
         out,

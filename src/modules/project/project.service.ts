@@ -13,15 +13,16 @@ import { rawQuery } from '../../core/db/raw';
 import { uniquely } from '../../core/db/unique';
 import { keysetFind } from '../../core/db/keyset';
 import type { KeysetPage } from '../../core/pagination';
-import { isMfid, newMfid } from '../../core/ids';
+import { newMfid } from '../../core/ids';
 import { validateSlug } from '../../core/slugs';
 import type { UserService } from '../user/user.service';
 import { User } from '../user/user.entity';
 import { GRANTABLE_PERMISSIONS, isGrantable, type GrantablePermission } from '../access/permission';
-import type { AccessSelectorInput } from '../access/access.selectors';
+import type { AccessSelectorInput, AccessSelectors } from '../access/access.selectors';
 import { Project } from './project.entity';
 import { ProjectMember } from './project-member.entity';
 import type { ProjectPolicy } from './project.policy';
+import type { Membership, ProjectLookup } from './project.lookup';
 
 export interface ProjectCreateInput {
   projectId: string;
@@ -62,11 +63,13 @@ export class ProjectService {
   constructor(
     private readonly users: UserService,
     readonly policy: ProjectPolicy,
+    private readonly lookup: ProjectLookup,
+    private readonly selectors: AccessSelectors,
   ) {}
 
   /** Finds a project by MFID or slug, or null. Every authenticated caller may read projects. */
-  async find(em: EntityManager, idOrSlug: string): Promise<Project | null> {
-    return em.findOne(Project, isMfid(idOrSlug) ? { uniqueId: idOrSlug } : { projectId: idOrSlug });
+  find(em: EntityManager, idOrSlug: string): Promise<Project | null> {
+    return this.lookup.find(em, idOrSlug);
   }
 
   /**
@@ -125,7 +128,7 @@ export class ProjectService {
   }
 
   private async where(ctx: RequestContext, selectors: AccessSelectorInput): Promise<FilterQuery<Project>> {
-    const ids = await ctx.services.selectors.projectIds(ctx, selectors);
+    const ids = await this.selectors.projectIds(ctx, selectors);
     return ids ? { uniqueId: { $in: ids } } : {};
   }
 
@@ -267,18 +270,8 @@ export class ProjectService {
   }
 
   /** The projects a user belongs to, with their role; the projects they lead count as admin. */
-  async membershipsOf(
-    ctx: RequestContext,
-    user: User,
-  ): Promise<{ project: Project; role: GrantablePermission }[]> {
-    const [members, led] = await Promise.all([
-      ctx.em.find(ProjectMember, { user }, { populate: ['project'] }),
-      ctx.em.find(Project, { owner: user }),
-    ]);
-    const byProject = new Map<string, { project: Project; role: GrantablePermission }>();
-    for (const m of members) byProject.set(m.project.uniqueId, { project: m.project, role: m.role });
-    for (const p of led) byProject.set(p.uniqueId, { project: p, role: 'admin' });
-    return [...byProject.values()].sort((a, b) => a.project.projectId.localeCompare(b.project.projectId));
+  membershipsOf(ctx: RequestContext, user: User): Promise<Membership[]> {
+    return this.lookup.membershipsOf(ctx.em, user);
   }
 
   private async resolveLead(ctx: RequestContext, input: ProjectCreateInput): Promise<User> {

@@ -4,17 +4,19 @@ import { extrasFlags, toLegacyDataset } from '../dataset/dataset.legacy';
 import { sampleDetail } from '../sample/sample.legacy';
 import { toLegacyProject } from '../project/project.legacy';
 import { toLegacyInstrument } from '../instrument/instrument.legacy';
+import type { MetadataService } from '../metadata/metadata.service';
 import type { AnyResource } from './resource.service';
 
 /** Adds `scientific_metadata` when asked for and visible to the caller. */
 export async function withMetadata(
   ctx: RequestContext,
+  metadata: MetadataService,
   r: AnyResource,
   q: Query,
   out: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
   if (!qBool(q, 'include_metadata', false)) return out;
-  const doc = await ctx.services.metadata.documentFor(ctx, r);
+  const doc = await metadata.documentFor(ctx, r);
   if (doc !== undefined) out.scientific_metadata = doc;
   return out;
 }
@@ -38,6 +40,7 @@ export async function toLegacyResource(
     case 'project':
       return withMetadata(
         ctx,
+        ctx.services.metadata,
         r,
         q,
         await toLegacyProject(ctx, r.record, await ctx.services.project.policy.capabilities(ctx, r.record)),
@@ -45,6 +48,7 @@ export async function toLegacyResource(
     case 'instrument':
       return withMetadata(
         ctx,
+        ctx.services.metadata,
         r,
         q,
         await toLegacyInstrument(

@@ -10,6 +10,8 @@ import { User } from '../user/user.entity';
 import type { UserService } from '../user/user.service';
 import type { ProjectService } from '../project/project.service';
 import { Sample } from './sample.entity';
+import { checkOptionalDocument } from '../metadata/metadata.document';
+import type { MetadataStore } from '../metadata/metadata.store';
 import type { SamplePolicy } from './sample.policy';
 import { SampleQuery, type SampleFilter } from './sample.query';
 import { checkSampleText, sampleTextValues, type SampleText } from './sample.fields';
@@ -37,6 +39,7 @@ export interface SampleDeps {
   access: AccessService;
   selectors: AccessSelectors;
   policy: SamplePolicy;
+  metadata: MetadataStore;
 }
 
 /** Sample records: create, read, update and list, under the sample policy. */
@@ -72,7 +75,7 @@ export class SampleService {
     if (input.public !== undefined && input.public !== null && typeof input.public !== 'boolean') {
       problems.push({ field: 'public', message: 'must be true or false' });
     }
-    const metadata = ctx.services.metadata.checkDocument(input.scientificMetadata, 'scientific_metadata');
+    const metadata = checkOptionalDocument(input.scientificMetadata, 'scientific_metadata');
     assertNoProblems(problems);
 
     const em = ctx.em;
@@ -92,7 +95,7 @@ export class SampleService {
             ...sampleTextValues(input),
           });
           await tx.flush();
-          if (metadata) await ctx.services.metadata.initialize(tx, 'sample', uniqueId, metadata);
+          if (metadata) await this.deps.metadata.initialize(tx, 'sample', uniqueId, metadata);
           return sample;
         }),
       `a sample with unique_id ${uniqueId} already exists`,

@@ -17,7 +17,7 @@ import type { ObjectStore } from '../../core/storage/object-store';
 import { tooLarge } from '../../core/storage/hashing';
 import type { AssociatedFile } from '../file/file.entity';
 import { objectKey, type FileAdded, type FileService } from '../file/file.service';
-import { cleanContentType, cleanFilename } from '../file/filename';
+import { cleanContentType, cleanFilename, ingestorName } from '../file/filename';
 import { ChunkReceiver, tokenHash } from './chunk-receiver';
 import { UploadSession } from './upload-session.entity';
 
@@ -64,7 +64,7 @@ export class UploadService {
       }
     };
     const filename = attempt(() => cleanFilename(input.filename));
-    const ingestor = attempt(() => ctx.services.ingestion.ingestorName(input.ingestor)) ?? null;
+    const ingestor = attempt(() => ingestorName(input.ingestor)) ?? null;
     const size = input.size;
     if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) {
       problems.push({ field: 'size', message: 'is required: the file size in bytes' });

@@ -1,0 +1,72 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { conflict } from '../../core/errors';
+import { rawQuery } from '../../core/db/raw';
+import type { ResourceType } from '../access/access-grant.entity';
+import { deepMerge, type MetadataDocument } from './metadata.document';
+
+/** How a write treats existing metadata. */
+export type WriteMode = 'merge' | 'replace' | 'create';
+
+/**
+ * The scientific metadata rows, written inside a caller's transaction without permission checks:
+ * the initial metadata of a record being created, ingestion's merges. It depends on nothing but
+ * the database, so the record services use it without depending on the resource lookup.
+ */
+export class MetadataStore {
+  /**
+   * Writes a document: `merge` deep-merges into what exists (creating it if absent); `replace`
+   * replaces it all; `create` creates it and is a 409 when metadata already exists. Writes lock
+   * the row, so concurrent merges never lose keys.
+   */
+  async writeIn(
+    tx: EntityManager,
+    type: ResourceType,
+    id: string,
+    mode: WriteMode,
+    doc: MetadataDocument,
+  ): Promise<MetadataDocument> {
+    if (mode === 'create') {
+      const created = await rawQuery<{ data: MetadataDocument }>(
+        tx,
+        `insert into scientific_metadata (resource_id, resource_type, data) values (?, ?, ?::jsonb)
+         on conflict (resource_id) do nothing returning data`,
+        [id, type, JSON.stringify(doc)],
+      );
+      if (!created.length) {
+        throw conflict(
+          `${id} already has scientific metadata: send overwrite=true to replace it, or PATCH to merge`,
+        );
+      }
+      return created[0].data;
+    }
+    let next = doc;
+    if (mode === 'merge') {
+      // create-if-absent, then lock: concurrent merges queue up instead of losing keys
+      await rawQuery(
+        tx,
+        `insert into scientific_metadata (resource_id, resource_type, data) values (?, ?, '{}'::jsonb)
+         on conflict (resource_id) do nothing`,
+        [id, type],
+      );
+      const rows = await rawQuery<{ data: MetadataDocument }>(
+        tx,
+        'select data from scientific_metadata where resource_id = ? for update',
+        [id],
+      );
+      next = deepMerge(rows[0]?.data ?? {}, doc);
+    }
+    const saved = await rawQuery<{ data: MetadataDocument }>(
+      tx,
+      `insert into scientific_metadata (resource_id, resource_type, data) values (?, ?, ?::jsonb)
+       on conflict (resource_id) do update set data = excluded.data, modification_time = now()
+       returning data`,
+      [id, type, JSON.stringify(next)],
+    );
+    return saved[0].data;
+  }
+
+  /** Stores the initial metadata of a record being created in `tx`. */
+  async initialize(tx: EntityManager, type: ResourceType, id: string, doc: MetadataDocument): Promise<void> {
+    await this.writeIn(tx, type, id, 'replace', doc);
+  }
+}
