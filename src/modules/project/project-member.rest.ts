@@ -47,40 +47,27 @@ export function projectMemberRoutes(router: Router): void {
     }),
   );
   // the literal `me` first: it would otherwise be read as a user named "me"
-  router.post(
-    '/projects/:pid/users/me',
-    handle(async (ctx, req) =>
-      memberRecords(
-        ctx,
-        await ctx.services.projectMember.add(
+  for (const [path, member] of [
+    ['/projects/:pid/users/me', queryMember],
+    ['/projects/:pid/users/:uid', pathMember],
+  ] as const) {
+    router.post(
+      path,
+      handle(async (ctx, req) => {
+        const role = qStr(req.query, 'role');
+        return memberRecords(
           ctx,
-          param(req, 'pid'),
-          queryMember(req),
-          qStr(req.query, 'role'),
-        ),
+          await ctx.services.projectMember.add(ctx, param(req, 'pid'), member(req), role),
+        );
+      }),
+    );
+    router.delete(
+      path,
+      handle(async (ctx, req) =>
+        memberRecords(ctx, await ctx.services.projectMember.remove(ctx, param(req, 'pid'), member(req))),
       ),
-    ),
-  );
-  router.delete(
-    '/projects/:pid/users/me',
-    handle(async (ctx, req) =>
-      memberRecords(ctx, await ctx.services.projectMember.remove(ctx, param(req, 'pid'), queryMember(req))),
-    ),
-  );
-  router.post(
-    '/projects/:pid/users/:uid',
-    handle(async (ctx, req) =>
-      memberRecords(
-        ctx,
-        await ctx.services.projectMember.add(
-          ctx,
-          param(req, 'pid'),
-          pathMember(req),
-          qStr(req.query, 'role'),
-        ),
-      ),
-    ),
-  );
+    );
+  }
   router.patch(
     '/projects/:pid/users/:uid',
     handle(async (ctx, req) => {
@@ -90,11 +77,5 @@ export function projectMemberRoutes(router: Router): void {
         await ctx.services.projectMember.changeRole(ctx, param(req, 'pid'), pathMember(req), body.role),
       );
     }),
-  );
-  router.delete(
-    '/projects/:pid/users/:uid',
-    handle(async (ctx, req) =>
-      memberRecords(ctx, await ctx.services.projectMember.remove(ctx, param(req, 'pid'), pathMember(req))),
-    ),
   );
 }
