@@ -47,7 +47,7 @@ async function main(): Promise<void> {
         title: 'Client test project',
         organization: 'Test',
       }));
-    await services.project.setMember(
+    await services.projectMember.setMember(
       asAdmin,
       project,
       await asAdmin.em.findOneOrFail(User, { uniqueId: tester.uniqueId }),

@@ -94,6 +94,16 @@ export class RequestContext {
     return context;
   }
 
+  /**
+   * The same request inside the transaction `tx`: a permission check asked of it reads the
+   * caller's scope and grants through that transaction, so it sees what the write it guards
+   * will see (DESIGN §12), and no statement waits on a second connection while the transaction
+   * holds the first (which deadlocks the embedded database). Has its own loaders and scope.
+   */
+  within(tx: EntityManager): RequestContext {
+    return new RequestContext(this.requestId, tx, this.currentCaller, this.setup, this.grants);
+  }
+
   get isAuthenticated(): boolean {
     return this.currentCaller !== null;
   }

@@ -6,14 +6,18 @@ import { AccessService } from './access/access.service';
 import { AccessSelectors } from './access/access.selectors';
 import { AccessGroupService } from './access/access-group.service';
 import { GrantService } from './access/grant.service';
+import { GrantPolicy } from './access/grant.policy';
 import { JoinRequestService } from './join-request/join-request.service';
+import { JoinRequestPolicy } from './join-request/join-request.policy';
 import { TransferService } from './transfer/transfer.service';
 import { UserService } from './user/user.service';
 import { UserPolicy } from './user/user.policy';
 import { UserAdminService } from './user/user-admin.service';
+import { UserAccessService } from './user/user-access.service';
 import { ProjectService } from './project/project.service';
 import { ProjectPolicy } from './project/project.policy';
 import { ProjectLookup } from './project/project.lookup';
+import { ProjectMemberService } from './project/project-member.service';
 import { InstrumentService } from './instrument/instrument.service';
 import { InstrumentPolicy } from './instrument/instrument.policy';
 import { DatasetService } from './dataset/dataset.service';
@@ -26,7 +30,9 @@ import { ResourceService } from './resource/resource.service';
 import { MetadataService } from './metadata/metadata.service';
 import { MetadataStore } from './metadata/metadata.store';
 import { LinkService } from './link/link.service';
+import { LinkPolicy } from './link/link.policy';
 import { DeletionService } from './deletion/deletion.service';
+import { DeletionPolicy } from './deletion/deletion.policy';
 import { GraphService } from './graph/graph.service';
 import { SearchService } from './search/search.service';
 import { accessGrantRemoval } from './access/access.removal';
@@ -47,6 +53,7 @@ import { ThumbnailService } from './thumbnail/thumbnail.service';
 import { fileRemoval } from './file/file.removal';
 import { JobQueue } from '../core/jobs/queue';
 import { IngestionService, INGESTION_QUEUE } from './ingestion/ingestion.service';
+import { IngestionPolicy } from './ingestion/ingestion.policy';
 import { jobRemoval } from './ingestion/ingestion.removal';
 import { ingestionOnStore } from './ingestion/ingestion.stored';
 import { AnalysisService, ANALYSIS_QUEUES } from './analysis/analysis.service';
@@ -60,14 +67,24 @@ export interface ServiceDeps {
 export function createServices({ config, log }: ServiceDeps) {
   const access = new AccessService();
   const user = new UserService(new UserPolicy());
-  const userAdmin = new UserAdminService(user, user.policy);
   const projectPolicy = new ProjectPolicy(access);
   const projectLookup = new ProjectLookup();
   const selectors = new AccessSelectors({ access, users: user, projects: projectLookup, projectPolicy });
   const project = new ProjectService(user, projectPolicy, projectLookup, selectors);
+  const projectMember = new ProjectMemberService({
+    users: user,
+    projects: project,
+    lookup: projectLookup,
+    policy: projectPolicy,
+  });
+  const userAdmin = new UserAdminService(user, user.policy, projectMember);
   const metadataStore = new MetadataStore();
-  const accessGroup = new AccessGroupService({ users: user, projects: project });
-  const joinRequest = new JoinRequestService(project);
+  const accessGroup = new AccessGroupService({ users: user, projects: project, members: projectMember });
+  const joinRequest = new JoinRequestService({
+    projects: project,
+    members: projectMember,
+    policy: new JoinRequestPolicy(projectPolicy),
+  });
   const instrument = new InstrumentService(user, new InstrumentPolicy(access));
   const dataset = new DatasetService({
     users: user,
@@ -78,8 +95,9 @@ export function createServices({ config, log }: ServiceDeps) {
     policy: new DatasetPolicy(access),
     metadata: metadataStore,
   });
+  const userAccess = new UserAccessService({ users: user, datasets: dataset });
   const keyword = new KeywordService(dataset);
-  const account = new AccountService(project, accessGroup);
+  const account = new AccountService(projectMember, accessGroup);
   const setting = new SettingService();
   const store = createObjectStore(config, log);
   const file = new FileService({ config, store, datasets: dataset, policy: new FilePolicy(dataset.policy) });
@@ -110,6 +128,7 @@ export function createServices({ config, log }: ServiceDeps) {
     users: user,
     projects: project,
     groups: accessGroup,
+    policy: new GrantPolicy(),
   });
   const transfer = new TransferService({
     resources: resource,
@@ -119,16 +138,21 @@ export function createServices({ config, log }: ServiceDeps) {
     access,
   });
   const metadata = new MetadataService(resource, access, projectPolicy, metadataStore);
-  const link = new LinkService(resource, dataset, sample);
+  const link = new LinkService(resource, dataset, sample, new LinkPolicy(resource));
   const graph = new GraphService(access, project);
   const search = new SearchService(access, project);
-  const deletion = new DeletionService(resource);
+  const deletion = new DeletionService(resource, new DeletionPolicy(resource));
   const jobs = new JobQueue({
     prefix: config.jobs.queuePrefix,
     maxAttempts: config.jobs.maxAttempts,
     retryBaseMs: config.jobs.retryBaseMs,
   });
-  const ingestion = new IngestionService({ queue: jobs, files: file, datasets: dataset });
+  const ingestion = new IngestionService({
+    queue: jobs,
+    files: file,
+    datasets: dataset,
+    policy: new IngestionPolicy(file.policy),
+  });
   const analysis = new AnalysisService({ queue: jobs, datasets: dataset });
   // a new stored file gets its ingestion request: the file module does not depend on ingestion
   file.stored.register(ingestionOnStore(ingestion));
@@ -154,7 +178,9 @@ export function createServices({ config, log }: ServiceDeps) {
     transfer,
     user,
     userAdmin,
+    userAccess,
     project,
+    projectMember,
     instrument,
     dataset,
     keyword,

@@ -103,6 +103,14 @@ test('listing, upserting and changing users is for platform admins', async () =>
     (await rest(t.url, 'POST', '/users', { key: admin.key, body: { user_info: { first_name: 'No id' } } }))
       .status,
   ).toBe(422);
+  // the user and their memberships in one transaction: an unknown project leaves no user behind
+  const lost = randomOrcid();
+  const unknownProject = await rest(t.url, 'POST', '/users', {
+    key: admin.key,
+    body: { user_info: { orcid: lost }, project_ids: [project.projectId, 'no-such-project-q'] },
+  });
+  expect(unknownProject.status).toBe(404);
+  expect((await rest(t.url, 'GET', `/users/${lost}`, { key: admin.key })).status).toBe(404);
 
   const patched = await rest(t.url, 'PATCH', `/users/${orcid}`, {
     key: admin.key,

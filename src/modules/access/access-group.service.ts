@@ -6,6 +6,7 @@ import { isMfid, isOrcid } from '../../core/ids';
 import type { User } from '../user/user.entity';
 import type { UserService } from '../user/user.service';
 import type { ProjectService } from '../project/project.service';
+import type { ProjectMemberService } from '../project/project-member.service';
 import { AccessGroup } from './access-group.entity';
 
 const GROUP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{1,99}$/;
@@ -17,7 +18,9 @@ const GROUP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{1,99}$/;
  * groups reach their members through the access scope.
  */
 export class AccessGroupService {
-  constructor(private readonly deps: { users: UserService; projects: ProjectService }) {}
+  constructor(
+    private readonly deps: { users: UserService; projects: ProjectService; members: ProjectMemberService },
+  ) {}
 
   /** A named access group, or null. */
   find(em: EntityManager, name: string): Promise<AccessGroup | null> {
@@ -42,7 +45,7 @@ export class AccessGroupService {
   async namesOf(ctx: RequestContext, user: User): Promise<string[]> {
     this.deps.users.policy.assertSelfOrAdmin(ctx, user, "list another user's access groups");
     const [projects, named] = await Promise.all([
-      this.deps.projects.membershipsOf(ctx, user),
+      this.deps.members.membershipsOf(ctx, user),
       this.namedGroupsOf(ctx.em, user.uniqueId),
     ]);
     return [user.uniqueId, ...projects.map((p) => p.project.projectId), ...named];
@@ -57,7 +60,7 @@ export class AccessGroupService {
     this.deps.users.policy.assertPlatformAdmin(ctx, 'change access groups');
     const project = await this.deps.projects.find(ctx.em, name);
     if (project) {
-      await this.deps.projects.ensureMember(ctx, project, user);
+      await this.deps.members.ensureMember(ctx, project, user);
       return;
     }
     const groupName = checkGroupName(name);
@@ -78,7 +81,7 @@ export class AccessGroupService {
     this.deps.users.policy.assertPlatformAdmin(ctx, 'change access groups');
     const project = await this.deps.projects.find(ctx.em, name);
     if (project) {
-      await this.deps.projects.removeMember(ctx, project, user);
+      await this.deps.members.removeMember(ctx, project, user);
       return;
     }
     const rows = await rawQuery(

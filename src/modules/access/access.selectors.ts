@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../core/context';
-import { AppError, forbidden, validationError } from '../../core/errors';
+import { AppError, validationError } from '../../core/errors';
 import { and, or, sql, type Sql } from '../../core/db/sql';
 import type { User } from '../user/user.entity';
 import type { UserService } from '../user/user.service';
@@ -31,8 +31,8 @@ const PROJECT_FIELD = 'accessible_to_project';
  * Access selectors: `accessible_to_user` and `accessible_to_project` on the dataset, sample and
  * project collections. They intersect with each other and with the caller's own visibility, so
  * they only ever narrow what the caller may already read. Inspecting another user needs
- * platform admin (yourself is fine); inspecting a project needs membership of it or platform
- * admin.
+ * platform admin (yourself is fine: `UserPolicy.assertMaySelectAccessOf`); inspecting a project
+ * needs membership of it or platform admin (`ProjectPolicy.assertMayInspect`).
  */
 export class AccessSelectors {
   constructor(
@@ -60,12 +60,9 @@ export class AccessSelectors {
         ],
       );
     }
-    const scope = await ctx.scope();
     const resolved: Resolved = { users: [], projects: [] };
     for (const value of users) {
-      if (!scope.isPlatformAdmin && !isSelf(ctx.caller.user, value)) {
-        throw forbidden(`Only platform administrators may inspect what another user may access (${value})`);
-      }
+      this.deps.users.policy.assertMaySelectAccessOf(ctx, value);
       const user = await this.deps.users.resolve(ctx.em, value);
       if (!user) throw validationError(USER_FIELD, `no user matches "${value}"`);
       resolved.users.push(user);
@@ -73,9 +70,7 @@ export class AccessSelectors {
     for (const value of projects) {
       const project = await this.deps.projects.find(ctx.em, value);
       if (!project) throw validationError(PROJECT_FIELD, `no project matches "${value}"`);
-      if (!(await this.deps.projectPolicy.isInsider(ctx, project))) {
-        throw forbidden(`Inspecting project ${project.projectId} needs membership of it`);
-      }
+      await this.deps.projectPolicy.assertMayInspect(ctx, project);
       resolved.projects.push(project);
     }
     return resolved;
@@ -127,14 +122,4 @@ export class AccessSelectors {
 
 function unique(values: string[] | undefined): string[] {
   return [...new Set((values ?? []).map((v) => v.trim()).filter((v) => v !== ''))];
-}
-
-/** Whether `value` names the caller (their id, username or email; case-insensitive for the last two). */
-function isSelf(user: User, value: string): boolean {
-  const v = value.toLowerCase();
-  return (
-    value === user.uniqueId ||
-    v === (user.username ?? '').toLowerCase() ||
-    v === (user.email ?? '').toLowerCase()
-  );
 }

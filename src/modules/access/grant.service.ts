@@ -10,7 +10,8 @@ import type { ProjectService } from '../project/project.service';
 import type { AnyResource, ResourceService } from '../resource/resource.service';
 import type { PrincipalType, ResourceType } from './access-grant.entity';
 import type { AccessGroupService } from './access-group.service';
-import { allows, PERMISSIONS, type GrantablePermission, type Permission } from './permission';
+import type { GrantPolicy } from './grant.policy';
+import { PERMISSIONS, type GrantablePermission, type Permission } from './permission';
 
 /** The `{kind}` path segment of the access routes, and the principal type it names. */
 export const GRANT_KINDS: Record<string, PrincipalType> = {
@@ -68,7 +69,7 @@ interface GrantRow {
  * revoke, for users, projects and named groups. Granting and revoking needs `manage` on the
  * resource; `owner` is never granted here (409: ownership moves only through the transfer
  * workflow). Any reader may list: they see their own effective access, and the full grant list
- * when they may manage it (otherwise only the grants that reach them).
+ * when they may manage it (otherwise only the grants that reach them: `GrantPolicy`).
  */
 export class GrantService {
   constructor(
@@ -77,6 +78,7 @@ export class GrantService {
       users: UserService;
       projects: ProjectService;
       groups: AccessGroupService;
+      policy: GrantPolicy;
     },
   ) {}
 
@@ -84,14 +86,10 @@ export class GrantService {
     const r = await this.deps.resources.find(ctx, resourceId);
     const effective = await this.deps.resources.permission(ctx, r);
     const subject = this.deps.resources.subject(r);
-    const complete = allows(effective, 'manage');
-    const scope = await ctx.scope();
-    const rows = (await this.rowsOf(ctx.em, r.uniqueId)).filter(
-      (g) =>
-        complete ||
-        (g.principal_type === 'user' && g.principal_id === scope.userId) ||
-        (g.principal_type === 'project' && scope.projectRoles.has(g.principal_id)) ||
-        (g.principal_type === 'group' && scope.groups.includes(g.principal_id)),
+    const { complete, rows } = await this.deps.policy.visibleGrants(
+      ctx,
+      effective,
+      await this.rowsOf(ctx.em, r.uniqueId),
     );
     return {
       resource: r,

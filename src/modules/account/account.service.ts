@@ -1,7 +1,7 @@
 import type { CallerKey, RequestContext } from '../../core/context';
 import type { User } from '../user/user.entity';
 import type { Project } from '../project/project.entity';
-import type { ProjectService } from '../project/project.service';
+import type { ProjectMemberService } from '../project/project-member.service';
 import type { GrantablePermission } from '../access/permission';
 import type { AccessGroupService } from '../access/access-group.service';
 
@@ -16,14 +16,14 @@ export interface Whoami {
 /** The caller's own account: the full authentication context of the current API key. */
 export class AccountService {
   constructor(
-    private readonly projects: ProjectService,
+    private readonly members: ProjectMemberService,
     private readonly groups: AccessGroupService,
   ) {}
 
   async whoami(ctx: RequestContext): Promise<Whoami> {
     const { user, apiKey } = ctx.caller;
     const [projects, named] = await Promise.all([
-      this.projects.membershipsOf(ctx, user),
+      this.members.membershipsOf(ctx, user),
       this.groups.namedGroupsOf(ctx.em, user.uniqueId),
     ]);
     return {

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { RequestContext } from '../../core/context';
-import { conflict, forbidden, notFound, validationError } from '../../core/errors';
+import { conflict, notFound, validationError } from '../../core/errors';
 import { uniquely } from '../../core/db/unique';
 import { optionalText, parseIntegerId } from '../../core/input';
 import type { OffsetPage } from '../../core/db/page';
-import type { AnyResource, ResourceService } from '../resource/resource.service';
+import { capitalize, type AnyResource, type ResourceService } from '../resource/resource.service';
 import {
   DeletionRequest,
   DELETION_STATUSES,
@@ -14,6 +14,7 @@ import {
 } from './deletion-request.entity';
 import { DeletionAudit } from './deletion-audit.entity';
 import { ResourceRemoval, type RemovalTarget } from './removal';
+import type { DeletionPolicy } from './deletion.policy';
 
 export interface DeletionRequestFilter {
   status?: DeletionStatus;
@@ -33,32 +34,51 @@ interface ResourceSnapshot {
 }
 
 /**
- * Deletion is requested, then reviewed (spec 1.11, 3). A request needs `manage` on the dataset
- * or sample; it removes nothing, but hides the resource from collections and searches while
- * pending. Platform admins list, approve or reject requests; approval removes the resource for
- * good through the removal hooks (one transaction, object cleanup after commit) and leaves an
- * audit entry that outlives it.
+ * Deletion is requested, then reviewed (spec 1.11, 3; who may: `DeletionPolicy`). A request
+ * needs `manage` on the dataset or sample; it removes nothing, but hides the resource from
+ * collections and searches while pending. Platform admins list, approve or reject requests;
+ * approval removes the resource for good through the removal hooks (one transaction, object
+ * cleanup after commit) and leaves an audit entry that outlives it.
  */
 export class DeletionService {
   readonly removal = new ResourceRemoval();
 
-  constructor(private readonly resources: ResourceService) {}
+  constructor(
+    private readonly resources: ResourceService,
+    private readonly policy: DeletionPolicy,
+  ) {}
 
+  /**
+   * Records a pending request. The permission check and the insert share one transaction
+   * holding the resource's row lock, so the check sees the owner and project the request is
+   * recorded against.
+   */
   async request(ctx: RequestContext, resourceId: string, reason: unknown): Promise<DeletionRequest> {
     const text = optionalText(reason, 'reason');
     const r = await this.resources.find(ctx, resourceId);
     const type = deletableType(r);
-    await this.resources.assertCan(ctx, 'manage', r);
     const snapshot = await this.snapshot(ctx, r);
-    const request = ctx.em.create(DeletionRequest, {
-      resourceId: r.uniqueId,
-      resourceType: type,
-      resourceName: snapshot.name,
-      projectId: snapshot.projectId,
-      requesterId: ctx.userId,
-      reason: text,
+    const request = await ctx.em.transactional(async (tx) => {
+      const row = await this.resources.ownershipRow(tx, type, r.uniqueId, true);
+      if (!row) throw notFound(capitalize(type), r.uniqueId);
+      await this.policy.assertMayRequest(ctx.within(tx), {
+        uniqueId: row.uniqueId,
+        type,
+        ownerId: row.ownerId,
+        projectMfid: row.projectMfid,
+        public: row.public ?? false,
+      });
+      const request = tx.create(DeletionRequest, {
+        resourceId: r.uniqueId,
+        resourceType: type,
+        resourceName: snapshot.name,
+        projectId: snapshot.projectId,
+        requesterId: ctx.userId,
+        reason: text,
+      });
+      await uniquely(() => tx.flush(), `a deletion request for ${r.uniqueId} is already pending`);
+      return request;
     });
-    await uniquely(() => ctx.em.flush(), `a deletion request for ${r.uniqueId} is already pending`);
     ctx.loaders.pendingDeletion.clear(r.uniqueId);
     return request;
   }
@@ -68,7 +88,7 @@ export class DeletionService {
     filter: DeletionRequestFilter,
     page: { limit: number; offset: number },
   ): Promise<OffsetPage<DeletionRequest>> {
-    this.assertAdmin(ctx);
+    this.policy.assertMayReview(ctx);
     const where: FilterQuery<DeletionRequest> = {};
     if (filter.status) where.status = filter.status;
     if (filter.resourceId) where.resourceId = filter.resourceId;
@@ -82,7 +102,7 @@ export class DeletionService {
   }
 
   async get(ctx: RequestContext, id: unknown): Promise<DeletionRequest> {
-    this.assertAdmin(ctx);
+    this.policy.assertMayReview(ctx);
     const request = await ctx.em.findOne(DeletionRequest, { id: parseIntegerId(id) });
     if (!request) throw notFound('Deletion request', String(id));
     return request;
@@ -95,7 +115,7 @@ export class DeletionService {
     rawStatus: unknown,
     notes: unknown,
   ): Promise<DeletionRequest> {
-    this.assertAdmin(ctx);
+    this.policy.assertMayReview(ctx);
     const requestId = parseIntegerId(id);
     if (rawStatus !== 'approved' && rawStatus !== 'rejected') {
       throw validationError('status', 'must be approved or rejected');
@@ -129,15 +149,13 @@ export class DeletionService {
 
   /**
    * Removes a resource now (platform admins). Without `force` it needs an approved request
-   * (409 otherwise); a pending request is closed as approved by the removal.
-   */
-  /**
-   * Removes a resource now (platform admins). Answers whether it was removed by this call:
-   * false when an approval already removed it (the 3.1 client approves, then deletes: the
-   * second step finds the audit entry and succeeds instead of answering 404).
+   * (409 otherwise); a pending request is closed as approved by the removal. Answers whether it
+   * was removed by this call: false when an approval already removed it (the 3.1 client
+   * approves, then deletes: the second step finds the audit entry and succeeds instead of
+   * answering 404).
    */
   async deleteNow(ctx: RequestContext, resourceId: string, force: boolean): Promise<boolean> {
-    this.assertAdmin(ctx);
+    this.policy.assertMayReview(ctx);
     if (!(await this.resources.detect(ctx.em, resourceId))) {
       const removed = await ctx.em.count(DeletionAudit, { resourceId });
       if (removed > 0) return false;
@@ -178,7 +196,7 @@ export class DeletionService {
     filter: DeletionAuditFilter,
     page: { limit: number; offset: number },
   ): Promise<OffsetPage<DeletionAudit>> {
-    this.assertAdmin(ctx);
+    this.policy.assertMayReview(ctx);
     const where: FilterQuery<DeletionAudit> = {};
     if (filter.resourceId) where.resourceId = filter.resourceId;
     if (filter.requesterId) where.requesterId = filter.requesterId;
@@ -192,7 +210,7 @@ export class DeletionService {
   }
 
   async getAudit(ctx: RequestContext, id: unknown): Promise<DeletionAudit> {
-    this.assertAdmin(ctx);
+    this.policy.assertMayReview(ctx);
     const entry = await ctx.em.findOne(DeletionAudit, { id: parseIntegerId(id) });
     if (!entry) throw notFound('Deletion audit entry', String(id));
     return entry;
@@ -229,11 +247,6 @@ export class DeletionService {
     const projectMfid = r.type === 'dataset' || r.type === 'sample' ? r.record.project?.uniqueId : undefined;
     const project = projectMfid ? await ctx.loaders.project.load(projectMfid) : null;
     return { name: this.resources.name(r), projectId: project?.projectId ?? null };
-  }
-
-  private assertAdmin(ctx: RequestContext): void {
-    if (!ctx.isPlatformAdmin)
-      throw forbidden('Only platform administrators may review and perform deletions');
   }
 }
 

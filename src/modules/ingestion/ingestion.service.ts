@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../core/context';
-import { conflict, forbidden, notFound } from '../../core/errors';
+import { conflict, notFound } from '../../core/errors';
 import { rawQuery } from '../../core/db/raw';
 import { and, sql, type Sql } from '../../core/db/sql';
 import type { JobQueue } from '../../core/jobs/queue';
@@ -14,6 +14,7 @@ import { isMfid } from '../../core/ids';
 import { FINAL_STATUSES, IngestionRequest } from './ingestion-request.entity';
 import { checkPatch, type IngestionPatch } from './ingestion.patch';
 import { parseRequestId } from './ingestion.ids';
+import type { IngestionPolicy } from './ingestion.policy';
 
 /** The queue ingestion jobs wait on (`{request_id, dataset_mfid}`). */
 export const INGESTION_QUEUE = 'ingestion';
@@ -27,6 +28,7 @@ export interface IngestionDeps {
   queue: JobQueue;
   files: FileService;
   datasets: DatasetService;
+  policy: IngestionPolicy;
 }
 
 /** Only files held in the service's storage are ingested (spec 1.7): remote ones are a 409. */
@@ -41,7 +43,7 @@ function assertStored(file: AssociatedFile): void {
 /**
  * Ingestion requests (spec 1.3–1.7): recorded when a stored file is added (in the same
  * transaction) or asked for again, queued for the workers, readable by whoever may read the
- * dataset. Remote files are never ingested. Workers report progress through `update` (legacy
+ * dataset (who may: `IngestionPolicy`). Remote files are never ingested. Workers report progress through `update` (legacy
  * PATCH) when they run outside this service.
  */
 export class IngestionService {
@@ -95,7 +97,7 @@ export class IngestionService {
     const ingestor = ingestorName(rawIngestor, field);
     const file = await this.deps.files.get(ctx, fileId);
     const ds = await this.deps.datasets.get(ctx, file.dataset.uniqueId);
-    await this.deps.files.policy.assertCanAdd(ctx, ds);
+    await this.deps.policy.assertMayRequest(ctx, ds);
     assertStored(file);
     return ctx.em.transactional(async (tx) => {
       const waiting = await tx.findOne(
@@ -147,7 +149,7 @@ export class IngestionService {
     return and(
       f.datasetId !== undefined ? sql(`${alias}.dataset_mfid = ?`, f.datasetId) : null,
       f.fileId !== undefined ? sql(`${alias}.file_mfid = ?`, f.fileId) : null,
-      await this.deps.datasets.policy.visibleWhere(ctx, 'd'),
+      await this.deps.policy.visibleWhere(ctx, 'd'),
     );
   }
 
@@ -211,12 +213,7 @@ export class IngestionService {
     const id = parseRequestId(rawId);
     const patch: IngestionPatch = checkPatch(input, id);
     const found = await this.get(ctx, rawId);
-    const user = ctx.caller.user;
-    if (!user.isPlatformAdmin && !user.isServiceAccount) {
-      throw forbidden(
-        'Only platform admins and service accounts (ingestion workers) may update ingestion requests',
-      );
-    }
+    this.deps.policy.assertMayReport(ctx);
     return ctx.em.transactional(async (tx) => {
       const request = await tx.findOneOrFail(
         IngestionRequest,

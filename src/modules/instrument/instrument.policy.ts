@@ -44,6 +44,19 @@ export class InstrumentPolicy {
     return p;
   }
 
+  /** Changing an instrument needs `update` on it; making it public or private needs `manage`. */
+  async assertCanUpdate(
+    ctx: RequestContext,
+    instrument: Instrument,
+    changesPublic: boolean,
+  ): Promise<Permission> {
+    const permission = await this.assertCan(ctx, 'update', instrument);
+    if (changesPublic && !allows(permission, 'manage')) {
+      throw forbidden('Making an instrument public or private needs admin permission on it');
+    }
+    return permission;
+  }
+
   assertCanCreate(ctx: RequestContext): void {
     if (!ctx.isPlatformAdmin) throw forbidden('Only platform administrators may register instruments');
   }

@@ -1,14 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
-import {
-  AppError,
-  assertNoProblems,
-  forbidden,
-  notFound,
-  validationError,
-  type FieldProblem,
-} from '../../core/errors';
-import { allows } from '../access/permission';
+import { AppError, assertNoProblems, notFound, validationError, type FieldProblem } from '../../core/errors';
 import { isMfid, newMfid } from '../../core/ids';
 import { slugify, validateSlug } from '../../core/slugs';
 import { uniquely } from '../../core/db/unique';
@@ -166,10 +158,7 @@ export class InstrumentService {
 
   async update(ctx: RequestContext, id: string, patch: InstrumentPatch): Promise<Instrument> {
     const instrument = await this.get(ctx, id);
-    const permission = await this.policy.assertCan(ctx, 'update', instrument);
-    if (patch.public !== undefined && !allows(permission, 'manage')) {
-      throw forbidden('Making an instrument public or private needs admin permission on it');
-    }
+    await this.policy.assertCanUpdate(ctx, instrument, patch.public !== undefined);
     const problems = checkText(patch);
     if (patch.instrumentName !== undefined && !patch.instrumentName.trim()) {
       problems.push({ field: 'instrument_name', message: 'must not be empty' });

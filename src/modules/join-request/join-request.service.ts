@@ -1,14 +1,14 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { RequestContext } from '../../core/context';
-import { conflict, forbidden, notFound, validationError } from '../../core/errors';
+import { conflict, notFound, validationError } from '../../core/errors';
 import { uniquely } from '../../core/db/unique';
 import { optionalText, parseIntegerId } from '../../core/input';
 import type { OffsetPage } from '../../core/db/page';
-import { allows } from '../access/permission';
-import type { Project } from '../project/project.entity';
 import type { ProjectService } from '../project/project.service';
+import type { ProjectMemberService } from '../project/project-member.service';
 import { User } from '../user/user.entity';
 import { JoinRequest, JOIN_STATUSES, type JoinStatus } from './join-request.entity';
+import type { JoinRequestPolicy } from './join-request.policy';
 
 export interface JoinRequestFilter {
   /** the project slug (or MFID) of the group */
@@ -19,18 +19,24 @@ export interface JoinRequestFilter {
 
 /**
  * Join requests (legacy #10, #75–#77): a user asks to join a project; its lead, a project admin
- * or a platform admin approves (the requester becomes a contributor) or rejects. Requests are
- * listed newest first.
+ * or a platform admin approves (the requester becomes a contributor) or rejects (who may:
+ * `JoinRequestPolicy`). Requests are listed newest first.
  */
 export class JoinRequestService {
-  constructor(private readonly projects: ProjectService) {}
+  constructor(
+    private readonly deps: {
+      projects: ProjectService;
+      members: ProjectMemberService;
+      policy: JoinRequestPolicy;
+    },
+  ) {}
 
   /** Asks to join a project; 404 for an unknown group, 409 for members and pending requests. */
   async request(ctx: RequestContext, groupName: string, reason: unknown): Promise<JoinRequest> {
     const text = optionalText(reason, 'reason');
-    const project = await this.projects.find(ctx.em, groupName);
+    const project = await this.deps.projects.find(ctx.em, groupName);
     if (!project) throw notFound('Access group', groupName);
-    const memberships = await this.projects.membershipsOf(ctx, ctx.caller.user);
+    const memberships = await this.deps.members.membershipsOf(ctx, ctx.caller.user);
     if (memberships.some((m) => m.project.uniqueId === project.uniqueId)) {
       throw conflict(`You are already a member of ${project.projectId}`);
     }
@@ -54,14 +60,12 @@ export class JoinRequestService {
   ): Promise<OffsetPage<JoinRequest>> {
     const where: FilterQuery<JoinRequest> = {};
     if (filter.groupName !== undefined) {
-      const project = await this.projects.find(ctx.em, filter.groupName);
+      const project = await this.deps.projects.find(ctx.em, filter.groupName);
       if (!project) throw notFound('Access group', filter.groupName);
-      await this.assertReviewer(ctx, project);
+      await this.deps.policy.assertMayReview(ctx, project);
       where.project = project;
-    } else if (!ctx.isPlatformAdmin) {
-      throw forbidden(
-        'Only platform administrators may list the join requests of every group: give group_name',
-      );
+    } else {
+      this.deps.policy.assertMayListAll(ctx);
     }
     const status = parseJoinStatus(filter.status);
     if (status) where.status = status;
@@ -77,7 +81,11 @@ export class JoinRequestService {
     return this.page(ctx, where, page);
   }
 
-  /** Approves (adding the requester as a contributor) or rejects a pending request; 409 once reviewed. */
+  /**
+   * Approves (adding the requester as a contributor) or rejects a pending request; 409 once
+   * reviewed. The reviewer check, the review and the membership share one transaction holding
+   * the request's row lock.
+   */
   async review(
     ctx: RequestContext,
     rawId: unknown,
@@ -89,9 +97,6 @@ export class JoinRequestService {
       throw validationError('status', 'must be approved or rejected');
     }
     const reviewerNotes = optionalText(notes, 'reviewer_notes');
-    const found = await ctx.em.findOne(JoinRequest, { id }, { populate: ['project'] });
-    if (!found) throw notFound('Join request', String(id));
-    await this.assertReviewer(ctx, found.project);
     const reviewed = await ctx.em.transactional(async (tx) => {
       const request = await tx.findOne(
         JoinRequest,
@@ -99,6 +104,9 @@ export class JoinRequestService {
         { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
       );
       if (!request) throw notFound('Join request', String(id));
+      const project = await this.deps.projects.find(tx, request.project.uniqueId);
+      if (!project) throw notFound('Join request', String(id));
+      await this.deps.policy.assertMayReview(ctx.within(tx), project);
       if (request.status !== 'pending') throw conflict(`join request ${id} was already ${request.status}`);
       Object.assign(request, {
         status: rawStatus,
@@ -108,17 +116,12 @@ export class JoinRequestService {
       });
       await tx.flush();
       if (rawStatus === 'approved') {
-        await this.projects.ensureMemberIn(tx, request.project.uniqueId, request.requester.uniqueId);
+        await this.deps.members.ensureMemberIn(tx, project.uniqueId, request.requester.uniqueId);
       }
       return request;
     });
     if (reviewed.requester.uniqueId === ctx.userId) ctx.resetScope();
     return ctx.em.findOneOrFail(JoinRequest, { id }, { populate: ['project'], refresh: true });
-  }
-
-  private async assertReviewer(ctx: RequestContext, project: Project): Promise<void> {
-    if (allows(await this.projects.policy.permission(ctx, project), 'manage')) return;
-    throw forbidden(`Only the lead and admins of ${project.projectId} may review its join requests`);
   }
 
   private async page(

@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
-import { conflict, forbidden, notFound, validationError } from '../../core/errors';
+import { conflict, notFound, validationError } from '../../core/errors';
 import { rawQuery } from '../../core/db/raw';
-import { allows } from '../access/permission';
 import type { AnyResource, ResourceService } from '../resource/resource.service';
 import type { PageRequest } from '../../core/db/page';
 import type { Dataset } from '../dataset/dataset.entity';
@@ -13,6 +12,7 @@ import type { SampleService } from '../sample/sample.service';
 import type { SampleFilter } from '../sample/sample.query';
 import type { LinkRow } from './link.loaders';
 import { isRelationshipType, type EdgeKind, type RelationshipType } from './relationship';
+import type { LinkPolicy } from './link.policy';
 
 type Linkable = Extract<AnyResource, { type: 'dataset' | 'sample' }>;
 export type LinkableType = Linkable['type'];
@@ -44,13 +44,14 @@ const LOCK: Record<'dataset_dataset' | 'sample_sample', number> = {
  * Provenance links between datasets and between samples (directed, acyclic, typed), and
  * dataset-sample associations (undirected). Both ends must be readable. Creating a link needs
  * `contribute` on the child (on the dataset for an association): a link describes where the
- * child comes from. Removing one needs `contribute` on either end.
+ * child comes from. Removing one needs `contribute` on either end (`LinkPolicy`).
  */
 export class LinkService {
   constructor(
     private readonly resources: ResourceService,
     private readonly datasets: DatasetService,
     private readonly samples: SampleService,
+    private readonly policy: LinkPolicy,
   ) {}
 
   /** The link objects of a readable dataset or sample; other resources have none. */
@@ -119,7 +120,7 @@ export class LinkService {
     if (kind === 'sample_dataset') {
       if (rt) throw validationError('relationship_type', 'is not allowed on a dataset-sample association');
       const [dataset, sample] = parent.type === 'dataset' ? [parent, child] : [child, parent];
-      await this.resources.assertCan(ctx, 'contribute', dataset);
+      await this.policy.assertMayLink(ctx, dataset);
       await rawQuery(
         ctx.em,
         `insert into dataset_sample (dataset_mfid, sample_mfid) values (?, ?) on conflict do nothing`,
@@ -127,7 +128,7 @@ export class LinkService {
       );
       return association(dataset.uniqueId, sample.uniqueId);
     }
-    await this.resources.assertCan(ctx, 'contribute', child);
+    await this.policy.assertMayLink(ctx, child);
     const saved = await ctx.em.transactional((tx) =>
       this.insertDirected(tx, kind, parent.uniqueId, child.uniqueId, rt),
     );
@@ -156,13 +157,7 @@ export class LinkService {
       this.linkable(ctx, b, opts.types?.[1]),
     ]);
     const kind = kindOf(first, second);
-    const [pa, pb] = await Promise.all([
-      this.resources.permission(ctx, first),
-      this.resources.permission(ctx, second),
-    ]);
-    if (!allows(pa, 'contribute') && !allows(pb, 'contribute')) {
-      throw forbidden(`Removing the link needs contribute permission on ${a} or ${b}`);
-    }
+    await this.policy.assertMayUnlink(ctx, first, second);
     if (kind === 'sample_dataset') {
       const [dataset, sample] = first.type === 'dataset' ? [first, second] : [second, first];
       const gone = await rawQuery(

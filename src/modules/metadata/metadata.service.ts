@@ -1,5 +1,4 @@
 import type { RequestContext } from '../../core/context';
-import { forbidden } from '../../core/errors';
 import { rawQuery } from '../../core/db/raw';
 import type { ResourceType } from '../access/access-grant.entity';
 import type { ProjectPolicy } from '../project/project.policy';
@@ -36,9 +35,7 @@ export class MetadataService {
   /** The resource, when the caller may read its metadata (403 for non-members on projects). */
   async readableResource(ctx: RequestContext, id: string): Promise<AnyResource> {
     const r = await this.resources.find(ctx, id);
-    if (r.type === 'project' && !(await this.projectPolicy.isInsider(ctx, r.record))) {
-      throw forbidden('The scientific metadata of a project is visible to its members only');
-    }
+    if (r.type === 'project') await this.projectPolicy.assertMayReadMetadata(ctx, r.record);
     return r;
   }
 
@@ -47,7 +44,7 @@ export class MetadataService {
    * when it has none, undefined when the caller may not see it (project non-members).
    */
   async documentFor(ctx: RequestContext, r: AnyResource): Promise<MetadataDocument | null | undefined> {
-    if (r.type === 'project' && !(await this.projectPolicy.isInsider(ctx, r.record))) return undefined;
+    if (r.type === 'project' && !(await this.projectPolicy.mayReadMetadata(ctx, r.record))) return undefined;
     return ctx.loaders.metadata.load(r.uniqueId);
   }
 

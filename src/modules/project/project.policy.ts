@@ -54,6 +54,27 @@ export class ProjectPolicy {
     return scope.isPlatformAdmin || scope.projectRoles.has(project.uniqueId);
   }
 
+  /**
+   * Narrowing a collection to what is assigned or granted to a project (`accessible_to_project`)
+   * needs to be an insider of it.
+   */
+  async assertMayInspect(ctx: RequestContext, project: Project): Promise<void> {
+    if (!(await this.isInsider(ctx, project))) {
+      throw forbidden(`Inspecting project ${project.projectId} needs membership of it`);
+    }
+  }
+
+  /** The scientific metadata of a project is for its insiders. */
+  mayReadMetadata(ctx: RequestContext, project: Project): Promise<boolean> {
+    return this.isInsider(ctx, project);
+  }
+
+  async assertMayReadMetadata(ctx: RequestContext, project: Project): Promise<void> {
+    if (!(await this.mayReadMetadata(ctx, project))) {
+      throw forbidden('The scientific metadata of a project is visible to its members only');
+    }
+  }
+
   /** The member list: insiders, and whoever may manage the members (a project admin grant). */
   async mayListMembers(ctx: RequestContext, project: Project): Promise<boolean> {
     return (await this.isInsider(ctx, project)) || allows(await this.permission(ctx, project), 'manage');

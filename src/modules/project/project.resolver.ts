@@ -13,10 +13,9 @@ import {
   ProjectMembership,
   UpdateProjectInput,
 } from './project.types';
-import { notFound } from '../../core/errors';
+import type { MemberList } from './project-member.service';
 
-async function memberships(ctx: RequestContext, project: Project): Promise<ProjectMembership[]> {
-  const members = await ctx.services.project.members(ctx, project);
+function memberships({ project, members }: MemberList): ProjectMembership[] {
   return members.map((m) => ({ role: m.role, project, user: m.user }));
 }
 
@@ -70,10 +69,8 @@ export class ProjectResolver {
     @Arg('member', { description: 'The member and role.' }) member: ProjectMemberInput,
     @Ctx() ctx: RequestContext,
   ) {
-    const project = await ctx.services.project.get(ctx, projectId);
-    const user = await ctx.services.user.resolveField(ctx.em, 'user', member.user);
-    await ctx.services.project.setMember(ctx, project, user, member.role);
-    return memberships(ctx, project);
+    const ref = { field: 'user', value: member.user };
+    return memberships(await ctx.services.projectMember.add(ctx, projectId, ref, member.role));
   }
 
   @Mutation(() => [ProjectMembership], {
@@ -84,11 +81,7 @@ export class ProjectResolver {
     @Arg('user', { description: 'The member: ORCID, MFID, username or email.' }) userId: string,
     @Ctx() ctx: RequestContext,
   ) {
-    const project = await ctx.services.project.get(ctx, projectId);
-    const user = await ctx.services.user.resolve(ctx.em, userId);
-    if (!user) throw notFound('User', userId);
-    await ctx.services.project.removeMember(ctx, project, user);
-    return memberships(ctx, project);
+    return memberships(await ctx.services.projectMember.remove(ctx, projectId, { ids: [['user', userId]] }));
   }
 
   @FieldResolver(() => [ProjectMembership], {
@@ -97,8 +90,8 @@ export class ProjectResolver {
       'Its members and their roles (the lead is not listed); null unless you are a member or a project admin.',
   })
   async members(@Root() project: Project, @Ctx() ctx: RequestContext) {
-    if (!(await ctx.services.project.policy.mayListMembers(ctx, project))) return null;
-    return memberships(ctx, project);
+    const members = await ctx.services.projectMember.visible(ctx, project);
+    return members && memberships({ project, members });
   }
 
   @FieldResolver(() => User, { description: 'The project lead (its owner).' })

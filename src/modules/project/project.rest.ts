@@ -48,11 +48,9 @@ export function projectRoutes(router: Router): void {
   router.get(
     '/users/:id/projects',
     handle(async (ctx, req) => {
-      const user = await ctx.services.userAdmin.get(ctx, param(req, 'id'));
-      ctx.services.user.policy.assertSelfOrAdmin(ctx, user, "list another user's projects");
       const limit = qLimit(req.query, ctx.config.limits.defaultPageSize, ctx.config.limits.maxPageSize);
       const offset = qInt(req.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
-      const all = await ctx.services.project.membershipsOf(ctx, user);
+      const all = await ctx.services.projectMember.projectsOf(ctx, param(req, 'id'));
       const items = await Promise.all(
         all.slice(offset, offset + limit).map((m) => toLegacyProject(ctx, m.project)),
       );

@@ -1,15 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { RequestContext } from '../../core/context';
-import {
-  AppError,
-  assertNoProblems,
-  conflict,
-  notFound,
-  validationError,
-  type FieldProblem,
-} from '../../core/errors';
-import { rawQuery } from '../../core/db/raw';
+import { AppError, assertNoProblems, notFound, validationError, type FieldProblem } from '../../core/errors';
 import { uniquely } from '../../core/db/unique';
 import { keysetFind } from '../../core/db/keyset';
 import type { KeysetPage } from '../../core/pagination';
@@ -17,12 +9,10 @@ import { newMfid } from '../../core/ids';
 import { validateSlug } from '../../core/slugs';
 import type { UserService } from '../user/user.service';
 import { User } from '../user/user.entity';
-import { GRANTABLE_PERMISSIONS, isGrantable, type GrantablePermission } from '../access/permission';
 import type { AccessSelectorInput, AccessSelectors } from '../access/access.selectors';
 import { Project } from './project.entity';
-import { ProjectMember } from './project-member.entity';
 import type { ProjectPolicy } from './project.policy';
-import type { Membership, ProjectLookup } from './project.lookup';
+import type { ProjectLookup } from './project.lookup';
 
 export interface ProjectCreateInput {
   projectId: string;
@@ -58,7 +48,7 @@ const TEXT_LIMITS: Record<string, number> = {
   description: 100_000,
 };
 
-/** Projects, their lead and members. */
+/** Projects and their lead (membership: `ProjectMemberService`). */
 export class ProjectService {
   constructor(
     private readonly users: UserService,
@@ -177,103 +167,6 @@ export class ProjectService {
     return project;
   }
 
-  /**
-   * Adds a member or changes their role (needs `manage` on the project). The lead holds admin
-   * implicitly and cannot be made a member (409). Concurrent adds meet at the unique constraint.
-   */
-  async setMember(ctx: RequestContext, project: Project, user: User, role: unknown): Promise<void> {
-    const checked = checkRole(role);
-    await this.policy.assertCan(ctx, 'manage', project);
-    this.assertNotLead(project, user);
-    await rawQuery(
-      ctx.em,
-      `insert into project_member (project_mfid, user_id, role) values (?, ?, ?)
-       on conflict (project_mfid, user_id) do update set role = excluded.role`,
-      [project.uniqueId, user.uniqueId, checked],
-    );
-    ctx.resetScope();
-  }
-
-  /** Makes `user` a member (contributor) unless they already hold a role there, the lead's included. */
-  async ensureMember(ctx: RequestContext, project: Project, user: User): Promise<void> {
-    await this.policy.assertCan(ctx, 'manage', project);
-    if (project.owner.uniqueId === user.uniqueId) return;
-    await rawQuery(
-      ctx.em,
-      `insert into project_member (project_mfid, user_id, role) values (?, ?, 'contributor')
-       on conflict (project_mfid, user_id) do nothing`,
-      [project.uniqueId, user.uniqueId],
-    );
-    ctx.resetScope();
-  }
-
-  /**
-   * Makes a user a contributor of a project unless they hold a role there, inside `em` (for
-   * workflows that authorized the change themselves: approved join requests).
-   */
-  async ensureMemberIn(em: EntityManager, projectMfid: string, userId: string): Promise<void> {
-    await rawQuery(
-      em,
-      `insert into project_member (project_mfid, user_id, role)
-       select ?, ?, 'contributor' where not exists (select 1 from project where unique_id = ? and owner_id = ?)
-       on conflict (project_mfid, user_id) do nothing`,
-      [projectMfid, userId, projectMfid, userId],
-    );
-  }
-
-  /** Changes the role of a member; 404 when the user is not a member. */
-  async changeRole(ctx: RequestContext, project: Project, user: User, role: unknown): Promise<void> {
-    const checked = checkRole(role);
-    await this.policy.assertCan(ctx, 'manage', project);
-    this.assertNotLead(project, user);
-    const rows = await rawQuery(
-      ctx.em,
-      'update project_member set role = ? where project_mfid = ? and user_id = ? returning id',
-      [checked, project.uniqueId, user.uniqueId],
-    );
-    if (!rows.length) throw notFound(`Member of project ${project.projectId}`, user.uniqueId);
-    ctx.resetScope();
-  }
-
-  /** Removes a member; 409 for the lead (transfer the ownership first), 404 for non-members. */
-  async removeMember(ctx: RequestContext, project: Project, user: User): Promise<void> {
-    await this.policy.assertCan(ctx, 'manage', project);
-    this.assertNotLead(project, user);
-    const rows = await rawQuery(
-      ctx.em,
-      'delete from project_member where project_mfid = ? and user_id = ? returning id',
-      [project.uniqueId, user.uniqueId],
-    );
-    if (!rows.length) throw notFound(`Member of project ${project.projectId}`, user.uniqueId);
-    ctx.resetScope();
-  }
-
-  /** The members of a project (the lead is not one), oldest first, with their users. */
-  async members(ctx: RequestContext, project: Project): Promise<ProjectMember[]> {
-    ctx.loaders.projectMembers.clear(project.uniqueId);
-    const all = await ctx.loaders.projectMembers.load(project.uniqueId);
-    return all.filter((m) => m.user.uniqueId !== project.owner.uniqueId);
-  }
-
-  /** The member list as its viewers see it (members, project admins, platform admins). */
-  async memberList(ctx: RequestContext, project: Project): Promise<ProjectMember[]> {
-    await this.policy.assertMayListMembers(ctx, project);
-    return this.members(ctx, project);
-  }
-
-  private assertNotLead(project: Project, user: User): void {
-    if (project.owner.uniqueId === user.uniqueId) {
-      throw conflict(
-        `${user.uniqueId} leads project ${project.projectId} (admin implicitly); the lead changes only through POST /resources/${project.uniqueId}/transfer_ownership`,
-      );
-    }
-  }
-
-  /** The projects a user belongs to, with their role; the projects they lead count as admin. */
-  membershipsOf(ctx: RequestContext, user: User): Promise<Membership[]> {
-    return this.lookup.membershipsOf(ctx.em, user);
-  }
-
   private async resolveLead(ctx: RequestContext, input: ProjectCreateInput): Promise<User> {
     const selectors: [string, string | null | undefined][] = [
       ['project_lead', input.projectLead],
@@ -314,9 +207,4 @@ function checkText(input: object): FieldProblem[] {
     else if (v.length > max) problems.push({ field: key, message: `must be at most ${max} characters` });
   }
   return problems;
-}
-
-function checkRole(role: unknown): GrantablePermission {
-  if (!isGrantable(role)) throw validationError('role', `must be one of ${GRANTABLE_PERMISSIONS.join(', ')}`);
-  return role;
 }

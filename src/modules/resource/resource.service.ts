@@ -205,10 +205,18 @@ export class ResourceService {
   }
 
   /** 404 when the caller may not read the resource, 403 when they may not do `action`. */
-  async assertCan(ctx: RequestContext, action: Action, r: AnyResource): Promise<Permission> {
-    const p = await this.permission(ctx, r);
-    if (!p) throw notFound(capitalize(r.type), r.uniqueId);
-    if (!allows(p, action)) throw forbidden(refusal(action, `${r.type} ${r.uniqueId}`, p));
+  assertCan(ctx: RequestContext, action: Action, r: AnyResource): Promise<Permission> {
+    return this.assertCanOn(ctx, action, this.subject(r));
+  }
+
+  /**
+   * `assertCan` on the resource `subject` describes (checks inside a transaction pass the row
+   * they locked), by the policy of its type.
+   */
+  async assertCanOn(ctx: RequestContext, action: Action, subject: AccessSubject): Promise<Permission> {
+    const p = await this.permissionOf(ctx, subject);
+    if (!p) throw notFound(capitalize(subject.type), subject.uniqueId);
+    if (!allows(p, action)) throw forbidden(refusal(action, `${subject.type} ${subject.uniqueId}`, p));
     return p;
   }
 

@@ -1,12 +1,14 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { assertNoProblems, notFound, validationError, type FieldProblem } from '../../core/errors';
-import { isMfid, isOrcid } from '../../core/ids';
+import { isMfid } from '../../core/ids';
 import { uniquely } from '../../core/db/unique';
 import { rawQuery } from '../../core/db/raw';
 import { ApiKey } from './api-key.entity';
 import { User } from './user.entity';
 import type { IssuedKey, UserService } from './user.service';
 import type { UserPolicy } from './user.policy';
+import type { ProjectMemberService } from '../project/project-member.service';
 
 export interface UserPatch {
   username?: string | null;
@@ -40,13 +42,12 @@ export class UserAdminService {
   constructor(
     private readonly users: UserService,
     readonly policy: UserPolicy,
+    private readonly members: ProjectMemberService,
   ) {}
 
   /** A user by ORCID or MFID; 404 when there is none. */
-  async get(ctx: RequestContext, uniqueId: string): Promise<User> {
-    const user = isOrcid(uniqueId) || isMfid(uniqueId) ? await this.users.get(ctx.em, uniqueId) : null;
-    if (!user) throw notFound('User', uniqueId);
-    return user;
+  get(ctx: RequestContext, uniqueId: string): Promise<User> {
+    return this.users.require(ctx.em, uniqueId);
   }
 
   async getByUsername(ctx: RequestContext, username: string): Promise<User> {
@@ -109,33 +110,43 @@ export class UserAdminService {
     return { items: rows.map((r) => ctx.em.map(User, r)), total: count[0].n };
   }
 
-  /** Creates a user or updates the one with that ORCID (platform admins). */
+  /**
+   * Creates a user or updates the one with that ORCID (platform admins), and makes them a member
+   * of each project in `projectIds` (MFIDs or slugs; a member keeps their role). One
+   * transaction: an unknown project (404) leaves no user behind.
+   */
   async upsert(
     ctx: RequestContext,
     uniqueId: string | undefined,
     patch: UserPatch,
+    projectIds: readonly string[] = [],
   ): Promise<{ user: User; created: boolean }> {
     this.policy.assertPlatformAdmin(ctx, 'create users');
     if (!uniqueId) throw validationError('orcid', 'is required');
-    const existing = await this.users.get(ctx.em, uniqueId);
-    if (!existing) {
-      const user = await this.users.create(ctx.em, { uniqueId, ...patch });
-      return { user, created: true };
-    }
-    return { user: await this.apply(ctx, existing, patch), created: false };
+    const result = await ctx.em.transactional(async (tx) => {
+      const existing = await this.users.get(tx, uniqueId);
+      const upserted = existing
+        ? { user: await this.apply(tx, existing, patch), created: false }
+        : { user: await this.users.create(tx, { uniqueId, ...patch }), created: true };
+      const inTx = ctx.within(tx);
+      for (const projectId of projectIds) await this.members.ensureIn(inTx, projectId, upserted.user);
+      return upserted;
+    });
+    if (projectIds.length > 0) ctx.resetScope();
+    return result;
   }
 
   async update(ctx: RequestContext, uniqueId: string, patch: UserPatch): Promise<User> {
     this.policy.assertPlatformAdmin(ctx, 'change other users');
-    return this.apply(ctx, await this.get(ctx, uniqueId), patch);
+    return this.apply(ctx.em, await this.get(ctx, uniqueId), patch);
   }
 
   /** Changes the caller's own profile; whether one is a service account is not theirs to change. */
   async updateProfile(ctx: RequestContext, patch: Omit<UserPatch, 'isServiceAccount'>): Promise<User> {
-    return this.apply(ctx, ctx.caller.user, patch);
+    return this.apply(ctx.em, ctx.caller.user, patch);
   }
 
-  private async apply(ctx: RequestContext, user: User, patch: UserPatch): Promise<User> {
+  private async apply(em: EntityManager, user: User, patch: UserPatch): Promise<User> {
     const problems: FieldProblem[] = this.users.validateNewUser({
       username: patch.username,
       email: patch.email,
@@ -155,13 +166,14 @@ export class UserAdminService {
     if (patch.firstName !== undefined) user.firstName = patch.firstName;
     if (patch.lastName !== undefined) user.lastName = patch.lastName;
     if (patch.isServiceAccount !== undefined) user.isServiceAccount = patch.isServiceAccount;
-    await this.users.assertIdentifiersFree(ctx.em, user, false);
-    await uniquely(() => ctx.em.flush(), 'that username or email is already taken');
+    await this.users.assertIdentifiersFree(em, user, false);
+    await uniquely(() => em.flush(), 'that username or email is already taken');
     return user;
   }
 
-  /** The status of a user's newest active key (platform admins; or oneself). */
-  async keyStatus(ctx: RequestContext, user: User): Promise<KeyStatus> {
+  /** The status of the newest active key of the user with this ORCID or MFID (platform admins; or oneself). */
+  async keyStatus(ctx: RequestContext, uniqueId: string): Promise<KeyStatus> {
+    const user = await this.get(ctx, uniqueId);
     this.policy.assertSelfOrAdmin(ctx, user, "verify another user's key");
     const key = await ctx.em.findOne(ApiKey, { user, revokedAt: null }, { orderBy: { createdAt: 'desc' } });
     const valid = !!key && (!key.expiresAt || key.expiresAt.getTime() > Date.now());

@@ -1,6 +1,13 @@
 import type { RequestContext } from '../../core/context';
 import { forbidden } from '../../core/errors';
+import { allows, type Permission } from '../access/permission';
 import type { User } from './user.entity';
+
+/** What inspecting a user's access reports about one dataset (`/users/{id}/datasets/{dsid}`). */
+export interface DatasetAccessReport {
+  read: boolean;
+  write: boolean;
+}
 
 /**
  * Users are directory records: any authenticated caller may look one up by exact identifier and
@@ -24,4 +31,40 @@ export class UserPolicy {
     if (!this.isSelfOrAdmin(ctx, user))
       throw forbidden(`Only the user themself or a platform administrator may ${what}`);
   }
+
+  /**
+   * Inspecting what a user may access through the user routes (`/users/{id}/datasets`, and one
+   * dataset there) is for platform administrators, whoever the user is (oneself included).
+   */
+  assertMayInspectAccess(ctx: RequestContext): void {
+    this.assertPlatformAdmin(ctx, "inspect another user's access");
+  }
+
+  /**
+   * An `accessible_to_user` selector: platform administrators may name anyone, others only
+   * themselves (by id, username or email). Decided on the selector as given, before it is
+   * resolved, so the refusal says nothing about whether such a user exists.
+   */
+  assertMaySelectAccessOf(ctx: RequestContext, selector: string): void {
+    if (ctx.isPlatformAdmin || names(ctx.caller.user, selector)) return;
+    throw forbidden(`Only platform administrators may inspect what another user may access (${selector})`);
+  }
+
+  /**
+   * The inspection's answer for a user holding `permission` on a dataset: `read` from viewer up,
+   * `write` from contributor up (adding files, metadata, keywords and links).
+   */
+  datasetAccess(permission: Permission | null): DatasetAccessReport {
+    return { read: allows(permission, 'read'), write: allows(permission, 'contribute') };
+  }
+}
+
+/** Whether `value` names `user` (their id, username or email; case-insensitive for the last two). */
+function names(user: User, value: string): boolean {
+  const v = value.toLowerCase();
+  return (
+    value === user.uniqueId ||
+    v === (user.username ?? '').toLowerCase() ||
+    v === (user.email ?? '').toLowerCase()
+  );
 }

@@ -3,7 +3,6 @@ import { handle, param } from '../../core/rest/handler';
 import { bodyObject, qBool, qInt, qLimit, qStr } from '../../core/rest/params';
 import { optionalString, pickFields, type Body } from '../../core/rest/body';
 import { validationError } from '../../core/errors';
-import { allows } from '../access/permission';
 import { parseUserPatch, toLegacyUser, toPublicUser } from './user.legacy';
 
 function stringList(body: Body, field: string): string[] | undefined {
@@ -45,11 +44,7 @@ export function userRoutes(router: Router): void {
         true,
       );
       const projects = stringList(body, 'project_ids') ?? [];
-      const { user } = await ctx.services.userAdmin.upsert(ctx, orcid, patch);
-      for (const pid of projects) {
-        const project = await ctx.services.project.get(ctx, pid);
-        await ctx.services.project.ensureMember(ctx, project, user);
-      }
+      const { user } = await ctx.services.userAdmin.upsert(ctx, orcid, patch, projects);
       return toLegacyUser(ctx, user);
     }),
   );
@@ -85,10 +80,7 @@ export function userRoutes(router: Router): void {
   router.get(
     '/users/:id/apikey/verify',
     handle(async (ctx, req) => {
-      const status = await ctx.services.userAdmin.keyStatus(
-        ctx,
-        await ctx.services.userAdmin.get(ctx, param(req, 'id')),
-      );
+      const status = await ctx.services.userAdmin.keyStatus(ctx, param(req, 'id'));
       return {
         valid: status.valid,
         created_at: status.createdAt?.toISOString() ?? null,
@@ -98,21 +90,11 @@ export function userRoutes(router: Router): void {
   );
   router.get(
     '/users/:id/datasets',
-    handle(async (ctx, req) => {
-      ctx.services.user.policy.assertPlatformAdmin(ctx, "inspect another user's access");
-      const user = await ctx.services.userAdmin.get(ctx, param(req, 'id'));
-      return ctx.services.dataset.readableIds(ctx.as(user));
-    }),
+    handle((ctx, req) => ctx.services.userAccess.readableDatasets(ctx, param(req, 'id'))),
   );
   router.get(
     '/users/:id/datasets/:dsid',
-    handle(async (ctx, req) => {
-      ctx.services.user.policy.assertPlatformAdmin(ctx, "inspect another user's access");
-      const user = await ctx.services.userAdmin.get(ctx, param(req, 'id'));
-      const ds = await ctx.services.dataset.get(ctx, param(req, 'dsid'));
-      const p = await ctx.services.dataset.policy.permission(ctx.as(user), ds);
-      return { read: allows(p, 'read'), write: allows(p, 'contribute') };
-    }),
+    handle((ctx, req) => ctx.services.userAccess.datasetAccess(ctx, param(req, 'id'), param(req, 'dsid'))),
   );
   router.post(
     '/service_accounts',

@@ -1,7 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../../core/db/raw';
 import type { Caller, RequestContext } from '../../core/context';
-import { AppError, assertNoProblems, conflict, validationError, type FieldProblem } from '../../core/errors';
+import {
+  AppError,
+  assertNoProblems,
+  conflict,
+  notFound,
+  validationError,
+  type FieldProblem,
+} from '../../core/errors';
 import { isMfid, isOrcid, newMfid } from '../../core/ids';
 import { generateApiKeySecret, hashApiKey, keyDisplayPrefix } from '../../core/auth/api-keys';
 import { User } from './user.entity';
@@ -82,6 +89,13 @@ export class UserService {
 
   async get(em: EntityManager, uniqueId: string): Promise<User | null> {
     return em.findOne(User, { uniqueId });
+  }
+
+  /** A user by ORCID or MFID; 404 when there is none. */
+  async require(em: EntityManager, uniqueId: string): Promise<User> {
+    const user = isOrcid(uniqueId) || isMfid(uniqueId) ? await this.get(em, uniqueId) : null;
+    if (!user) throw notFound('User', uniqueId);
+    return user;
   }
 
   validateNewUser(input: NewUser): FieldProblem[] {

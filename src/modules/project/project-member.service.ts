@@ -1,0 +1,253 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode } from '@mikro-orm/core';
+import type { RequestContext } from '../../core/context';
+import { AppError, conflict, notFound, validationError } from '../../core/errors';
+import { rawQuery } from '../../core/db/raw';
+import { isMfid } from '../../core/ids';
+import { GRANTABLE_PERMISSIONS, isGrantable, type GrantablePermission } from '../access/permission';
+import type { User } from '../user/user.entity';
+import type { UserService } from '../user/user.service';
+import { Project } from './project.entity';
+import type { ProjectMember } from './project-member.entity';
+import type { ProjectPolicy } from './project.policy';
+import type { ProjectService } from './project.service';
+import type { Membership, ProjectLookup } from './project.lookup';
+
+/** One identifier of a user (ORCID, MFID, username or email) and the input field that gave it. */
+export type MemberId = [field: string, value: string];
+
+/**
+ * The user a membership operation names. `ids`: identifiers that must all name the same user
+ * (404 when one names nobody, 422 naming the fields when they disagree: the `me` routes give
+ * an email and a username); `field`: one input field (422 when it names nobody).
+ */
+export type MemberRef = { ids: [MemberId, ...MemberId[]] } | { field: string; value: unknown };
+
+/** A project and its members, as a membership change answers them. */
+export interface MemberList {
+  project: Project;
+  members: ProjectMember[];
+}
+
+export interface ProjectMemberDeps {
+  users: UserService;
+  projects: ProjectService;
+  lookup: ProjectLookup;
+  policy: ProjectPolicy;
+}
+
+/**
+ * Project membership (spec 4.2; reference #70–#74). Members hold a role in a project: their
+ * permission on the project and on every dataset and sample assigned to it. The lead is the
+ * project's owner (admin implicitly), never a member row and never listed.
+ *
+ * Adding, changing and removing members needs `manage` on the project (`ProjectPolicy`): the
+ * check runs in the transaction of the write, after locking the project's row, on what that
+ * transaction sees (DESIGN §12). Concurrent adds meet at the unique constraint.
+ */
+export class ProjectMemberService {
+  constructor(private readonly deps: ProjectMemberDeps) {}
+
+  /** The members of a project (the lead is not one), oldest first, with their users. */
+  async members(ctx: RequestContext, project: Project): Promise<ProjectMember[]> {
+    ctx.loaders.projectMembers.clear(project.uniqueId);
+    const all = await ctx.loaders.projectMembers.load(project.uniqueId);
+    return all.filter((m) => m.user.uniqueId !== project.owner.uniqueId);
+  }
+
+  /** The member list of a project (MFID or slug) for whoever may see it (403 otherwise). */
+  async list(ctx: RequestContext, projectId: string): Promise<ProjectMember[]> {
+    const project = await this.deps.projects.get(ctx, projectId);
+    await this.deps.policy.assertMayListMembers(ctx, project);
+    return this.members(ctx, project);
+  }
+
+  /** The members for callers who may see them, null for the others (GraphQL `Project.members`). */
+  async visible(ctx: RequestContext, project: Project): Promise<ProjectMember[] | null> {
+    if (!(await this.deps.policy.mayListMembers(ctx, project))) return null;
+    return this.members(ctx, project);
+  }
+
+  /**
+   * Adds a member to a project (MFID or slug) with `role`, or changes their role; without a
+   * role a new member is a contributor and a member keeps their role. A role for the lead is a
+   * 409; adding the lead without one changes nothing.
+   */
+  async add(ctx: RequestContext, projectId: string, ref: MemberRef, role?: unknown): Promise<MemberList> {
+    const project = await this.deps.projects.get(ctx, projectId);
+    const user = await this.resolve(ctx, ref);
+    if (role === undefined) await this.ensureMember(ctx, project, user);
+    else await this.setMember(ctx, project, user, role);
+    return { project, members: await this.members(ctx, project) };
+  }
+
+  /** Changes the role of a member; 404 when the user is not a member, 409 for the lead. */
+  async changeRole(
+    ctx: RequestContext,
+    projectId: string,
+    ref: MemberRef,
+    role: unknown,
+  ): Promise<MemberList> {
+    const project = await this.deps.projects.get(ctx, projectId);
+    const user = await this.resolve(ctx, ref);
+    const checked = checkRole(role);
+    await this.change(ctx, project.uniqueId, async (tx, locked) => {
+      assertNotLead(locked, user);
+      const rows = await rawQuery(
+        tx,
+        'update project_member set role = ? where project_mfid = ? and user_id = ? returning id',
+        [checked, locked.uniqueId, user.uniqueId],
+      );
+      if (!rows.length) throw notFound(`Member of project ${locked.projectId}`, user.uniqueId);
+    });
+    return { project, members: await this.members(ctx, project) };
+  }
+
+  /** Removes a member; 409 for the lead (transfer the ownership first), 404 for non-members. */
+  async remove(ctx: RequestContext, projectId: string, ref: MemberRef): Promise<MemberList> {
+    const project = await this.deps.projects.get(ctx, projectId);
+    await this.removeMember(ctx, project, await this.resolve(ctx, ref));
+    return { project, members: await this.members(ctx, project) };
+  }
+
+  /**
+   * Adds a member or changes their role. The lead holds admin implicitly and cannot be made a
+   * member (409).
+   */
+  async setMember(ctx: RequestContext, project: Project, user: User, role: unknown): Promise<void> {
+    const checked = checkRole(role);
+    await this.change(ctx, project.uniqueId, async (tx, locked) => {
+      assertNotLead(locked, user);
+      await rawQuery(
+        tx,
+        `insert into project_member (project_mfid, user_id, role) values (?, ?, ?)
+         on conflict (project_mfid, user_id) do update set role = excluded.role`,
+        [locked.uniqueId, user.uniqueId, checked],
+      );
+    });
+  }
+
+  /** Makes `user` a member (contributor) unless they already hold a role there, the lead's included. */
+  async ensureMember(ctx: RequestContext, project: Project, user: User): Promise<void> {
+    await this.change(ctx, project.uniqueId, (tx, locked) => ensureContributor(tx, locked, user));
+  }
+
+  /**
+   * `ensureMember` inside the caller's transaction (`inTx`, see `RequestContext.within`), for a
+   * project given by MFID or slug (404 when there is none): creating a user with their projects
+   * commits both or neither.
+   */
+  async ensureIn(inTx: RequestContext, projectId: string, user: User): Promise<void> {
+    await this.changeIn(inTx, projectId, (tx, locked) => ensureContributor(tx, locked, user));
+  }
+
+  /** Removes a member; 409 for the lead, 404 for non-members. */
+  async removeMember(ctx: RequestContext, project: Project, user: User): Promise<void> {
+    await this.change(ctx, project.uniqueId, async (tx, locked) => {
+      assertNotLead(locked, user);
+      const rows = await rawQuery(
+        tx,
+        'delete from project_member where project_mfid = ? and user_id = ? returning id',
+        [locked.uniqueId, user.uniqueId],
+      );
+      if (!rows.length) throw notFound(`Member of project ${locked.projectId}`, user.uniqueId);
+    });
+  }
+
+  /**
+   * Makes a user a contributor of a project unless they hold a role there, inside `em` (for
+   * workflows that authorized the change themselves: approved join requests).
+   */
+  async ensureMemberIn(em: EntityManager, projectMfid: string, userId: string): Promise<void> {
+    await rawQuery(
+      em,
+      `insert into project_member (project_mfid, user_id, role)
+       select ?, ?, 'contributor' where not exists (select 1 from project where unique_id = ? and owner_id = ?)
+       on conflict (project_mfid, user_id) do nothing`,
+      [projectMfid, userId, projectMfid, userId],
+    );
+  }
+
+  /** The projects a user belongs to, with their role; the projects they lead count as admin. */
+  membershipsOf(ctx: RequestContext, user: User): Promise<Membership[]> {
+    return this.deps.lookup.membershipsOf(ctx.em, user);
+  }
+
+  /** The projects of the user with this ORCID or MFID (404 when none): that user and platform admins. */
+  async projectsOf(ctx: RequestContext, userId: string): Promise<Membership[]> {
+    const user = await this.deps.users.require(ctx.em, userId);
+    this.deps.users.policy.assertSelfOrAdmin(ctx, user, "list another user's projects");
+    return this.membershipsOf(ctx, user);
+  }
+
+  /** Runs a checked membership change in its own transaction; the caller's scope is reloaded after. */
+  private async change(
+    ctx: RequestContext,
+    projectMfid: string,
+    write: (tx: EntityManager, project: Project) => Promise<void>,
+  ): Promise<void> {
+    await ctx.em.transactional((tx) => this.changeIn(ctx.within(tx), projectMfid, write));
+    ctx.resetScope();
+  }
+
+  /** Locks the project's row, checks `manage` on it as the transaction sees it, then writes. */
+  private async changeIn(
+    inTx: RequestContext,
+    projectId: string,
+    write: (tx: EntityManager, project: Project) => Promise<void>,
+  ): Promise<void> {
+    const project = await inTx.em.findOne(
+      Project,
+      isMfid(projectId) ? { uniqueId: projectId } : { projectId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+    );
+    if (!project) throw notFound('Project', projectId);
+    await this.deps.policy.assertCan(inTx, 'manage', project);
+    await write(inTx.em, project);
+  }
+
+  private async resolve(ctx: RequestContext, ref: MemberRef): Promise<User> {
+    if ('field' in ref) return this.deps.users.resolveField(ctx.em, ref.field, ref.value);
+    const found: User[] = [];
+    for (const [, value] of ref.ids) {
+      const user = await this.deps.users.resolve(ctx.em, value);
+      if (!user) throw notFound('User', value);
+      found.push(user);
+    }
+    if (found.some((u) => u.uniqueId !== found[0].uniqueId)) {
+      const fields = ref.ids.map(([field]) => field);
+      throw new AppError(
+        'VALIDATION',
+        `${fields.join(' and ')} name different users`,
+        fields.map((field) => ({
+          field,
+          message: `conflicts with ${fields.filter((f) => f !== field).join(' and ')}`,
+        })),
+      );
+    }
+    return found[0];
+  }
+}
+
+async function ensureContributor(tx: EntityManager, project: Project, user: User): Promise<void> {
+  if (project.owner.uniqueId === user.uniqueId) return;
+  await rawQuery(
+    tx,
+    `insert into project_member (project_mfid, user_id, role) values (?, ?, 'contributor')
+     on conflict (project_mfid, user_id) do nothing`,
+    [project.uniqueId, user.uniqueId],
+  );
+}
+
+function assertNotLead(project: Project, user: User): void {
+  if (project.owner.uniqueId === user.uniqueId) {
+    throw conflict(
+      `${user.uniqueId} leads project ${project.projectId} (admin implicitly); the lead changes only through POST /resources/${project.uniqueId}/transfer_ownership`,
+    );
+  }
+}
+
+function checkRole(role: unknown): GrantablePermission {
+  if (!isGrantable(role)) throw validationError('role', `must be one of ${GRANTABLE_PERMISSIONS.join(', ')}`);
+  return role;
+}
