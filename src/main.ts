@@ -8,6 +8,10 @@ import { createApp, type App } from './app';
 import { createServices, initServices } from './modules/services';
 import { createJobWorker } from './modules/jobs';
 import { stopDigestThread } from './core/storage/digest-thread';
+import { attachDatabaseMetrics } from './core/metrics/database';
+import { startOpsListener } from './core/metrics/listener';
+import { HealthService } from './modules/health/health.service';
+import { healthRouter } from './modules/health/health.rest';
 
 /**
  * Process entry. Roles: `all` (HTTP and ingestion workers, the default), `api` (HTTP only) and
@@ -41,8 +45,10 @@ async function main(): Promise<void> {
   }
 
   let app: App | undefined;
+  let health: HealthService;
   if (config.role === 'all' || config.role === 'api') {
     app = await createApp({ config, log, databaseUrl });
+    health = app.health;
     const port = await app.listen();
     stoppers.push(() => app!.close());
     if (config.role === 'all') app.jobs.start();
@@ -57,14 +63,28 @@ async function main(): Promise<void> {
     const services = createServices({ config, log });
     await initServices(services, orm.em.fork(), config);
     const worker = createJobWorker({ orm, services, config, log });
+    const detachMetrics = attachDatabaseMetrics(orm);
+    health = new HealthService(orm, config);
     worker.start();
     stoppers.push(async () => {
       // running jobs finish, or go back to the queue, before the connections close
       await worker.stop(config.shutdownTimeoutMs);
+      detachMetrics();
       await orm.close(true);
       await stopDigestThread();
     });
     log.info({ role: config.role, concurrency: config.workerConcurrency }, 'worker started');
+  }
+  if (config.metricsPort !== undefined) {
+    const ops = await startOpsListener({
+      port: config.metricsPort,
+      host: config.host,
+      health: healthRouter(health),
+      metricsToken: config.metricsToken,
+    });
+    // first to stop: the orchestrator sees the process going before its connections do
+    stoppers.unshift(() => ops.close());
+    log.info({ port: ops.port }, 'metrics and health listening');
   }
   if (embedded) stoppers.push(() => embedded.stop());
 
