@@ -49,10 +49,11 @@ async function main(): Promise<void> {
   if (config.role === 'all' || config.role === 'api') {
     app = await createApp({ config, log, databaseUrl });
     health = app.health;
+    // before listening: a start that fails on a busy port must not lose the only copy of the key
+    if (app.bootstrap.secret) announceAdminKey(app.bootstrap.secret, app.bootstrap.user?.uniqueId ?? 'admin');
     const port = await app.listen();
     stoppers.push(() => app!.close());
     if (config.role === 'all') app.jobs.start();
-    if (app.bootstrap.secret) announceAdminKey(app.bootstrap.secret, app.bootstrap.user?.uniqueId ?? 'admin');
     log.info(
       { port, host: config.host, role: config.role, graphql: `${config.publicBaseUrl}/graphql` },
       'catalog service listening',
@@ -96,7 +97,8 @@ function announceAdminKey(secret: string, userId: string): void {
   const line = '='.repeat(78);
   process.stdout.write(
     `\n${line}\nA platform administrator (${userId}) was created. Its API key, shown only this once:\n\n    ${secret}\n\n` +
-      `Use it as "Authorization: Bearer <key>". Create more users and keys with: npm run admin -- help\n${line}\n\n`,
+      `Use it as "Authorization: Bearer <key>". Create more users and keys with: npm run admin -- help\n` +
+      `Lost it? npm run admin -- create-key --user admin issues another.\n${line}\n\n`,
   );
 }
 
