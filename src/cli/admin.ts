@@ -35,8 +35,8 @@ Backups:
       Writes a consistent copy of the database (a logical dump, one snapshot) and of every stored
       file object into <dir>, which must be empty or absent. Works while the service runs.
   restore <dir>
-      Loads a backup into an empty database (a fresh DATA_DIR, or an empty DATABASE_URL) and its
-      files into the configured object store, then verifies them.
+      Checks every file of the backup against its manifest, then loads it into an empty database
+      (a fresh DATA_DIR, or an empty DATABASE_URL) and its files into the configured object store.
 
 Every command accepts --json (machine-readable output). The database is DATABASE_URL, or the
 embedded one under DATA_DIR (the running service's, if any).`;
