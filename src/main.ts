@@ -133,6 +133,14 @@ function installShutdown(log: Logger, stoppers: (() => Promise<void>)[], timeout
 }
 
 main().catch((err: unknown) => {
+  const e = err as NodeJS.ErrnoException & { port?: number; address?: string };
+  if (e.code === 'EADDRINUSE') {
+    process.stderr.write(
+      `fatal: ${e.address ?? ''}:${e.port ?? ''} is already in use. Start on another port (PORT=8080 npm start; ` +
+        `PUBLIC_BASE_URL follows PORT unless set) or stop the process holding it (ss -ltnp | grep ${e.port ?? ''}).\n`,
+    );
+    process.exit(1);
+  }
   process.stderr.write(`fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });
