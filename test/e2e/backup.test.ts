@@ -4,6 +4,8 @@ import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { ServiceProcesses, freePort, type Running } from '../support/process';
 import * as fx from '../support/fixtures';
+import { createOrm } from '../../src/core/db/orm';
+import { rawQuery } from '../../src/core/db/raw';
 
 /**
  * Backup and restore with the compiled command line: a service on the embedded database takes
@@ -218,3 +220,51 @@ test('restore refuses a damaged backup before writing anything', async () => {
   expect(refused).toMatchObject({ code: 1, output: expect.stringMatching(/table app_user .* is damaged/) });
   expect(fs.existsSync(path.join(target, 'objects'))).toBe(false);
 }, 120_000);
+
+async function onServer(url: string, statement: string): Promise<void> {
+  const orm = await createOrm({ clientUrl: url, poolMax: 1 });
+  try {
+    await rawQuery(orm.em.fork(), statement);
+  } finally {
+    await orm.close(true);
+  }
+}
+
+const serverPass = process.env.CATALOG_TEST_DB !== 'embedded';
+
+(serverPass ? test : test.skip)(
+  `the embedded backup restores into an empty database on a PostgreSQL server${serverPass ? '' : ' (skipped: the suite runs on the embedded database; CI runs it again on a server)'}`,
+  async () => {
+    const url = process.env.DATABASE_URL!;
+    const name = `catalog_restore_${Date.now().toString(36)}`;
+    const parsed = new URL(url);
+    parsed.pathname = `/${name}`;
+    const target = parsed.toString();
+    await onServer(url, `create database ${name}`);
+    try {
+      const dataDir = path.join(root, 'server-target');
+      const run = async (args: string[]) => {
+        const cli = await processes.run('cli/admin.js', args, {
+          DATA_DIR: dataDir,
+          DATABASE_URL: target,
+          LOG_LEVEL: 'warn',
+        });
+        return { code: await cli.exited, output: cli.output() };
+      };
+      expect((await run(['restore', path.join(root, 'backup-1')])).code).toBe(0);
+      const again = path.join(root, 'backup-server');
+      expect((await run(['backup', again])).code).toBe(0);
+      const m1 = JSON.parse(fs.readFileSync(path.join(root, 'backup-1', 'manifest.json'), 'utf8')) as {
+        tables: { file: string; sha256: string }[];
+      };
+      for (const t of m1.tables) {
+        expect(fs.readFileSync(path.join(again, t.file), 'utf8')).toBe(
+          fs.readFileSync(path.join(root, 'backup-1', t.file), 'utf8'),
+        );
+      }
+    } finally {
+      await onServer(url, `drop database if exists ${name} with (force)`);
+    }
+  },
+  180_000,
+);

@@ -1,5 +1,14 @@
 import type { RequestHandler } from 'express';
 
+const CORS_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
+const CORS_EXPOSED_HEADERS =
+  'x-request-id, content-disposition, content-length, content-range, accept-ranges, location, retry-after';
+const DEFAULT_ALLOWED_HEADERS =
+  'authorization, content-type, x-request-id, apollo-require-preflight, x-apollo-operation-name, range';
+const MAX_AGE_SECONDS = '600';
+/** what a preflight may ask for: header names only */
+const HEADER_LIST = /^[A-Za-z0-9-]+(\s*,\s*[A-Za-z0-9-]+)*$/;
+
 /**
  * Cross-origin access for browser frontends served from other origins (CORS).
  *
@@ -13,25 +22,17 @@ import type { RequestHandler } from 'express';
  *   for any other. Ordinary requests from an allowed origin carry `Access-Control-Allow-Origin`
  *   and expose the headers a client reads (`x-request-id`, downloads' range and name headers).
  */
-export const CORS_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
-export const CORS_EXPOSED_HEADERS =
-  'x-request-id, content-disposition, content-length, content-range, accept-ranges, location, retry-after';
-const DEFAULT_ALLOWED_HEADERS =
-  'authorization, content-type, x-request-id, apollo-require-preflight, x-apollo-operation-name, range';
-const MAX_AGE_SECONDS = '600';
-/** what a preflight may ask for: header names only */
-const HEADER_LIST = /^[A-Za-z0-9-]+(\s*,\s*[A-Za-z0-9-]+)*$/;
-
 export function cors(allowedOrigins: readonly string[]): RequestHandler {
   const allowed = new Set(allowedOrigins);
   return (req, res, next) => {
     const origin = req.get('origin');
     const preflight = req.method === 'OPTIONS' && req.get('access-control-request-method') !== undefined;
+    // answers differ by origin: shared caches must keep them apart
+    if (allowed.size) res.vary('Origin');
     if (!origin) {
       next();
       return;
     }
-    res.vary('Origin');
     if (!allowed.has(origin)) {
       if (preflight) {
         res
