@@ -22,9 +22,10 @@ beforeAll(async () => {
     [],
     { DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY, PORT: String(port) },
     'catalog service listening',
+    180_000,
   );
   api = `http://127.0.0.1:${port}/api/v2`;
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   service.child.kill('SIGTERM');
@@ -78,7 +79,7 @@ test('keys: listed with prefixes and status, revoked one at a time', async () =>
   expect(await status(second)).toBe(200);
   const table = await cli('list-keys');
   expect(table.out.split('\n')[0]).toMatch(/^prefix\s+key_id\s+user\s+username\s+label\s+status/);
-}, 120_000);
+}, 300_000);
 
 test('disable-user stops every key of the user; enable-user restores them', async () => {
   const bob = await json('create-user', '--username', 'bob');
@@ -89,7 +90,7 @@ test('disable-user stops every key of the user; enable-user restores them', asyn
   expect(users.find((u) => u.username === 'bob')?.disabled).toBe(true);
   await json('enable-user', 'bob');
   expect(await status(bob.api_key as string)).toBe(200);
-}, 120_000);
+}, 300_000);
 
 test('delete-user refuses while the user owns records; --transfer-to hands them over', async () => {
   const carol = await json('create-user', '--username', 'carol');
@@ -122,7 +123,7 @@ test('delete-user refuses while the user owns records; --transfer-to hands them 
     code: 1,
     out: expect.stringMatching(/no user matches carol/),
   });
-}, 120_000);
+}, 300_000);
 
 test('help, and an unknown command exits 2', async () => {
   expect(await cli('help')).toMatchObject({ code: 0, out: expect.stringMatching(/revoke-key\s+<prefix>/) });

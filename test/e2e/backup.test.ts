@@ -33,6 +33,7 @@ async function startService(dataDir: string): Promise<{ api: string; proc: Runni
     [],
     { DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY, PORT: String(port), JOB_POLL_INTERVAL_MS: '100' },
     'catalog service listening',
+    180_000,
   );
   return { api: `http://127.0.0.1:${port}`, proc };
 }
@@ -205,7 +206,7 @@ test('a backup taken while the service runs restores into a fresh DATA_DIR: same
   } finally {
     await stop(b.proc);
   }
-}, 240_000);
+}, 600_000);
 
 test('restore refuses a damaged backup before writing anything', async () => {
   const dir = path.join(root, 'damaged-backup');
@@ -219,7 +220,7 @@ test('restore refuses a damaged backup before writing anything', async () => {
   const refused = await admin(target, ['restore', dir]);
   expect(refused).toMatchObject({ code: 1, output: expect.stringMatching(/table app_user .* is damaged/) });
   expect(fs.existsSync(path.join(target, 'objects'))).toBe(false);
-}, 120_000);
+}, 300_000);
 
 async function onServer(url: string, statement: string): Promise<void> {
   const orm = await createOrm({ clientUrl: url, poolMax: 1 });
@@ -266,5 +267,5 @@ const serverPass = process.env.CATALOG_TEST_DB !== 'embedded';
       await onServer(url, `drop database if exists ${name} with (force)`);
     }
   },
-  180_000,
+  300_000,
 );
