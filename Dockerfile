@@ -1,4 +1,4 @@
-FROM node:20-bookworm-slim AS build
+FROM node:20.19.5-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -8,12 +8,14 @@ COPY migrations migrations
 COPY scripts scripts
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:20.19.5-bookworm-slim
+# the commit the image was built from, reported by /health/ready (docker compose build passes it)
+ARG GIT_COMMIT=unknown
 WORKDIR /app
-ENV NODE_ENV=production
+ENV NODE_ENV=production GIT_COMMIT=${GIT_COMMIT}
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
 COPY package.json ./
 USER node
-EXPOSE 8000
+EXPOSE 8000 9464
 CMD ["node", "dist/src/main.js"]

@@ -14,6 +14,9 @@ import { AppError, ERROR_TABLE } from './core/errors';
 import type { RequestContext } from './core/context';
 import { ContextFactory } from './core/context-factory';
 import { accessLog, authenticate, rebindScope, requestId } from './core/http/middleware';
+import { cors } from './core/http/cors';
+import { graphqlMetrics, httpMetrics, metricsEndpoint } from './core/metrics/http';
+import { attachDatabaseMetrics } from './core/metrics/database';
 import { buildGraphqlSchema } from './core/graphql/schema';
 import { queryLimits } from './core/graphql/limits';
 import { formatGraphqlError } from './core/graphql/errors';
@@ -81,6 +84,7 @@ export interface App {
   contexts: ContextFactory;
   server: http.Server;
   bootstrap: BootstrapResult;
+  health: HealthService;
   /** this process's job worker: started by role `all` (see main.ts); tests drain it */
   jobs: JobWorker;
   listen(port?: number, host?: string): Promise<number>;
@@ -124,6 +128,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const contexts = createContexts(orm, services, config, log);
   const health = new HealthService(orm, config);
   const jobs = createJobWorker({ orm, services, config, log });
+  const detachMetrics = attachDatabaseMetrics(orm);
 
   const app = express();
   app.disable('x-powered-by');
@@ -147,12 +152,17 @@ export async function createApp(opts: AppOptions): Promise<App> {
       ApolloServerPluginLandingPageDisabled(),
       queryLimits(config.limits.graphqlMaxDepth, config.limits.graphqlMaxComplexity),
       requireCaller,
+      graphqlMetrics,
     ],
   });
   await apollo.start();
 
   app.use(requestId);
+  // REST routers are mounted at /api/v2 (metrics label routes with their full template)
+  app.use(httpMetrics(['/api/v2']));
   app.use(accessLog(log));
+  app.use(cors(config.corsOrigins));
+  app.get('/metrics', metricsEndpoint(config.metricsToken));
   const healthRoutes = healthRouter(health);
   app.use(healthRoutes);
   app.use('/api/v2', healthRoutes);
@@ -199,6 +209,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
     contexts,
     server,
     bootstrap,
+    health,
     jobs,
     listen(port = config.port, host = config.host) {
       return new Promise((resolve, reject) => {
@@ -215,6 +226,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       server.closeIdleConnections();
       await apollo.stop();
       await jobs.stop(config.shutdownTimeoutMs);
+      detachMetrics();
       await orm.close(true);
       await stopDigestThread();
     },

@@ -9,6 +9,10 @@ import { createApp, type App } from './app';
 import { createServices, initServices } from './modules/services';
 import { createJobWorker } from './modules/jobs';
 import { stopDigestThread } from './core/storage/digest-thread';
+import { attachDatabaseMetrics } from './core/metrics/database';
+import { startOpsListener } from './core/metrics/listener';
+import { HealthService } from './modules/health/health.service';
+import { healthRouter } from './modules/health/health.rest';
 
 /**
  * Process entry. Roles: `all` (HTTP and ingestion workers, the default), `api` (HTTP only) and
@@ -42,12 +46,15 @@ async function main(): Promise<void> {
   }
 
   let app: App | undefined;
+  let health: HealthService;
   if (config.role === 'all' || config.role === 'api') {
     app = await createApp({ config, log, databaseUrl });
+    health = app.health;
+    // before listening: a start that fails on a busy port must not lose the only copy of the key
+    if (app.bootstrap.secret) announceAdminKey(app.bootstrap.secret, app.bootstrap.user?.uniqueId ?? 'admin');
     const port = await app.listen();
     stoppers.push(() => app!.close());
     if (config.role === 'all') app.jobs.start();
-    if (app.bootstrap.secret) announceAdminKey(app.bootstrap.secret, app.bootstrap.user?.uniqueId ?? 'admin');
     log.info(
       { port, host: config.host, role: config.role, graphql: `${config.publicBaseUrl}/graphql` },
       'catalog service listening',
@@ -63,14 +70,28 @@ async function main(): Promise<void> {
     const services = createServices({ config, log });
     await initServices(services, orm.em.fork(), config);
     const worker = createJobWorker({ orm, services, config, log });
+    const detachMetrics = attachDatabaseMetrics(orm);
+    health = new HealthService(orm, config);
     worker.start();
     stoppers.push(async () => {
       // running jobs finish, or go back to the queue, before the connections close
       await worker.stop(config.shutdownTimeoutMs);
+      detachMetrics();
       await orm.close(true);
       await stopDigestThread();
     });
     log.info({ role: config.role, concurrency: config.workerConcurrency }, 'worker started');
+  }
+  if (config.metricsPort !== undefined) {
+    const ops = await startOpsListener({
+      port: config.metricsPort,
+      host: config.host,
+      health: healthRouter(health),
+      metricsToken: config.metricsToken,
+    });
+    // first to stop: the orchestrator sees the process going before its connections do
+    stoppers.unshift(() => ops.close());
+    log.info({ port: ops.port }, 'metrics and health listening');
   }
   if (embedded) stoppers.push(() => embedded.stop());
 
@@ -82,7 +103,8 @@ function announceAdminKey(secret: string, userId: string): void {
   const line = '='.repeat(78);
   process.stdout.write(
     `\n${line}\nA platform administrator (${userId}) was created. Its API key, shown only this once:\n\n    ${secret}\n\n` +
-      `Use it as "Authorization: Bearer <key>". Create more users and keys with: npm run admin -- help\n${line}\n\n`,
+      `Use it as "Authorization: Bearer <key>". Create more users and keys with: npm run admin -- help\n` +
+      `Lost it? npm run admin -- create-key --user admin issues another.\n${line}\n\n`,
   );
 }
 
@@ -117,6 +139,14 @@ function installShutdown(log: Logger, stoppers: (() => Promise<void>)[], timeout
 }
 
 main().catch((err: unknown) => {
+  const e = err as NodeJS.ErrnoException & { port?: number; address?: string };
+  if (e.code === 'EADDRINUSE') {
+    process.stderr.write(
+      `fatal: ${e.address ?? ''}:${e.port ?? ''} is already in use. Start on another port (PORT=8080 npm start; ` +
+        `PUBLIC_BASE_URL follows PORT unless set) or stop the process holding it (ss -ltnp | grep ${e.port ?? ''}).\n`,
+    );
+    process.exit(1);
+  }
   process.stderr.write(`fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });

@@ -1,144 +1,76 @@
+#!/usr/bin/env node
 import 'reflect-metadata';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { MikroORM } from '@mikro-orm/postgresql';
-import { loadConfig } from '../core/config';
-import { createOrm, migrate } from '../core/db/orm';
-import { ENTITIES } from '../modules/entities';
-import { runningEmbeddedUrl, startEmbeddedPostgres, type EmbeddedPostgres } from '../core/db/embedded';
 import { AppError } from '../core/errors';
-import { UserService } from '../modules/user/user.service';
-import { UserPolicy } from '../modules/user/user.policy';
-import { User } from '../modules/user/user.entity';
-import { Project } from '../modules/project/project.entity';
-import { ProjectMember } from '../modules/project/project-member.entity';
-import { isGrantable } from '../modules/access/permission';
+import { userCommands, type AdminArgs } from './admin-users';
+import { backupCommands } from './backup';
 
-const HELP = `Catalog administration (npm run admin -- <command> [options])
+const HELP = `Catalog administration
 
+  node dist/src/cli/admin.js <command> [options]     (no rebuild; after npm run build)
+  npm run admin -- <command> [options]               (builds first)
+
+Users and keys (<user>: ORCID, MFID, username or email):
   create-user --username <name> [--orcid <ORCID>] [--email <email>] [--first <name>] [--last <name>]
               [--admin] [--service-account] [--no-key]
       Creates a user (service accounts get an MFID) and prints a new API key for it.
-  create-key  --user <ORCID|MFID|username|email> [--label <text>] [--expires-days <n>]
-      Issues another API key; the secret is printed once.
-  revoke-keys --user <ORCID|MFID|username|email>
+  create-key  <user> [--label <text>] [--expires-days <n>]
+      Issues another API key; the secret is printed once. A lost first key: create-key admin.
+  list-users  [--json]
+  list-keys   [<user>] [--json]
+      Keys with their prefix, owner, label, status (active, expired, revoked), dates.
+  revoke-key  <prefix>
+      Revokes the one key whose prefix (from list-keys) starts so, or whose key id it is.
+  revoke-keys <user>
       Revokes every active key of a user.
-  add-member  --project <slug|MFID> --user <ORCID|MFID|username|email> [--role viewer|contributor|editor|admin]
-      Adds a user to a project (or changes their role).
-  list-users
-      Lists users.
+  disable-user <user> | enable-user <user>
+      A disabled user's keys authenticate nothing; their records stay.
+  delete-user <user> [--transfer-to <user>]
+      Deletes a user, their keys, memberships and the grants made to them. Refused while they own
+      projects, instruments, datasets or samples, unless --transfer-to names the new owner.
+  add-member  --project <slug|MFID> --user <user> [--role viewer|contributor|editor|admin]
 
-The database is DATABASE_URL, or the embedded one under DATA_DIR (the running service's, if any).`;
+Backups:
+  backup <dir>
+      Writes a consistent copy of the database (a logical dump, one snapshot) and of every stored
+      file object into <dir>, which must be empty or absent. Works while the service runs.
+  restore <dir>
+      Checks every file of the backup against its manifest, then loads it into an empty database
+      (a fresh DATA_DIR, or an empty DATABASE_URL) and its files into the configured object store.
 
-/** Writes a line for the operator (this is a command-line tool: its output is the interface). */
-const out = (text: string) => process.stdout.write(`${text}\n`);
+Every command accepts --json (machine-readable output). The database is DATABASE_URL, or the
+embedded one under DATA_DIR (the running service's, if any).`;
 
-async function withOrm<T>(fn: (orm: MikroORM) => Promise<T>): Promise<T> {
-  const config = loadConfig();
-  let url = config.databaseUrl ?? runningEmbeddedUrl(config.dataDir);
-  let embedded: EmbeddedPostgres | undefined;
-  if (!url) {
-    embedded = await startEmbeddedPostgres({ dir: path.join(config.dataDir, 'db') });
-    url = embedded.url;
-  }
-  const orm = await createOrm({ clientUrl: url, entities: ENTITIES, poolMax: 2 });
-  try {
-    await migrate(orm);
-    return await fn(orm);
-  } finally {
-    await orm.close(true);
-    await embedded?.stop();
-  }
-}
+const OPTIONS = {
+  json: { type: 'boolean', default: false },
+  username: { type: 'string' },
+  orcid: { type: 'string' },
+  email: { type: 'string' },
+  first: { type: 'string' },
+  last: { type: 'string' },
+  admin: { type: 'boolean', default: false },
+  'service-account': { type: 'boolean', default: false },
+  'no-key': { type: 'boolean', default: false },
+  user: { type: 'string' },
+  label: { type: 'string' },
+  'expires-days': { type: 'string' },
+  project: { type: 'string' },
+  role: { type: 'string', default: 'contributor' },
+  'transfer-to': { type: 'string' },
+} as const;
 
-async function findUser(orm: MikroORM, users: UserService, id: string | undefined): Promise<User> {
-  if (!id) throw new Error('--user is required');
-  const user = await users.resolve(orm.em.fork(), id);
-  if (!user) throw new Error(`no user matches ${id}`);
-  return user;
-}
+const COMMANDS: Record<string, (a: AdminArgs) => Promise<void>> = { ...userCommands, ...backupCommands };
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      username: { type: 'string' },
-      orcid: { type: 'string' },
-      email: { type: 'string' },
-      first: { type: 'string' },
-      last: { type: 'string' },
-      admin: { type: 'boolean', default: false },
-      'service-account': { type: 'boolean', default: false },
-      'no-key': { type: 'boolean', default: false },
-      user: { type: 'string' },
-      label: { type: 'string' },
-      'expires-days': { type: 'string' },
-      project: { type: 'string' },
-      role: { type: 'string', default: 'contributor' },
-    },
-  });
-  const users = new UserService(new UserPolicy());
-  switch (command) {
-    case 'create-user':
-      return withOrm(async (orm) => {
-        const em = orm.em.fork();
-        const user = await users.create(em, {
-          uniqueId: values.orcid,
-          username: values.username ?? null,
-          email: values.email ?? null,
-          firstName: values.first ?? null,
-          lastName: values.last ?? null,
-          isPlatformAdmin: values.admin,
-          isServiceAccount: values['service-account'],
-        });
-        out(`Created user ${user.uniqueId}${user.username ? ` (${user.username})` : ''}.`);
-        if (!values['no-key'])
-          out(`API key (shown once): ${(await users.issueKey(em, user, { label: 'admin cli' })).secret}`);
-      });
-    case 'create-key':
-      return withOrm(async (orm) => {
-        const user = await findUser(orm, users, values.user);
-        const days = values['expires-days'] ? Number(values['expires-days']) : undefined;
-        if (days !== undefined && !(days > 0)) throw new Error('--expires-days must be a positive number');
-        const expiresAt = days ? new Date(Date.now() + days * 86_400_000) : undefined;
-        const { secret } = await users.issueKey(orm.em.fork(), user, { label: values.label, expiresAt });
-        out(`API key for ${user.uniqueId} (shown once): ${secret}`);
-      });
-    case 'revoke-keys':
-      return withOrm(async (orm) => {
-        const user = await findUser(orm, users, values.user);
-        out(`Revoked ${await users.revokeKeys(orm.em.fork(), user)} key(s) of ${user.uniqueId}.`);
-      });
-    case 'add-member':
-      return withOrm(async (orm) => {
-        const em = orm.em.fork();
-        const user = await findUser(orm, users, values.user);
-        const project = await em.findOne(
-          Project,
-          values.project?.length === 26 ? { uniqueId: values.project } : { projectId: values.project ?? '' },
-        );
-        if (!project) throw new Error(`no project ${values.project}`);
-        if (!isGrantable(values.role)) throw new Error('--role must be viewer, contributor, editor or admin');
-        const member =
-          (await em.findOne(ProjectMember, { project, user })) ?? em.create(ProjectMember, { project, user });
-        member.role = values.role;
-        await em.flush();
-        out(`${user.uniqueId} is ${member.role} of ${project.projectId}.`);
-      });
-    case 'list-users':
-      return withOrm(async (orm) => {
-        for (const u of await orm.em.fork().find(User, {}, { orderBy: { id: 'asc' } })) {
-          const flags = [u.isPlatformAdmin ? 'admin' : '', u.isServiceAccount ? 'service-account' : '']
-            .filter(Boolean)
-            .join(',');
-          out(`${u.uniqueId}\t${u.username ?? ''}\t${u.email ?? ''}\t${flags}`);
-        }
-      });
-    default:
-      out(HELP);
-      if (command && command !== 'help') process.exitCode = 2;
+  const run = command ? COMMANDS[command] : undefined;
+  if (!run) {
+    process.stdout.write(`${HELP}\n`);
+    if (command && command !== 'help' && command !== '--help') process.exitCode = 2;
+    return;
   }
+  const { values, positionals } = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true });
+  await run({ positional: positionals, json: values.json, values });
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {

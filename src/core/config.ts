@@ -10,6 +10,8 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 
 export interface S3Settings {
   endpoint?: string;
+  /** the endpoint presigned download URLs name (clients outside the store's network); default `endpoint` */
+  publicEndpoint?: string;
   bucket: string;
   region: string;
   accessKeyId?: string;
@@ -30,6 +32,12 @@ export interface Config {
   /** Absent: the filesystem object store under `dataDir/objects`. */
   s3?: S3Settings;
   publicBaseUrl: string;
+  /** exact origins (`scheme://host[:port]`) whose pages may call the API from a browser; none by default */
+  corsOrigins: readonly string[];
+  /** when set, `/metrics` answers only `Authorization: Bearer <token>` */
+  metricsToken?: string;
+  /** a second listener with only `/metrics` and `/health/*` (how workers expose them) */
+  metricsPort?: number;
   adminApiKey?: string;
   urlSigningSecret?: string;
   /** Resumable upload sessions (legacy protocol) and signed download links. */
@@ -137,6 +145,32 @@ class Reader {
   }
 }
 
+/** `CORS_ORIGINS`: comma-separated exact origins, each `http(s)://host[:port]` without a path. */
+function corsOrigins(r: Reader): string[] {
+  const raw = r.str('CORS_ORIGINS');
+  if (raw === undefined) return [];
+  const origins: string[] = [];
+  for (const item of raw
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean)) {
+    let origin: string | undefined;
+    try {
+      const u = new URL(item);
+      if ((u.protocol === 'http:' || u.protocol === 'https:') && u.origin === item.replace(/\/$/, ''))
+        origin = u.origin;
+    } catch {
+      origin = undefined;
+    }
+    if (origin) origins.push(origin);
+    else
+      r.problems.push(
+        `CORS_ORIGINS: "${item}" is not an origin like https://app.example.org or http://localhost:5173`,
+      );
+  }
+  return origins;
+}
+
 function queuePrefix(r: Reader): string {
   const raw = r.str('JOB_QUEUE_PREFIX') ?? '';
   if (!/^[A-Za-z0-9._-]{0,40}$/.test(raw))
@@ -164,6 +198,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   const bucket = r.str('S3_BUCKET');
   const s3Endpoint = r.url('S3_ENDPOINT', ['http:', 'https:']);
+  const s3PublicEndpoint = r.url('S3_PUBLIC_ENDPOINT', ['http:', 'https:']);
   const accessKeyId = r.str('S3_ACCESS_KEY_ID');
   const secretAccessKey = r.str('S3_SECRET_ACCESS_KEY');
   const s3Region = r.str('S3_REGION') ?? 'us-east-1';
@@ -175,8 +210,16 @@ export function loadConfig(env: Env = process.env): Config {
     if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
       r.problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
     }
-    s3 = { bucket, endpoint: s3Endpoint, region: s3Region, accessKeyId, secretAccessKey, forcePathStyle };
-  } else if (s3Endpoint || accessKeyId || secretAccessKey) {
+    s3 = {
+      bucket,
+      endpoint: s3Endpoint,
+      publicEndpoint: s3PublicEndpoint,
+      region: s3Region,
+      accessKeyId,
+      secretAccessKey,
+      forcePathStyle,
+    };
+  } else if (s3Endpoint || s3PublicEndpoint || accessKeyId || secretAccessKey) {
     r.problems.push('S3_BUCKET is required when any other S3_* setting is given');
   }
 
@@ -187,6 +230,10 @@ export function loadConfig(env: Env = process.env): Config {
   const adminApiKey = r.str('ADMIN_API_KEY');
   if (adminApiKey !== undefined && adminApiKey.length < 24) {
     r.problems.push('ADMIN_API_KEY must be at least 24 characters long');
+  }
+  const metricsToken = r.str('METRICS_TOKEN');
+  if (metricsToken !== undefined && metricsToken.length < 16) {
+    r.problems.push('METRICS_TOKEN must be at least 16 characters long');
   }
   const urlSigningSecret = r.str('URL_SIGNING_SECRET');
   if (urlSigningSecret !== undefined && urlSigningSecret.length < 32) {
@@ -222,6 +269,9 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     s3,
     publicBaseUrl,
+    corsOrigins: corsOrigins(r),
+    metricsToken,
+    metricsPort: r.str('METRICS_PORT') === undefined ? undefined : r.int('METRICS_PORT', 0, 1, 65535),
     adminApiKey,
     urlSigningSecret,
     uploads: {

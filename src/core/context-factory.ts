@@ -36,7 +36,8 @@ export class ContextFactory {
   ): Promise<RequestContext> {
     const em = this.orm.em.fork();
     let caller = null;
-    if (authorization !== undefined && authorization !== '') {
+    // an explorer's empty template ("Bearer " with no key) is no key at all, not a bad one
+    if (authorization !== undefined && !/^\s*(Bearer\s*)?$/i.test(authorization)) {
       const token = bearerToken(authorization);
       if (!token) throw unauthenticated('The Authorization header must be "Bearer <api key>"');
       caller = await this.callers.authenticate(em, token);

@@ -63,8 +63,11 @@ export interface ServiceDeps {
   log: Logger;
 }
 
-/** Builds the domain services once per process; they are stateless and take the context. */
-export function createServices({ config, log }: ServiceDeps) {
+/**
+ * Users, projects and their members: the part of the services that needs neither configuration
+ * nor storage (the admin command line builds just these).
+ */
+export function createPeopleServices() {
   const access = new AccessService();
   const user = new UserService(new UserPolicy());
   const projectPolicy = new ProjectPolicy(access);
@@ -78,6 +81,13 @@ export function createServices({ config, log }: ServiceDeps) {
     policy: projectPolicy,
   });
   const userAdmin = new UserAdminService(user, user.policy, projectMember);
+  return { access, user, projectPolicy, projectLookup, selectors, project, projectMember, userAdmin };
+}
+
+/** Builds the domain services once per process; they are stateless and take the context. */
+export function createServices({ config, log }: ServiceDeps) {
+  const { access, user, projectPolicy, selectors, project, projectMember, userAdmin } =
+    createPeopleServices();
   const metadataStore = new MetadataStore();
   const accessGroup = new AccessGroupService({ users: user, projects: project, members: projectMember });
   const joinRequest = new JoinRequestService({

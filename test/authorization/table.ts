@@ -125,6 +125,8 @@ export const TABLE: Row[] = [
   R('GET /health/ready', OPEN, () => '/health/ready'),
   R('GET /graphql', OPEN, () => ({ path: '/graphql', headers: { accept: 'text/html' } }), { root: true }),
   R('GET /graphql/assets/:name', OPEN, () => '/graphql/assets/graphiql.css', { root: true }),
+  // open unless METRICS_TOKEN is set (then its bearer token, never an API key: metrics.test.ts)
+  R('GET /metrics', OPEN, () => '/metrics', { root: true }),
   // --- URLs that are their own credential (an upload session token, a download signature)
   R('PUT /upload-sessions/:token', credential(404), () => `/upload-sessions/${newMfid()}`),
   R('GET /signed/objects/*key', credential(403), (w) => `/signed/objects/${w.dataset}/x?expires=1&sig=bad`),

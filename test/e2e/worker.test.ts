@@ -23,7 +23,7 @@ afterAll(() => {
 });
 
 test('ROLE=worker ingests what the API records; SIGTERM stops it cleanly; npm run ingest re-ingests', async () => {
-  const [port, dbPort] = await Promise.all([freePort(), freePort()]);
+  const [port, dbPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort()]);
   const base = `http://127.0.0.1:${port}/api/v2`;
   const common = { DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY, JOB_POLL_INTERVAL_MS: '100' };
   const api = await run(
@@ -36,8 +36,8 @@ test('ROLE=worker ingests what the API records; SIGTERM stops it cleanly; npm ru
   const worker = await run(
     'main.js',
     [],
-    { ...common, ROLE: 'worker', DATABASE_URL: databaseUrl },
-    'worker started',
+    { ...common, ROLE: 'worker', DATABASE_URL: databaseUrl, METRICS_PORT: String(metricsPort) },
+    'metrics and health listening',
   );
   try {
     const auth = { authorization: `Bearer ${ADMIN_KEY}` };
@@ -71,6 +71,16 @@ test('ROLE=worker ingests what the API records; SIGTERM stops it cleanly; npm ru
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(worker.output()).toContain('"msg":"ingested"');
+
+    // the worker's own listener (METRICS_PORT): health and the ingestion it ran, no API
+    const ops = `http://127.0.0.1:${metricsPort}`;
+    expect((await fetch(`${ops}/health/ready`)).status).toBe(200);
+    expect((await fetch(`${ops}/api/v2/datasets`, { headers: auth })).status).toBe(404);
+    const metrics = await (await fetch(`${ops}/metrics`)).text();
+    expect(metrics).toMatch(
+      /^catalog_ingestions_total\{ingestor="DelimitedTextIngestor",outcome="complete"\} 1$/m,
+    );
+    expect(metrics).toMatch(/^catalog_jobs_total\{queue="ingestion",outcome="completed"\} 1$/m);
 
     worker.child.kill('SIGTERM');
     expect(await worker.exited).toBe(0);

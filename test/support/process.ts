@@ -19,8 +19,17 @@ export interface Running {
 export class ServiceProcesses {
   private readonly children: ChildProcess[] = [];
 
-  /** Runs `dist/src/<script>`; with `until`, waits for that text in its output. */
-  async run(script: string, args: string[], env: Record<string, string>, until?: string): Promise<Running> {
+  /**
+   * Runs `dist/src/<script>`; with `until`, waits for that text in its output (up to `waitMs`: a
+   * first start on a fresh DATA_DIR creates the embedded database, slow on a loaded machine).
+   */
+  async run(
+    script: string,
+    args: string[],
+    env: Record<string, string>,
+    until?: string,
+    waitMs = 60_000,
+  ): Promise<Running> {
     const childEnv: Record<string, string> = {
       ...(process.env as Record<string, string>),
       LOG_LEVEL: 'info',
@@ -36,7 +45,7 @@ export class ServiceProcesses {
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + waitMs;
     while (until && !out.includes(until)) {
       if (child.exitCode !== null) throw new Error(`${script} exited early:\n${out}`);
       if (Date.now() > deadline) throw new Error(`${script} did not start:\n${out}`);

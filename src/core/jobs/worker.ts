@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../logger';
 import type { ClaimedJob, JobQueue } from './queue';
+import { jobDuration, jobsProcessed, secondsSince } from '../metrics/registry';
 
 /** What consumes one queue. */
 export interface JobHandler {
@@ -94,6 +95,7 @@ export class JobWorker {
         this.opts.log.error({ err, job: job.id }, 'could not hand a job back; its lease will expire');
       });
       this.opts.log.warn({ job: job.id, queue: job.queue }, 'stopping: job handed back to the queue');
+      jobsProcessed.inc({ queue: job.queue, outcome: 'released' });
     }
   }
 
@@ -159,13 +161,21 @@ export class JobWorker {
   }
 
   private async execute(job: ClaimedJob): Promise<void> {
+    const started = process.hrtime.bigint();
+    const outcome = await this.attempt(job);
+    jobsProcessed.inc({ queue: job.queue, outcome });
+    jobDuration.observe({ queue: job.queue, outcome }, secondsSince(started));
+  }
+
+  /** Runs one attempt; returns how it ended. */
+  private async attempt(job: ClaimedJob): Promise<'completed' | 'retried' | 'failed'> {
     const handler = this.handlers.get(job.queue)!;
     const em = this.opts.orm.em.fork();
     const log = this.opts.log.child({ job: job.id, queue: job.queue, attempt: job.attempts });
     if (job.attempts > job.maxAttempts) {
       // its workers kept dying mid-job (a lease ran out on the last attempt)
       await this.giveUp(job, handler, em, lostReason(job), job.lastError ?? 'the worker stopped', log);
-      return;
+      return 'failed';
     }
     const heartbeat = setInterval(
       () => {
@@ -181,12 +191,13 @@ export class JobWorker {
     try {
       await handler.run(job, em);
       await this.opts.queue.complete(em, job, this.id);
+      return 'completed';
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       if (job.attempts >= job.maxAttempts) {
         const reason = `gave up after ${job.attempts} attempt(s): ${message}`;
         await this.giveUp(job, handler, em, reason, message, log);
-        return;
+        return 'failed';
       }
       try {
         await this.opts.queue.retryLater(em, job, this.id, message);
@@ -194,6 +205,7 @@ export class JobWorker {
       } catch (inner) {
         log.error({ err: inner }, 'could not requeue a failed job; its lease will expire');
       }
+      return 'retried';
     } finally {
       clearInterval(heartbeat);
     }

@@ -6,6 +6,7 @@ import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { HashingMeter } from './hashing';
 import { assertKey } from './keys';
+import { countUpload } from '../metrics/registry';
 import type {
   ByteRange,
   MultipartLimits,
@@ -71,6 +72,7 @@ export class FileSystemObjectStore implements ObjectStore {
     try {
       await pipeline(body, meter, out);
       await syncAndMove(tmp, target);
+      countUpload(this.kind, meter.bytes, true);
       return { size: meter.bytes, sha256: meter.sha256() };
     } catch (err) {
       // a body that fails at once can fail before the file is even opened: the open still
@@ -127,6 +129,7 @@ export class FileSystemObjectStore implements ObjectStore {
     if (counter.bytes !== part.length) {
       throw new Error(`part ${part.partNumber}: got ${counter.bytes} bytes, expected ${part.length}`);
     }
+    countUpload(this.kind, counter.bytes, false);
     return { partNumber: part.partNumber, etag: '' };
   }
 
@@ -135,6 +138,7 @@ export class FileSystemObjectStore implements ObjectStore {
     // an interrupted write may have left bytes past the end; the object is exactly `size`
     await fsp.truncate(staging, size);
     await syncAndMove(staging, this.file(key));
+    countUpload(this.kind, 0, true);
   }
 
   async abortMultipart(_key: string, uploadId: string): Promise<void> {

@@ -17,6 +17,7 @@ import type { S3Settings } from '../config';
 import type { Logger } from '../logger';
 import { HashingMeter } from './hashing';
 import { assertKey, attachmentDisposition } from './keys';
+import { countUpload } from '../metrics/registry';
 import type {
   ByteRange,
   MultipartLimits,
@@ -66,6 +67,8 @@ export class S3ObjectStore implements ObjectStore {
     maxParts: 10_000,
   };
   readonly client: S3Client;
+  /** signs presigned URLs for the public endpoint (the same client when there is none) */
+  private readonly signer: S3Client;
   private readonly bucket: string;
 
   constructor(
@@ -73,8 +76,17 @@ export class S3ObjectStore implements ObjectStore {
     private readonly log?: Logger,
   ) {
     this.bucket = settings.bucket;
-    this.client = new S3Client({
-      endpoint: settings.endpoint,
+    this.client = S3ObjectStore.makeClient(settings, settings.endpoint, log);
+    // a presigned URL's signature covers its host: sign for the address clients reach
+    this.signer =
+      settings.publicEndpoint && settings.publicEndpoint !== settings.endpoint
+        ? S3ObjectStore.makeClient(settings, settings.publicEndpoint, log)
+        : this.client;
+  }
+
+  private static makeClient(settings: S3Settings, endpoint: string | undefined, log?: Logger): S3Client {
+    return new S3Client({
+      endpoint,
       region: settings.region,
       forcePathStyle: settings.forcePathStyle,
       credentials:
@@ -96,8 +108,13 @@ export class S3ObjectStore implements ObjectStore {
       await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
     } catch (err) {
       if (!isMissing(err)) throw err;
-      await this.client.send(new CreateBucketCommand({ Bucket: this.bucket }));
-      this.log?.info({ bucket: this.bucket }, 'created the S3 bucket');
+      try {
+        await this.client.send(new CreateBucketCommand({ Bucket: this.bucket }));
+        this.log?.info({ bucket: this.bucket }, 'created the S3 bucket');
+      } catch (inner) {
+        // replicas starting together: another one created it first
+        if ((inner as { name?: string }).name !== 'BucketAlreadyOwnedByYou') throw inner;
+      }
     }
   }
 
@@ -118,6 +135,7 @@ export class S3ObjectStore implements ObjectStore {
       // a failed abort (some servers lack AbortMultipartUpload) must not hide the real cause
       throw meter.error ?? err;
     }
+    countUpload(this.kind, meter.bytes, true);
     return { size: meter.bytes, sha256: meter.sha256() };
   }
 
@@ -159,7 +177,7 @@ export class S3ObjectStore implements ObjectStore {
       ResponseContentDisposition: opts.filename ? attachmentDisposition(opts.filename) : undefined,
       ResponseContentType: opts.contentType,
     });
-    return getSignedUrl(this.client, command, { expiresIn: opts.expiresInSeconds });
+    return getSignedUrl(this.signer, command, { expiresIn: opts.expiresInSeconds });
   }
 
   async createMultipart(key: string): Promise<string> {
@@ -185,6 +203,7 @@ export class S3ObjectStore implements ObjectStore {
       }),
       { abortSignal: abort.signal },
     );
+    countUpload(this.kind, part.length, false);
     return { partNumber: part.partNumber, etag: out.ETag ?? '' };
   }
 
@@ -197,6 +216,7 @@ export class S3ObjectStore implements ObjectStore {
         MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
       }),
     );
+    countUpload(this.kind, 0, true);
   }
 
   async abortMultipart(key: string, uploadId: string): Promise<void> {

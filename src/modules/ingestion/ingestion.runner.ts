@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../core/logger';
 import { rawQuery } from '../../core/db/raw';
 import type { ClaimedJob } from '../../core/jobs/queue';
+import { observeIngestion } from '../../core/metrics/registry';
 import type { JobHandler } from '../../core/jobs/worker';
 import type { ObjectStore } from '../../core/storage/object-store';
 import type { Extraction, Ingestor } from '../../ingestors/ingestor';
@@ -26,6 +27,8 @@ interface Outcome {
   error?: string | null;
   /** the file, when it is to be marked as ingested */
   file?: AssociatedFile;
+  /** the results and the status are already recorded */
+  applied?: boolean;
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
@@ -59,22 +62,29 @@ export class IngestionRunner implements JobHandler {
     if (!started.length) return;
     const { file_mfid: fileId, ingestion_class: named } = started[0];
     const log = this.deps.log.child({ ingestion: id, file: fileId });
-    const outcome = await this.ingest(em, id, fileId, named, log);
-    if (outcome) await this.finish(em, id, outcome);
+    const began = process.hrtime.bigint();
+    try {
+      const outcome = await this.ingest(em, id, fileId, named, log);
+      if (!outcome.applied) await this.finish(em, id, outcome);
+      observeIngestion(outcome.ingestor ?? 'none', outcome.status, began);
+    } catch (err) {
+      observeIngestion('unknown', 'error', began);
+      throw err;
+    }
   }
 
   async deadLetter(job: ClaimedJob, reason: string, em: EntityManager): Promise<void> {
     await this.finish(em, Number(job.payload.request_id), { status: 'failed', error: reason });
   }
 
-  /** Returns the outcome to record, or null when the results were applied (with the status). */
+  /** Returns the outcome to record, or the one already recorded with the results (`applied`). */
   private async ingest(
     em: EntityManager,
     id: number,
     fileId: string,
     named: string | null,
     log: Logger,
-  ): Promise<Outcome | null> {
+  ): Promise<Outcome> {
     const file = await em.findOne(AssociatedFile, { uniqueId: fileId });
     if (!file) return { status: 'file not found', error: `file ${fileId} no longer exists` };
     if (!file.storageKey) return { status: 'failed', error: 'remote files are not ingested' };
@@ -123,7 +133,7 @@ export class IngestionRunner implements JobHandler {
       }
       await applyResults(this.deps, em, id, file, ingestor.name, results);
       log.info({ ingestor: ingestor.name }, 'ingested');
-      return null;
+      return { status: 'complete', ingestor: ingestor.name, applied: true };
     } finally {
       await source.dispose();
     }

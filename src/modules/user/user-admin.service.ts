@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
-import { assertNoProblems, notFound, validationError, type FieldProblem } from '../../core/errors';
+import { assertNoProblems, conflict, notFound, validationError, type FieldProblem } from '../../core/errors';
 import { isMfid } from '../../core/ids';
 import { uniquely } from '../../core/db/unique';
 import { rawQuery } from '../../core/db/raw';
@@ -32,7 +32,29 @@ export interface KeyStatus {
   expiresAt: Date | null;
 }
 
+/** An API key as operators list it (never its secret or hash). */
+export interface KeyListing {
+  keyId: string;
+  prefix: string;
+  userId: string;
+  username: string | null;
+  label: string | null;
+  status: 'active' | 'expired' | 'revoked';
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+/** Records that keep a user from being deleted: `table.column` and how many rows name the user. */
+export interface OwnedRecords {
+  table: string;
+  column: string;
+  count: number;
+}
+
 const SERVICE_ACCOUNT_NAME = /^[a-z0-9_-]{2,64}$/;
+const KEY_PREFIX_INPUT = /^[A-Za-z0-9_-]{6,16}$/;
 
 /**
  * The user directory and account administration: exact lookups, batch resolution, listing,
@@ -210,4 +232,128 @@ export class UserAdminService {
       return { ...(await this.users.issueKey(em, user, { label: 'service account (rotated)' })), user };
     });
   }
+
+  // --- operator operations (the admin command line acts as the platform operator: no caller) ---
+
+  /** Every key, or one user's, newest first. */
+  async listKeys(em: EntityManager, user?: User): Promise<KeyListing[]> {
+    const keys = await em.find(ApiKey, user ? { user } : {}, {
+      populate: ['user'],
+      orderBy: { createdAt: 'desc', uniqueId: 'desc' },
+    });
+    const now = Date.now();
+    return keys.map((k) => ({
+      keyId: k.uniqueId,
+      prefix: k.prefix,
+      userId: k.user.uniqueId,
+      username: k.user.username ?? null,
+      label: k.label ?? null,
+      status: k.revokedAt ? 'revoked' : k.expiresAt && k.expiresAt.getTime() <= now ? 'expired' : 'active',
+      createdAt: k.createdAt,
+      expiresAt: k.expiresAt ?? null,
+      revokedAt: k.revokedAt ?? null,
+      lastUsedAt: k.lastUsedAt ?? null,
+    }));
+  }
+
+  /**
+   * Revokes the one key whose display prefix starts with `prefix` (or whose id is `prefix`).
+   * 404 when none matches, 409 when several do (give more characters) or it is already revoked.
+   */
+  async revokeKey(em: EntityManager, prefix: string): Promise<ApiKey> {
+    if (!KEY_PREFIX_INPUT.test(prefix) && !isMfid(prefix)) {
+      throw validationError(
+        'prefix',
+        'give the key prefix shown by list-keys (at least 6 characters) or its id',
+      );
+    }
+    const rows = await rawQuery<{ unique_id: string }>(
+      em,
+      `select unique_id from api_key where unique_id = ? or prefix like ? escape '\\' order by created_at`,
+      [prefix, `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`],
+    );
+    if (!rows.length) throw notFound('API key', prefix);
+    if (rows.length > 1) {
+      throw conflict(`${rows.length} keys start with ${prefix}: give more characters or the key id`);
+    }
+    const key = await em.findOneOrFail(ApiKey, { uniqueId: rows[0].unique_id }, { populate: ['user'] });
+    if (key.revokedAt) throw conflict(`key ${key.prefix}… was already revoked`);
+    key.revokedAt = new Date();
+    await em.flush();
+    return key;
+  }
+
+  /** Disables (or enables) an account: while disabled, none of its keys authenticate. */
+  async setDisabled(em: EntityManager, user: User, disabled: boolean): Promise<User> {
+    user.disabledAt = disabled ? (user.disabledAt ?? new Date()) : null;
+    await em.flush();
+    return user;
+  }
+
+  /**
+   * The records that name `user` through a foreign key that does not cascade (what it owns:
+   * projects, instruments, datasets, samples), read from the catalog so new tables count too.
+   */
+  async ownedRecords(em: EntityManager, user: User): Promise<OwnedRecords[]> {
+    const refs = await rawQuery<{ table: string; column: string }>(
+      em,
+      `select c.conrelid::regclass::text as table, a.attname as column
+       from pg_constraint c
+       join pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
+       where c.contype = 'f' and c.confrelid = 'app_user'::regclass and c.confdeltype in ('a', 'r')
+         and array_length(c.conkey, 1) = 1
+       order by 1, 2`,
+    );
+    const out: OwnedRecords[] = [];
+    for (const ref of refs) {
+      const [{ n }] = await rawQuery<{ n: number }>(
+        em,
+        `select count(*)::int as n from ${quoteIdent(ref.table)} where ${quoteIdent(ref.column)} = ?`,
+        [user.uniqueId],
+      );
+      if (n > 0) out.push({ table: ref.table, column: ref.column, count: n });
+    }
+    return out;
+  }
+
+  /**
+   * Deletes a user with their keys, memberships, join requests and the grants made to them.
+   * Refused (409, naming the records) while they own records, unless `transferTo` is given: then
+   * every owned record passes to that user first, in the same transaction. Request and audit
+   * records keep the deleted user's id as history.
+   */
+  async deleteUser(
+    em: EntityManager,
+    user: User,
+    transferTo?: User,
+  ): Promise<{ transferred: OwnedRecords[] }> {
+    if (transferTo?.uniqueId === user.uniqueId) throw validationError('transfer_to', 'must be another user');
+    return em.transactional(async (tx) => {
+      await rawQuery(tx, 'select 1 from app_user where unique_id = ? for update', [user.uniqueId]);
+      const owned = await this.ownedRecords(tx, user);
+      if (owned.length && !transferTo) {
+        const list = owned.map((o) => `${o.count} ${o.table}`).join(', ');
+        throw conflict(
+          `${user.uniqueId} still owns records (${list}): transfer them first or give a new owner`,
+        );
+      }
+      for (const o of owned) {
+        await rawQuery(
+          tx,
+          `update ${quoteIdent(o.table)} set ${quoteIdent(o.column)} = ? where ${quoteIdent(o.column)} = ?`,
+          [transferTo!.uniqueId, user.uniqueId],
+        );
+      }
+      await rawQuery(tx, `delete from access_grant where principal_type = 'user' and principal_id = ?`, [
+        user.uniqueId,
+      ]);
+      await rawQuery(tx, 'delete from app_user where unique_id = ?', [user.uniqueId]);
+      return { transferred: owned };
+    });
+  }
+}
+
+function quoteIdent(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unexpected identifier ${name}`);
+  return `"${name}"`;
 }

@@ -25,7 +25,8 @@ import { OptionalProps, PrimaryKeyProp, Entity, Index, PrimaryKey, Property } fr
 })
 export class User {
   [PrimaryKeyProp]?: 'uniqueId';
-  [OptionalProps]?: 'id' | 'isServiceAccount' | 'isPlatformAdmin' | 'creationTime' | 'modificationTime';
+  [OptionalProps]?:
+    'id' | 'isServiceAccount' | 'isPlatformAdmin' | 'disabledAt' | 'creationTime' | 'modificationTime';
 
   @Field(() => ID, { description: 'ORCID for people, MFID for service accounts.' })
   @PrimaryKey({ length: 32 })
@@ -55,6 +56,10 @@ export class User {
 
   @Property({ default: false })
   isPlatformAdmin: boolean = false;
+
+  /** Set while the account is disabled (admin command line): its keys authenticate nothing. */
+  @Property({ type: 'timestamptz', nullable: true })
+  disabledAt?: Date | null;
 
   @Property({ type: 'timestamptz', defaultRaw: 'now()' })
   creationTime: Date = new Date();

@@ -181,10 +181,11 @@ export class UserService {
     return em.nativeUpdate(ApiKey, { user, revokedAt: null }, { revokedAt: new Date() });
   }
 
-  /** The caller behind a bearer secret, or null for unknown, revoked and expired keys. */
+  /** The caller behind a bearer secret, or null for unknown, revoked and expired keys and disabled users. */
   async authenticate(em: EntityManager, token: string): Promise<Caller | null> {
     const key = await em.findOne(ApiKey, { hash: hashApiKey(token) }, { populate: ['user'] });
     if (!key || key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= Date.now())) return null;
+    if (key.user.disabledAt) return null;
     const now = Date.now();
     if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > 5 * 60_000) {
       // bookkeeping only: a failure here must not fail the request

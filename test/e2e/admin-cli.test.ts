@@ -1,0 +1,131 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ServiceProcesses, freePort, type Running } from '../support/process';
+
+/**
+ * The compiled admin command line (`node dist/src/cli/admin.js`, no rebuild) against a running
+ * service on the embedded database: keys listed, revoked one by one, users disabled, enabled
+ * and deleted, with the effect checked over HTTP.
+ */
+const ADMIN_KEY = 'admin-cli-e2e-admin-key-0123456789abcdef';
+const processes = new ServiceProcesses();
+let dataDir: string;
+let service: Running;
+let api: string;
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-admin-cli-'));
+  const port = await freePort();
+  service = await processes.run(
+    'main.js',
+    [],
+    { DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY, PORT: String(port) },
+    'catalog service listening',
+    180_000,
+  );
+  api = `http://127.0.0.1:${port}/api/v2`;
+}, 240_000);
+
+afterAll(async () => {
+  service.child.kill('SIGTERM');
+  await service.exited;
+  processes.killAll();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function cli(...args: string[]): Promise<{ code: number | null; out: string }> {
+  const run = await processes.run('cli/admin.js', args, { DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+  return { code: await run.exited, out: run.output() };
+}
+
+async function json<T = any>(...args: string[]): Promise<T> {
+  const { code, out } = await cli(...args, '--json');
+  if (code !== 0) throw new Error(`admin ${args.join(' ')} exited ${code}: ${out}`);
+  return JSON.parse(out) as T;
+}
+
+const status = async (key: string, route = '/account') =>
+  (await fetch(`${api}${route}`, { headers: { authorization: `Bearer ${key}` } })).status;
+
+test('keys: listed with prefixes and status, revoked one at a time', async () => {
+  const created = await json('create-user', '--username', 'alice', '--email', 'alice@example.org');
+  const first = created.api_key as string;
+  const second = (await json('create-key', 'alice', '--label', 'laptop')).api_key as string;
+  const keys = await json<{ prefix: string; status: string; label: string | null; username: string }[]>(
+    'list-keys',
+    'alice',
+  );
+  expect(keys.map((k) => k.prefix).sort()).toEqual([first.slice(0, 10), second.slice(0, 10)].sort());
+  expect(keys.every((k) => k.status === 'active' && k.username === 'alice')).toBe(true);
+  expect(keys.find((k) => k.prefix === second.slice(0, 10))?.label).toBe('laptop');
+  expect(JSON.stringify(keys)).not.toContain(first);
+
+  expect(await status(first)).toBe(200);
+  const revoked = await json('revoke-key', first.slice(0, 10));
+  expect(revoked.prefix).toBe(first.slice(0, 10));
+  expect(await status(first)).toBe(401);
+  expect(await status(second)).toBe(200);
+  expect((await json<{ status: string }[]>('list-keys', 'alice')).map((k) => k.status).sort()).toEqual([
+    'active',
+    'revoked',
+  ]);
+  // an ambiguous or malformed prefix revokes nothing
+  expect(await cli('revoke-key', 'cat_')).toMatchObject({ code: 1, out: expect.stringMatching(/prefix/) });
+  expect(await cli('revoke-key', first.slice(0, 10))).toMatchObject({
+    code: 1,
+    out: expect.stringMatching(/already revoked/),
+  });
+  expect(await status(second)).toBe(200);
+  const table = await cli('list-keys');
+  expect(table.out.split('\n')[0]).toMatch(/^prefix\s+key_id\s+user\s+username\s+label\s+status/);
+}, 300_000);
+
+test('disable-user stops every key of the user; enable-user restores them', async () => {
+  const bob = await json('create-user', '--username', 'bob');
+  expect(await status(bob.api_key as string)).toBe(200);
+  expect(await json('disable-user', 'bob')).toEqual({ user: bob.user.unique_id, disabled: true });
+  expect(await status(bob.api_key as string)).toBe(401);
+  const users = await json<{ username: string; disabled: boolean }[]>('list-users');
+  expect(users.find((u) => u.username === 'bob')?.disabled).toBe(true);
+  await json('enable-user', 'bob');
+  expect(await status(bob.api_key as string)).toBe(200);
+}, 300_000);
+
+test('delete-user refuses while the user owns records; --transfer-to hands them over', async () => {
+  const carol = await json('create-user', '--username', 'carol');
+  const key = carol.api_key as string;
+  const made = await fetch(`${api}/datasets`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ dataset_name: 'carol owns this' }),
+  });
+  const dataset = ((await made.json()) as { unique_id: string }).unique_id;
+  expect(await cli('delete-user', 'carol')).toMatchObject({
+    code: 1,
+    out: expect.stringMatching(/still owns records \(1 dataset\)/),
+  });
+  expect(await status(key)).toBe(200);
+
+  const deleted = await json('delete-user', 'carol', '--transfer-to', 'admin');
+  expect(deleted).toMatchObject({
+    deleted: carol.user.unique_id,
+    transferred: [{ table: 'dataset', count: 1 }],
+  });
+  expect(await status(key)).toBe(401);
+  const read = await fetch(`${api}/datasets/${dataset}`, {
+    headers: { authorization: `Bearer ${ADMIN_KEY}` },
+  });
+  const body = (await read.json()) as { owner?: { username?: string } };
+  expect(read.status).toBe(200);
+  expect(body.owner?.username).toBe('admin');
+  expect(await cli('delete-user', 'carol')).toMatchObject({
+    code: 1,
+    out: expect.stringMatching(/no user matches carol/),
+  });
+}, 300_000);
+
+test('help, and an unknown command exits 2', async () => {
+  expect(await cli('help')).toMatchObject({ code: 0, out: expect.stringMatching(/revoke-key\s+<prefix>/) });
+  expect((await cli('frobnicate')).code).toBe(2);
+}, 60_000);
