@@ -9,16 +9,16 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from './core/config';
 import type { Logger } from './core/logger';
 import { createOrm, migrate } from './core/db/orm';
-import { AppError, ERROR_TABLE } from './core/errors';
 import type { RequestContext } from './core/context';
 import { ContextFactory } from './core/context-factory';
 import { accessLog, authenticate, rebindScope, requestId } from './core/http/middleware';
 import { buildGraphqlSchema } from './core/graphql/schema';
 import { queryLimits } from './core/graphql/limits';
-import { formatGraphqlError } from './core/graphql/errors';
+import { formatGraphqlError, unavailableStatus } from './core/graphql/errors';
+import { graphqlGate, graphqlRequestErrors } from './core/graphql/gate';
 import { explorerRouter } from './core/graphql/explorer';
-import { notFoundRoute, restErrorHandler } from './core/rest/errors';
-import { graphqlUploadExpress } from 'graphql-upload-ts';
+import { restErrorHandler } from './core/rest/errors';
+import { jsonBodies, noRoute, pathAndQueryGuard } from './core/rest/input';
 import { stopDigestThread } from './core/storage/digest-thread';
 import { createServices, initServices, type Services } from './modules/services';
 import { mountRoutes, publicRoutes } from './modules/routes';
@@ -100,56 +100,50 @@ export async function createApp(opts: AppOptions): Promise<App> {
     // main.ts owns SIGTERM/SIGINT: Apollo's own handler would stop it early and re-raise the signal
     stopOnTerminationSignals: false,
     formatError: formatGraphqlError(log),
+    // the gate in front (graphqlGate) has already refused longer documents
+    parseOptions: { maxTokens: config.limits.graphqlMaxTokens },
     plugins: [
       ApolloServerPluginDrainHttpServer({
         httpServer: server,
         stopGracePeriodMillis: config.shutdownTimeoutMs,
       }),
       ApolloServerPluginLandingPageDisabled(),
-      queryLimits(config.limits.graphqlMaxDepth, config.limits.graphqlMaxComplexity),
+      queryLimits(config.limits.graphqlMaxDepth, config.limits.graphqlMaxComplexity, {
+        defaultPageSize: config.limits.defaultPageSize,
+        maxPageSize: config.limits.maxPageSize,
+        listMax: config.limits.graphqlListMax,
+      }),
       requireCaller,
+      unavailableStatus,
     ],
   });
   await apollo.start();
 
   app.use(requestId);
   app.use(accessLog(log));
+  app.use(pathAndQueryGuard);
   const healthRoutes = healthRouter(health);
   app.use(healthRoutes);
   app.use('/api/v2', healthRoutes);
   app.use(explorerRouter());
   app.use(
     '/graphql',
-    express.json({ limit: config.limits.maxJsonBodyBytes }),
-    // multipart file uploads (clients send `apollo-require-preflight: true`)
-    graphqlUploadExpress({
-      maxFileSize: config.limits.maxUploadBytes,
-      maxFiles: config.limits.maxUploadFiles,
-    }),
+    // the caller is known, and the document bounded, before anything is parsed
+    ...graphqlGate(contexts, config),
     rebindScope,
-    expressMiddleware(apollo, {
-      context: async ({ req }) => {
-        try {
-          return await contexts.forRequest(req.requestId, req.get('authorization'), true);
-        } catch (err) {
-          if (err instanceof AppError) {
-            throw new GraphQLError(err.message, {
-              extensions: { code: ERROR_TABLE[err.code].graphql, http: { status: err.status } },
-            });
-          }
-          throw err;
-        }
-      },
-    }),
+    expressMiddleware(apollo, { context: ({ req }) => Promise.resolve(req.ctx!) }),
+    graphqlRequestErrors(log),
   );
-  app.use('/api/v2', publicRoutes(services, contexts, log));
+  const open = publicRoutes(services, contexts, log);
+  app.use('/api/v2', open);
   const api = express.Router();
-  api.use(express.json({ limit: config.limits.maxJsonBodyBytes }));
+  // the key is checked before any body is read
   api.use(authenticate(contexts));
+  api.use(jsonBodies(config.limits.maxJsonBodyBytes), rebindScope);
   mountRoutes(api);
-  api.use(notFoundRoute);
+  api.use(noRoute(open, healthRoutes, api));
   app.use('/api/v2', api);
-  app.use(notFoundRoute);
+  app.use(noRoute(healthRoutes));
   app.use(restErrorHandler(log));
 
   let closed = false;

@@ -46,6 +46,14 @@ export interface Config {
     defaultPageSize: number;
     graphqlMaxDepth: number;
     graphqlMaxComplexity: number;
+    /** the largest GraphQL document (bytes) and its most tokens, checked before parsing */
+    graphqlMaxDocumentBytes: number;
+    graphqlMaxTokens: number;
+    /** the same for callers without an API key (they may only introspect) */
+    graphqlAnonymousMaxDocumentBytes: number;
+    graphqlAnonymousMaxTokens: number;
+    /** items of the unpaged GraphQL lists of a record (parents, children, samples, links...) */
+    graphqlListMax: number;
     graphMaxDepth: number;
     maxJsonBodyBytes: number;
   };
@@ -235,7 +243,17 @@ export function loadConfig(env: Env = process.env): Config {
       maxPageSize,
       defaultPageSize,
       graphqlMaxDepth: r.int('GRAPHQL_MAX_DEPTH', 12, 2, 100),
-      graphqlMaxComplexity: r.int('GRAPHQL_MAX_COMPLEXITY', 20000, 10, 10_000_000),
+      graphqlMaxComplexity: r.int('GRAPHQL_MAX_COMPLEXITY', 250_000, 10, 100_000_000),
+      graphqlMaxDocumentBytes: r.int('GRAPHQL_MAX_DOCUMENT_BYTES', 100_000, 1024, 10 * 1024 * 1024),
+      graphqlMaxTokens: r.int('GRAPHQL_MAX_TOKENS', 3000, 100, 1_000_000),
+      graphqlAnonymousMaxDocumentBytes: r.int(
+        'GRAPHQL_ANONYMOUS_MAX_DOCUMENT_BYTES',
+        16 * 1024,
+        1024,
+        10 * 1024 * 1024,
+      ),
+      graphqlAnonymousMaxTokens: r.int('GRAPHQL_ANONYMOUS_MAX_TOKENS', 1000, 100, 1_000_000),
+      graphqlListMax: r.int('GRAPHQL_LIST_MAX', 100, 1, 10000),
       graphMaxDepth: r.int('GRAPH_MAX_DEPTH', 64, 1, 10000),
       maxJsonBodyBytes: r.int('MAX_JSON_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 ** 3),
     },
