@@ -9,6 +9,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from './core/config';
 import type { Logger } from './core/logger';
 import { createOrm, migrate } from './core/db/orm';
+import { holdLiveness } from './core/db/liveness';
 import type { RequestContext } from './core/context';
 import { ContextFactory } from './core/context-factory';
 import { accessLog, authenticate, rebindScope, requestId } from './core/http/middleware';
@@ -79,6 +80,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
     onQuery: opts.onQuery,
   });
   await migrate(orm);
+  const releaseLiveness = await holdLiveness(orm, opts.databaseUrl, log);
   const services = createServices({ config, log });
   await initServices(services, orm.em.fork(), config);
   const bootstrap = await ensureBootstrapAdmin(orm.em.fork(), services.user, config.adminApiKey);
@@ -168,8 +170,10 @@ export async function createApp(opts: AppOptions): Promise<App> {
       if (closed) return;
       closed = true;
       server.closeIdleConnections();
-      await apollo.stop();
-      await jobs.stop(config.shutdownTimeoutMs);
+      // no new jobs from now on; HTTP and running jobs get the same grace period, side by side
+      jobs.halt();
+      await Promise.all([apollo.stop(), jobs.stop(config.shutdownTimeoutMs)]);
+      await releaseLiveness();
       await orm.close(true);
       await stopDigestThread();
     },

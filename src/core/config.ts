@@ -260,7 +260,7 @@ export function loadConfig(env: Env = process.env): Config {
     workerConcurrency: r.int('WORKER_CONCURRENCY', 2, 1, 64),
     jobs: {
       pollIntervalMs: r.int('JOB_POLL_INTERVAL_MS', 500, 10, 600_000),
-      leaseSeconds: r.int('JOB_LEASE_SECONDS', 120, 5, 24 * 3600),
+      leaseSeconds: r.int('JOB_LEASE_SECONDS', 30, 5, 24 * 3600),
       maxAttempts: r.int('JOB_MAX_ATTEMPTS', 3, 1, 100),
       retryBaseMs: r.int('JOB_RETRY_BASE_MS', 5000, 0, 3_600_000),
       queuePrefix: queuePrefix(r),
