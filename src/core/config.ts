@@ -252,7 +252,7 @@ export function loadConfig(env: Env = process.env): Config {
         1024,
         10 * 1024 * 1024,
       ),
-      graphqlAnonymousMaxTokens: r.int('GRAPHQL_ANONYMOUS_MAX_TOKENS', 1000, 100, 1_000_000),
+      graphqlAnonymousMaxTokens: r.int('GRAPHQL_ANONYMOUS_MAX_TOKENS', 500, 100, 1_000_000),
       graphqlListMax: r.int('GRAPHQL_LIST_MAX', 100, 1, 10000),
       graphMaxDepth: r.int('GRAPH_MAX_DEPTH', 64, 1, 10000),
       maxJsonBodyBytes: r.int('MAX_JSON_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 ** 3),

@@ -152,9 +152,10 @@ describe('GraphQL work is bounded before authorization', () => {
       body: JSON.stringify({ query: `{ ${'__typename '.repeat(800_000)} }` }),
     });
     expect(big.status).toBe(413);
-    const many = await gql(t.url, null, `{ ${'__typename '.repeat(1200)} }`);
+    const many = await gql(t.url, null, `{ ${'__typename '.repeat(600)} }`);
     expect(many.status).toBe(413);
     expect(many.errors?.[0].extensions?.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(many.errors?.[0].message).toMatch(/more than 500 tokens/);
     const data = await gql(t.url, null, '{ datasets { totalCount } }');
     expect(data.status).toBe(401);
   });

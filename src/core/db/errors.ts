@@ -62,15 +62,34 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return typeof message === 'string' && LOST.test(message);
 }
 
+/** The column PostgreSQL named in a constraint error, if any. */
+function columnOf(err: unknown): string {
+  const column = (err as { column?: unknown }).column;
+  return typeof column === 'string' && /^\w{1,63}$/.test(column) ? column : 'input';
+}
+
 /**
- * The client-facing error for a database error that is not the service's fault: 503 while the
- * database is unreachable, 422 for values PostgreSQL refuses (data exceptions), or null for
- * anything else (a bug: it stays a 500). Driver messages are never passed on.
+ * The client-facing error for a database error that input (not the service) caused, where the
+ * service did not check it first: 503 while the database is unreachable, 422 for values
+ * PostgreSQL refuses (data exceptions, a required column set to null, a check constraint), 409
+ * for a uniqueness or reference conflict; null for anything else (a bug: it stays a 500). Driver
+ * messages are never passed on.
  */
 export function databaseError(err: unknown): AppError | null {
   if (err instanceof AppError) return null;
   if (isDatabaseUnavailable(err)) return unavailable();
-  const code = codesOf(err).find((c) => /^(22|54)[0-9A-Z]{3}$/.test(c));
+  const codes = codesOf(err);
+  if (codes.includes('23502')) {
+    const field = columnOf(err);
+    return new AppError('VALIDATION', `${field}: must not be null`, [{ field, message: 'must not be null' }]);
+  }
+  if (codes.includes('23514'))
+    return new AppError('VALIDATION', 'Invalid input: a value is out of the allowed range');
+  if (codes.includes('23505')) return new AppError('CONFLICT', 'A record with these values already exists');
+  if (codes.includes('23503')) {
+    return new AppError('CONFLICT', 'A related record does not exist (any more) or still refers to this one');
+  }
+  const code = codes.find((c) => /^(22|54)[0-9A-Z]{3}$/.test(c));
   if (!code) return null;
   const message = DATA_MESSAGES[code] ?? 'a value is not valid';
   return new AppError('VALIDATION', `Invalid input: ${message}`, [{ field: 'input', message }]);
