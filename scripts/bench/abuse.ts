@@ -91,11 +91,60 @@ function payloads(url: string): { name: string; send: () => Promise<number> }[] 
   ];
 }
 
+/** The control: as many clients sending small anonymous requests as fast as they can. */
+function smallRequests(url: string): { name: string; send: () => Promise<number> }[] {
+  return [
+    {
+      name: 'small anonymous GET',
+      send: async () => {
+        const res = await fetch(`${url}/api/v2/datasets`);
+        await res.arrayBuffer();
+        return res.status;
+      },
+    },
+  ];
+}
+
+type Answers = Record<string, Record<number, number>>;
+
+/** Probes /health/live while ABUSERS threads run `mode`; returns the latencies and the answers. */
+async function underLoad(url: string, mode: 'abuse' | 'control') {
+  const workers = Array.from(
+    { length: ABUSERS },
+    (_, k) => new Worker(__filename, { workerData: { url, first: k, mode } }),
+  );
+  await new Promise((r) => setTimeout(r, 1000));
+  const started = performance.now();
+  const latency = await liveP99(url);
+  const seconds = (performance.now() - started) / 1000;
+  const answers = await Promise.all(
+    workers.map(
+      (w) =>
+        new Promise<Answers>((resolve) => {
+          w.once('message', resolve);
+          w.postMessage('stop');
+        }),
+    ),
+  );
+  await Promise.all(workers.map((w) => w.terminate()));
+  const total: Answers = {};
+  for (const a of answers) {
+    for (const [name, counts] of Object.entries(a)) {
+      for (const [status, n] of Object.entries(counts)) {
+        (total[name] ??= {})[Number(status)] = (total[name]?.[Number(status)] ?? 0) + n;
+      }
+    }
+  }
+  return { latency, seconds, total };
+}
+
 /** One abusive client, in a thread of its own (its work must not delay the probes). */
-async function abuse(url: string, first: number): Promise<void> {
+async function abuse(url: string, first: number, mode: 'abuse' | 'control'): Promise<void> {
   const only = process.env.BENCH_ONLY;
-  const kinds = payloads(url).filter((k) => !only || k.name.includes(only));
-  const answers: Record<string, Record<number, number>> = {};
+  const kinds = (mode === 'abuse' ? payloads(url) : smallRequests(url)).filter(
+    (k) => !only || k.name.includes(only),
+  );
+  const answers: Answers = {};
   let stop = false;
   parentPort!.once('message', () => (stop = true));
   for (let i = first; !stop; i++) {
@@ -112,30 +161,18 @@ async function main(): Promise<void> {
   try {
     await liveP99(server.url); // warm-up
     const idle = await liveP99(server.url);
-    const workers = Array.from(
-      { length: ABUSERS },
-      (_, k) => new Worker(__filename, { workerData: { url: server.url, first: k } }),
-    );
-    await new Promise((r) => setTimeout(r, 1000));
-    const started = performance.now();
-    const loaded = await liveP99(server.url);
-    const seconds = (performance.now() - started) / 1000;
-    const answers = await Promise.all(
-      workers.map(
-        (w) =>
-          new Promise<Record<string, Record<number, number>>>((resolve) => {
-            w.once('message', resolve);
-            w.postMessage('stop');
-          }),
-      ),
-    );
-    await Promise.all(workers.map((w) => w.terminate()));
-
+    const control = await underLoad(server.url, 'control');
+    const abused = await underLoad(server.url, 'abuse');
+    const loaded = abused.latency;
     console.log(`\n/health/live while ${ABUSERS} anonymous clients send maximum-size documents and bodies`);
     console.log('| phase | probes | p50 ms | p99 ms | max ms |');
     console.log('|---|---:|---:|---:|---:|');
     console.log(
       `| idle | ${SAMPLES} | ${idle.p50.toFixed(1)} | ${idle.p99.toFixed(1)} | ${idle.max.toFixed(1)} |`,
+    );
+    const c = control.latency;
+    console.log(
+      `| ${ABUSERS} clients sending small requests (control) | ${SAMPLES} | ${c.p50.toFixed(1)} | ${c.p99.toFixed(1)} | ${c.max.toFixed(1)} |`,
     );
     console.log(
       `| under abuse | ${SAMPLES} | ${loaded.p50.toFixed(1)} | ${loaded.p99.toFixed(1)} | ${loaded.max.toFixed(1)} |`,
@@ -145,14 +182,8 @@ async function main(): Promise<void> {
     console.log(
       `\np99 under abuse ${loaded.p99.toFixed(1)} ms = ${ratio.toFixed(1)}x idle (target: < 50 ms and <= 5x): ${ok ? 'met' : 'NOT met'}`,
     );
-    const total: Record<string, Record<number, number>> = {};
-    for (const a of answers) {
-      for (const [name, counts] of Object.entries(a)) {
-        for (const [status, n] of Object.entries(counts)) {
-          (total[name] ??= {})[Number(status)] = (total[name]?.[Number(status)] ?? 0) + n;
-        }
-      }
-    }
+    const total = abused.total;
+    const seconds = abused.seconds;
     const sent = Object.values(total).reduce((n, c) => n + Object.values(c).reduce((a, b) => a + b, 0), 0);
     console.log(`${sent} abusive requests during the ${seconds.toFixed(1)} s of probes, answered:`);
     for (const [name, counts] of Object.entries(total)) console.log(`  ${name}: ${JSON.stringify(counts)}`);
@@ -163,8 +194,8 @@ async function main(): Promise<void> {
 }
 
 if (!isMainThread) {
-  const { url, first } = workerData as { url: string; first: number };
-  void abuse(url, first);
+  const { url, first, mode } = workerData as { url: string; first: number; mode: 'abuse' | 'control' };
+  void abuse(url, first, mode);
 } else
   main().catch((err: unknown) => {
     console.error(err);
