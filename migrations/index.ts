@@ -5,6 +5,7 @@ import { Migration20261121222217_files as M2 } from './Migration20261121222217_f
 import { Migration20261122001217_access_control as M3 } from './Migration20261122001217_access_control';
 import { Migration20261122001521_ingestion as M4 } from './Migration20261122001521_ingestion';
 import { Migration20261123162353_user_disabled as M5 } from './Migration20261123162353_user_disabled';
+import { Migration20261123162517_liveness as M6 } from './Migration20261123162517_liveness';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122001217_access_control', class: M3 },
   { name: 'Migration20261122001521_ingestion', class: M4 },
   { name: 'Migration20261123162353_user_disabled', class: M5 },
+  { name: 'Migration20261123162517_liveness', class: M6 },
 ];

@@ -10,7 +10,7 @@ import type { Config } from './core/config';
 import type { Logger } from './core/logger';
 import { createOrm, migrate } from './core/db/orm';
 import { ENTITIES } from './modules/entities';
-import { AppError, ERROR_TABLE } from './core/errors';
+import { holdLiveness } from './core/db/liveness';
 import type { RequestContext } from './core/context';
 import { ContextFactory } from './core/context-factory';
 import { accessLog, authenticate, rebindScope, requestId } from './core/http/middleware';
@@ -19,10 +19,11 @@ import { graphqlMetrics, httpMetrics, metricsEndpoint } from './core/metrics/htt
 import { attachDatabaseMetrics } from './core/metrics/database';
 import { buildGraphqlSchema } from './core/graphql/schema';
 import { queryLimits } from './core/graphql/limits';
-import { formatGraphqlError } from './core/graphql/errors';
+import { formatGraphqlError, unavailableStatus } from './core/graphql/errors';
+import { graphqlGate, graphqlRequestErrors } from './core/graphql/gate';
 import { explorerRouter } from './core/graphql/explorer';
-import { notFoundRoute, restErrorHandler } from './core/rest/errors';
-import { graphqlUploadExpress } from 'graphql-upload-ts';
+import { restErrorHandler } from './core/rest/errors';
+import { jsonBodies, noRoute, pathAndQueryGuard } from './core/rest/input';
 import { stopDigestThread } from './core/storage/digest-thread';
 import { createServices, initServices, type Services } from './modules/services';
 import { createLoaders, type Loaders } from './modules/loaders';
@@ -122,6 +123,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
     onQuery: opts.onQuery,
   });
   await migrate(orm);
+  const releaseLiveness = await holdLiveness(orm, opts.databaseUrl, log);
   const services = createServices({ config, log });
   await initServices(services, orm.em.fork(), config);
   const bootstrap = await ensureBootstrapAdmin(orm.em.fork(), services.user, config.adminApiKey);
@@ -144,15 +146,22 @@ export async function createApp(opts: AppOptions): Promise<App> {
     // main.ts owns SIGTERM/SIGINT: Apollo's own handler would stop it early and re-raise the signal
     stopOnTerminationSignals: false,
     formatError: formatGraphqlError(log),
+    // the gate in front (graphqlGate) has already refused longer documents
+    parseOptions: { maxTokens: config.limits.graphqlMaxTokens },
     plugins: [
       ApolloServerPluginDrainHttpServer({
         httpServer: server,
         stopGracePeriodMillis: config.shutdownTimeoutMs,
       }),
       ApolloServerPluginLandingPageDisabled(),
-      queryLimits(config.limits.graphqlMaxDepth, config.limits.graphqlMaxComplexity),
+      queryLimits(config.limits.graphqlMaxDepth, config.limits.graphqlMaxComplexity, {
+        defaultPageSize: config.limits.defaultPageSize,
+        maxPageSize: config.limits.maxPageSize,
+        listMax: config.limits.graphqlListMax,
+      }),
       requireCaller,
       graphqlMetrics,
+      unavailableStatus,
     ],
   });
   await apollo.start();
@@ -163,42 +172,29 @@ export async function createApp(opts: AppOptions): Promise<App> {
   app.use(accessLog(log));
   app.use(cors(config.corsOrigins));
   app.get('/metrics', metricsEndpoint(config.metricsToken));
+  app.use(pathAndQueryGuard);
   const healthRoutes = healthRouter(health);
   app.use(healthRoutes);
   app.use('/api/v2', healthRoutes);
   app.use(explorerRouter());
   app.use(
     '/graphql',
-    express.json({ limit: config.limits.maxJsonBodyBytes }),
-    // multipart file uploads (clients send `apollo-require-preflight: true`)
-    graphqlUploadExpress({
-      maxFileSize: config.limits.maxUploadBytes,
-      maxFiles: config.limits.maxUploadFiles,
-    }),
+    // the caller is known, and the document bounded, before anything is parsed
+    ...graphqlGate(contexts, config),
     rebindScope,
-    expressMiddleware(apollo, {
-      context: async ({ req }) => {
-        try {
-          return await contexts.forRequest(req.requestId, req.get('authorization'), true);
-        } catch (err) {
-          if (err instanceof AppError) {
-            throw new GraphQLError(err.message, {
-              extensions: { code: ERROR_TABLE[err.code].graphql, http: { status: err.status } },
-            });
-          }
-          throw err;
-        }
-      },
-    }),
+    expressMiddleware(apollo, { context: ({ req }) => Promise.resolve(req.ctx!) }),
+    graphqlRequestErrors(log),
   );
-  app.use('/api/v2', publicRoutes(services, contexts, log));
+  const open = publicRoutes(services, contexts, log);
+  app.use('/api/v2', open);
   const api = express.Router();
-  api.use(express.json({ limit: config.limits.maxJsonBodyBytes }));
+  // the key is checked before any body is read
   api.use(authenticate(contexts));
+  api.use(jsonBodies(config.limits.maxJsonBodyBytes), rebindScope);
   mountRoutes(api);
-  api.use(notFoundRoute);
+  api.use(noRoute(open, healthRoutes, api));
   app.use('/api/v2', api);
-  app.use(notFoundRoute);
+  app.use(noRoute(healthRoutes));
   app.use(restErrorHandler(log));
 
   let closed = false;
@@ -224,9 +220,11 @@ export async function createApp(opts: AppOptions): Promise<App> {
       if (closed) return;
       closed = true;
       server.closeIdleConnections();
-      await apollo.stop();
-      await jobs.stop(config.shutdownTimeoutMs);
+      // no new jobs from now on; HTTP and running jobs get the same grace period, side by side
+      jobs.halt();
+      await Promise.all([apollo.stop(), jobs.stop(config.shutdownTimeoutMs)]);
       detachMetrics();
+      await releaseLiveness();
       await orm.close(true);
       await stopDigestThread();
     },

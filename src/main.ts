@@ -1,10 +1,12 @@
 import 'reflect-metadata';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from './core/config';
 import { createLogger, type Logger } from './core/logger';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './core/db/embedded';
 import { createOrm, migrate } from './core/db/orm';
 import { ENTITIES } from './modules/entities';
+import { holdLiveness } from './core/db/liveness';
 import { createApp, type App } from './app';
 import { createServices, initServices } from './modules/services';
 import { createJobWorker } from './modules/jobs';
@@ -13,6 +15,7 @@ import { attachDatabaseMetrics } from './core/metrics/database';
 import { startOpsListener } from './core/metrics/listener';
 import { HealthService } from './modules/health/health.service';
 import { healthRouter } from './modules/health/health.rest';
+import { processScratchDir } from './core/storage/leftovers';
 
 /**
  * Process entry. Roles: `all` (HTTP and ingestion workers, the default), `api` (HTTP only) and
@@ -31,6 +34,12 @@ async function main(): Promise<void> {
   }
   const log = createLogger(config.logLevel);
   const stoppers: (() => Promise<void>)[] = [];
+
+  // this process's temporary files (ingestion spools, GraphQL upload spools: graphql-upload-ts
+  // writes to os.tmpdir()) go to a directory of its own; what dead processes left is removed
+  const scratch = await processScratchDir(config.ingestion.tmpDir);
+  process.env.TMPDIR = scratch;
+  config = Object.freeze({ ...config, ingestion: { ...config.ingestion, tmpDir: scratch } });
 
   let embedded: EmbeddedPostgres | undefined;
   let databaseUrl = config.databaseUrl;
@@ -67,6 +76,7 @@ async function main(): Promise<void> {
       logger: log,
     });
     await migrate(orm);
+    const releaseLiveness = await holdLiveness(orm, databaseUrl, log);
     const services = createServices({ config, log });
     await initServices(services, orm.em.fork(), config);
     const worker = createJobWorker({ orm, services, config, log });
@@ -77,6 +87,7 @@ async function main(): Promise<void> {
       // running jobs finish, or go back to the queue, before the connections close
       await worker.stop(config.shutdownTimeoutMs);
       detachMetrics();
+      await releaseLiveness();
       await orm.close(true);
       await stopDigestThread();
     });
@@ -94,6 +105,7 @@ async function main(): Promise<void> {
     log.info({ port: ops.port }, 'metrics and health listening');
   }
   if (embedded) stoppers.push(() => embedded.stop());
+  stoppers.push(() => fs.rm(scratch, { recursive: true, force: true }));
 
   installShutdown(log, stoppers, config.shutdownTimeoutMs);
 }

@@ -5,6 +5,7 @@ import { loadConfig } from '../core/config';
 import { createLogger } from '../core/logger';
 import { createOrm, migrate } from '../core/db/orm';
 import { ENTITIES } from '../modules/entities';
+import { holdLiveness } from '../core/db/liveness';
 import { runningEmbeddedUrl, startEmbeddedPostgres, type EmbeddedPostgres } from '../core/db/embedded';
 import { stopDigestThread } from '../core/storage/digest-thread';
 import { createServices, initServices } from '../modules/services';
@@ -49,8 +50,11 @@ async function main(argv: string[]): Promise<number> {
   const orm = await createOrm({ clientUrl: url, entities: ENTITIES, poolMax: 4, logger: log });
   const services = createServices({ config, log });
   const worker = createJobWorker({ orm, services, config, log });
+  let releaseLiveness: (() => Promise<void>) | undefined;
   try {
     await migrate(orm);
+    // this process claims jobs: it must hold its liveness lock while it does
+    releaseLiveness = await holdLiveness(orm, url, log);
     await initServices(services, orm.em.fork(), config);
     const request = await services.ingestion.requestAsOperator(
       orm.em.fork(),
@@ -73,6 +77,7 @@ async function main(argv: string[]): Promise<number> {
     }
   } finally {
     await worker.stop(config.shutdownTimeoutMs);
+    await releaseLiveness?.();
     await orm.close(true);
     await stopDigestThread();
     await embedded?.stop();

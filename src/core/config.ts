@@ -54,6 +54,14 @@ export interface Config {
     defaultPageSize: number;
     graphqlMaxDepth: number;
     graphqlMaxComplexity: number;
+    /** the largest GraphQL document (bytes) and its most tokens, checked before parsing */
+    graphqlMaxDocumentBytes: number;
+    graphqlMaxTokens: number;
+    /** the same for callers without an API key (they may only introspect) */
+    graphqlAnonymousMaxDocumentBytes: number;
+    graphqlAnonymousMaxTokens: number;
+    /** items of the unpaged GraphQL lists of a record (parents, children, samples, links...) */
+    graphqlListMax: number;
     graphMaxDepth: number;
     maxJsonBodyBytes: number;
   };
@@ -285,14 +293,24 @@ export function loadConfig(env: Env = process.env): Config {
       maxPageSize,
       defaultPageSize,
       graphqlMaxDepth: r.int('GRAPHQL_MAX_DEPTH', 12, 2, 100),
-      graphqlMaxComplexity: r.int('GRAPHQL_MAX_COMPLEXITY', 20000, 10, 10_000_000),
+      graphqlMaxComplexity: r.int('GRAPHQL_MAX_COMPLEXITY', 250_000, 10, 100_000_000),
+      graphqlMaxDocumentBytes: r.int('GRAPHQL_MAX_DOCUMENT_BYTES', 100_000, 1024, 10 * 1024 * 1024),
+      graphqlMaxTokens: r.int('GRAPHQL_MAX_TOKENS', 3000, 100, 1_000_000),
+      graphqlAnonymousMaxDocumentBytes: r.int(
+        'GRAPHQL_ANONYMOUS_MAX_DOCUMENT_BYTES',
+        16 * 1024,
+        1024,
+        10 * 1024 * 1024,
+      ),
+      graphqlAnonymousMaxTokens: r.int('GRAPHQL_ANONYMOUS_MAX_TOKENS', 500, 100, 1_000_000),
+      graphqlListMax: r.int('GRAPHQL_LIST_MAX', 100, 1, 10000),
       graphMaxDepth: r.int('GRAPH_MAX_DEPTH', 64, 1, 10000),
       maxJsonBodyBytes: r.int('MAX_JSON_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 ** 3),
     },
     workerConcurrency: r.int('WORKER_CONCURRENCY', 2, 1, 64),
     jobs: {
       pollIntervalMs: r.int('JOB_POLL_INTERVAL_MS', 500, 10, 600_000),
-      leaseSeconds: r.int('JOB_LEASE_SECONDS', 120, 5, 24 * 3600),
+      leaseSeconds: r.int('JOB_LEASE_SECONDS', 30, 5, 24 * 3600),
       maxAttempts: r.int('JOB_MAX_ATTEMPTS', 3, 1, 100),
       retryBaseMs: r.int('JOB_RETRY_BASE_MS', 5000, 0, 3_600_000),
       queuePrefix: queuePrefix(r),

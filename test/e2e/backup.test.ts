@@ -6,6 +6,7 @@ import { ServiceProcesses, freePort, type Running } from '../support/process';
 import * as fx from '../support/fixtures';
 import { createOrm } from '../../src/core/db/orm';
 import { ENTITIES } from '../../src/modules/entities';
+import { onServer as testsRunOnServer } from '../support/pg-server';
 import { rawQuery } from '../../src/core/db/raw';
 
 /**
@@ -232,7 +233,7 @@ async function onServer(url: string, statement: string): Promise<void> {
   }
 }
 
-const serverPass = process.env.CATALOG_TEST_DB !== 'embedded';
+const serverPass = testsRunOnServer;
 
 (serverPass ? test : test.skip)(
   `the embedded backup restores into an empty database on a PostgreSQL server${serverPass ? '' : ' (skipped: the suite runs on the embedded database; CI runs it again on a server)'}`,

@@ -78,8 +78,8 @@ describe('scientific metadata REST', () => {
       expect(res.status).toBe(422);
       expect(res.body.fields[0].field).toBe('body');
     }
-    // a bare JSON scalar is not a request body the JSON parser accepts
-    expect((await rest(t.url, 'POST', md(ds), { key: owner.key, body: 'text' })).status).toBe(400);
+    // a bare JSON scalar is not a request body the JSON parser accepts: malformed JSON is 422
+    expect((await rest(t.url, 'POST', md(ds), { key: owner.key, body: 'text' })).status).toBe(422);
     expect((await rest(t.url, 'GET', md(ds), { key: owner.key })).body).toBeNull();
   });
 

@@ -14,8 +14,8 @@ export default async function globalSetup(): Promise<void> {
   if (!process.env.DATABASE_URL) {
     const pg = await startEmbeddedPostgres({ maxConnections: 64 });
     process.env.DATABASE_URL = pg.url;
-    // tests that need a PostgreSQL server of their own (create database) skip on the embedded one
-    process.env.CATALOG_TEST_DB = 'embedded';
+    // tests that need a PostgreSQL server (test/support/pg-server.ts) skip on this one
+    process.env.TEST_DB_EMBEDDED = 'true';
     globalThis.__EMBEDDED_PG__ = pg;
   }
   const orm = await createOrm({ clientUrl: process.env.DATABASE_URL, entities: ENTITIES, poolMax: 2 });

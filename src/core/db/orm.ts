@@ -35,6 +35,15 @@ export function ormConfig(opts: OrmOptions): Options<PostgreSqlDriver> {
       logger?.debug({ orm: message });
     },
     colors: false,
+    // knex's own messages (a pooled connection lost when the server restarts...) go to the logger
+    driverOptions: {
+      log: {
+        warn: (message: unknown) => logger?.warn({ knex: message }, 'database driver warning'),
+        error: (message: unknown) => logger?.error({ knex: message }, 'database driver error'),
+        deprecate: (message: unknown) => logger?.debug({ knex: message }, 'database driver deprecation'),
+        debug: (message: unknown) => logger?.debug({ knex: message }, 'database driver'),
+      },
+    },
     discovery: { warnWhenNoEntities: true },
     migrations: {
       migrationsList: MIGRATIONS,

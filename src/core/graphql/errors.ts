@@ -1,21 +1,25 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { ArgumentValidationError } from 'type-graphql';
-import { AppError, ERROR_TABLE } from '../errors';
+import { AppError, RETRY_AFTER_SECONDS } from '../errors';
+import { databaseError } from '../db/errors';
 import type { Logger } from '../logger';
 
 /** Apollo's formatError: AppError codes through the shared table; internals never leak. */
 export function formatGraphqlError(log: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
-    if (original instanceof AppError) {
+    const known = original instanceof AppError ? original : databaseError(original);
+    if (known) {
+      if (known !== original) log.warn({ err: original, code: known.wireCode }, 'GraphQL operation failed');
       return {
-        message: original.message,
+        message: known.message,
         path: formatted.path,
         locations: formatted.locations,
         extensions: {
-          code: ERROR_TABLE[original.code].graphql,
-          ...(original.fields.length ? { fields: original.fields } : {}),
+          code: known.wireCode,
+          ...(known.fields.length ? { fields: known.fields } : {}),
         },
       };
     }
@@ -44,3 +48,23 @@ export function formatGraphqlError(log: Logger) {
     };
   };
 }
+
+/**
+ * While the database is unreachable: `Retry-After` on every response carrying the
+ * SERVICE_UNAVAILABLE code, and status 503 when the operation produced no data at all.
+ */
+export const unavailableStatus: ApolloServerPlugin = {
+  requestDidStart() {
+    return Promise.resolve({
+      willSendResponse({ response }) {
+        if (response.body.kind !== 'single') return Promise.resolve();
+        const { errors, data } = response.body.singleResult;
+        if (errors?.some((e) => e.extensions?.code === 'SERVICE_UNAVAILABLE')) {
+          response.http.headers.set('retry-after', String(RETRY_AFTER_SECONDS));
+          if (data === undefined || data === null) response.http.status = 503;
+        }
+        return Promise.resolve();
+      },
+    });
+  },
+};

@@ -1,6 +1,8 @@
 import {
   GraphQLError,
   Kind,
+  getNullableType,
+  isListType,
   type DocumentNode,
   type FragmentDefinitionNode,
   type OperationDefinitionNode,
@@ -44,14 +46,38 @@ export function operationDepth(document: DocumentNode, operation: OperationDefin
   return depthOf(operation.selectionSet, 0, new Set());
 }
 
-/** List fields taking `first` or `limit` cost their child complexity that many times. */
-const paginationEstimator: ComplexityEstimator = ({ args, childComplexity }) => {
-  const n = (args as { first?: unknown; limit?: unknown }).first ?? (args as { limit?: unknown }).limit;
-  return typeof n === 'number' && n > 0 ? 1 + childComplexity * n : undefined;
-};
+export interface ListSizes {
+  /** page size of a paged list (`first`/`limit`) when the query gives none */
+  defaultPageSize: number;
+  maxPageSize: number;
+  /** items of an unpaged list of a record (GRAPHQL_LIST_MAX) */
+  listMax: number;
+}
+
+/**
+ * Every list costs its children as many times as it can hold items: a paged list (arguments
+ * `first` or `limit`) the page size it will use (the given one, or the default, within the
+ * maximum); the `edges`/`nodes` of a connection nothing more (their parent counted the page); any
+ * other list its cap. Introspection is left to the default estimator (graphql-js bounds its
+ * nesting).
+ */
+export function listEstimator(sizes: ListSizes): ComplexityEstimator {
+  return ({ type, field, args, childComplexity }) => {
+    if (type.name.startsWith('__')) return undefined;
+    if (field.args.some((a) => a.name === 'first' || a.name === 'limit')) {
+      const given = (args as { first?: unknown }).first ?? (args as { limit?: unknown }).limit;
+      const size = typeof given === 'number' && given > 0 ? given : sizes.defaultPageSize;
+      return 1 + childComplexity * Math.min(size, sizes.maxPageSize);
+    }
+    if (!isListType(getNullableType(field.type))) return undefined;
+    if (type.name.endsWith('Connection')) return 1 + childComplexity;
+    return 1 + childComplexity * sizes.listMax;
+  };
+}
 
 /** An Apollo plugin rejecting operations nested deeper than `maxDepth` or costing more than `max`. */
-export function queryLimits(maxDepth: number, max: number): ApolloServerPlugin {
+export function queryLimits(maxDepth: number, max: number, sizes: ListSizes): ApolloServerPlugin {
+  const estimator = listEstimator(sizes);
   return {
     requestDidStart() {
       return Promise.resolve({
@@ -69,11 +95,7 @@ export function queryLimits(maxDepth: number, max: number): ApolloServerPlugin {
               query: document,
               operationName: request.operationName ?? undefined,
               variables: request.variables ?? {},
-              estimators: [
-                paginationEstimator,
-                fieldExtensionsEstimator(),
-                simpleEstimator({ defaultComplexity: 1 }),
-              ],
+              estimators: [estimator, fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
             });
           } catch (err) {
             // variables that do not fit their declared types: the client's input error

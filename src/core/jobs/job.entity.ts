@@ -6,7 +6,8 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 /**
  * A unit of background work on a named queue (the durable queue of DESIGN §1, §7). Workers
  * claim jobs with `FOR UPDATE SKIP LOCKED` and hold them under a lease (`locked_until`) they
- * renew while working; a job whose lease ran out (its worker died) is claimed again. A job that
+ * renew while working; a job whose lease ran out, or whose worker's process is gone (its
+ * liveness lock, `holder`, is no longer held), is claimed again. A job that
  * succeeds is deleted; one whose attempts ran out stays as `failed` with its last error (the
  * dead letter).
  */
@@ -48,6 +49,10 @@ export class Job {
   /** the worker holding the job while it runs */
   @Property({ length: 100, nullable: true })
   lockedBy?: string | null;
+
+  /** the process holding the job (core/db/liveness.ts): when it is gone, the job is claimable at once */
+  @Property({ type: 'integer', nullable: true })
+  holder?: number | null;
 
   /** the lease: past it, another worker may claim the job */
   @Property({ type: 'timestamptz', nullable: true })

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../db/raw';
+import { HOLDER, LIVE_HOLDERS } from '../db/liveness';
 
 /** A job as a worker holds it. `queue` is the logical name (without the configured prefix). */
 export interface ClaimedJob {
@@ -94,8 +95,9 @@ export class JobQueue {
   }
 
   /**
-   * Claims up to `limit` jobs of `queues` that are due, or whose lease has run out (their worker
-   * died), for `workerId` until now + `leaseMs`. Each claim counts as an attempt.
+   * Claims up to `limit` jobs of `queues` that are due, or whose worker died (its process's
+   * liveness lock is gone, or its lease ran out), for `workerId` until now + `leaseMs`. Each
+   * claim counts as an attempt.
    */
   async claim(
     em: EntityManager,
@@ -107,17 +109,18 @@ export class JobQueue {
     if (!queues.length || limit < 1) return [];
     const rows = await rawQuery<JobRow>(
       em,
-      `update job set status = 'running', attempts = attempts + 1, locked_by = ?,
+      `update job set status = 'running', attempts = attempts + 1, locked_by = ?, holder = ?,
          locked_until = now() + make_interval(secs => ?), updated_at = now()
        where id in (
          select id from job
          where queue in (?) and ((status = 'queued' and run_at <= now())
-           or (status = 'running' and locked_until < now()))
+           or (status = 'running' and (locked_until < now()
+             or (holder is not null and holder not in ${LIVE_HOLDERS}))))
          order by run_at, id
          limit ?
          for update skip locked)
        returning id, queue, payload, attempts, max_attempts, last_error`,
-      [workerId, leaseMs / 1000, queues.map((q) => this.stored(q)), limit],
+      [workerId, HOLDER, leaseMs / 1000, queues.map((q) => this.stored(q)), limit],
     );
     return rows.map((r) => this.toJob(r)).sort((a, b) => a.id - b.id);
   }
@@ -143,7 +146,7 @@ export class JobQueue {
     const delay = Math.min(this.opts.retryBaseMs * 2 ** (job.attempts - 1), MAX_BACKOFF_MS);
     await rawQuery(
       em,
-      `update job set status = 'queued', locked_by = null, locked_until = null, last_error = ?,
+      `update job set status = 'queued', locked_by = null, holder = null, locked_until = null, last_error = ?,
          run_at = now() + make_interval(secs => ?), updated_at = now()
        where id = ? and locked_by = ?`,
       [error.slice(0, MAX_ERROR), delay / 1000, job.id, workerId],
@@ -154,7 +157,8 @@ export class JobQueue {
   async bury(em: EntityManager, job: ClaimedJob, reason: string): Promise<void> {
     await rawQuery(
       em,
-      `update job set status = 'failed', locked_by = null, locked_until = null, last_error = ?, updated_at = now()
+      `update job set status = 'failed', locked_by = null, holder = null, locked_until = null, last_error = ?,
+         updated_at = now()
        where id = ?`,
       [reason.slice(0, MAX_ERROR), job.id],
     );
@@ -165,7 +169,7 @@ export class JobQueue {
     await rawQuery(
       em,
       `update job set status = 'queued', attempts = greatest(attempts - 1, 0), locked_by = null,
-         locked_until = null, run_at = now(), updated_at = now()
+         holder = null, locked_until = null, run_at = now(), updated_at = now()
        where id = ? and locked_by = ?`,
       [job.id, workerId],
     );

@@ -42,7 +42,9 @@ export class JobWorker {
   private timer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
   private active = false;
-  private ticking = false;
+  /** set by halt(): nothing is claimed any more, and a claim already under way hands its jobs back */
+  private halted = false;
+  private ticking: Promise<void> | null = null;
   private again = false;
 
   constructor(private readonly opts: WorkerOptions) {
@@ -59,7 +61,7 @@ export class JobWorker {
 
   /** Starts polling. */
   start(): void {
-    if (this.active) return;
+    if (this.active || this.halted) return;
     this.active = true;
     this.unsubscribe = this.opts.queue.onEnqueued((queue) => {
       if (this.handlers.has(queue)) this.wake();
@@ -71,16 +73,24 @@ export class JobWorker {
     );
   }
 
-  /**
-   * Stops claiming, waits up to `graceMs` for the running jobs, then hands the unfinished ones
-   * back to the queue (another worker takes them at once, without counting an attempt).
-   */
-  async stop(graceMs: number): Promise<void> {
+  /** Stops claiming new jobs at once (the first step of shutting down); running ones go on. */
+  halt(): void {
+    this.halted = true;
     this.active = false;
     this.unsubscribe?.();
     this.unsubscribe = null;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+  }
+
+  /**
+   * Stops claiming, waits up to `graceMs` for the running jobs, then hands the unfinished ones
+   * back to the queue (another worker takes them at once, without counting an attempt).
+   */
+  async stop(graceMs: number): Promise<void> {
+    this.halt();
+    // a claim under way when halting hands its jobs back itself
+    await this.ticking;
     const pending = [...this.running.values()];
     if (!pending.length) return;
     let timeout: NodeJS.Timeout | undefined;
@@ -121,9 +131,8 @@ export class JobWorker {
       this.again = true;
       return;
     }
-    this.ticking = true;
-    void this.tick().finally(() => {
-      this.ticking = false;
+    this.ticking = this.tick().finally(() => {
+      this.ticking = null;
       if (!this.active) return;
       if (this.again) {
         this.again = false;
@@ -146,9 +155,14 @@ export class JobWorker {
   }
 
   private async claim(limit: number): Promise<ClaimedJob[]> {
-    if (limit < 1) return [];
+    if (limit < 1 || this.halted) return [];
     const em = this.opts.orm.em.fork();
     const jobs = await this.opts.queue.claim(em, this.queues, limit, this.id, this.opts.leaseMs);
+    if (this.halted) {
+      // halted while claiming: these were never started
+      for (const job of jobs) await this.opts.queue.release(em, job, this.id);
+      return [];
+    }
     for (const job of jobs) {
       const done = this.execute(job).finally(() => {
         this.running.delete(job.id);

@@ -1,5 +1,6 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError } from '../errors';
+import type { ErrorRequestHandler, Response } from 'express';
+import { AppError, RETRY_AFTER_SECONDS, validationError } from '../errors';
+import { databaseError } from '../db/errors';
 import type { Logger } from '../logger';
 
 interface HttpishError {
@@ -10,38 +11,48 @@ interface HttpishError {
   message?: string;
 }
 
-/** Maps any error to the REST error body `{"detail": ..., "code": ...}` (DESIGN §8). */
+/** The AppError a body parser's (or Express's) HTTP error stands for. */
+function httpError(e: HttpishError): AppError | null {
+  switch (e.type) {
+    case 'entity.parse.failed':
+      return validationError('body', 'is not valid JSON');
+    case 'entity.too.large':
+      return new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', e.message ?? 'Unsupported body encoding');
+  }
+  const status = e.status ?? e.statusCode;
+  if (status && status >= 400 && status < 500 && e.expose) {
+    return new AppError('BAD_REQUEST', e.message ?? 'Bad request');
+  }
+  return null;
+}
+
+export function sendAppError(res: Response, err: AppError): void {
+  const body: Record<string, unknown> = { detail: err.message, code: err.wireCode };
+  if (err.fields.length) body.fields = err.fields;
+  if (err.code === 'SERVICE_UNAVAILABLE') res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+  res.status(err.status).json(body);
+}
+
+/** Maps any error to the REST error body `{"detail": ..., "code": ...}` (README "Errors"). */
 export function restErrorHandler(log: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) {
       next(err);
       return;
     }
-    if (err instanceof AppError) {
-      const body: Record<string, unknown> = { detail: err.message, code: err.code };
-      if (err.fields.length) body.fields = err.fields;
-      res.status(err.status).json(body);
-      return;
-    }
-    const e = (err ?? {}) as HttpishError;
-    if (e.type === 'entity.parse.failed') {
-      res.status(400).json({ detail: 'The request body is not valid JSON', code: 'VALIDATION' });
-      return;
-    }
-    if (e.type === 'entity.too.large') {
-      res.status(413).json({ detail: 'The request body is too large', code: 'PAYLOAD_TOO_LARGE' });
-      return;
-    }
-    const status = e.status ?? e.statusCode;
-    if (status && status >= 400 && status < 500 && e.expose) {
-      res.status(status).json({ detail: e.message ?? 'Bad request', code: 'VALIDATION' });
+    const known = err instanceof AppError ? err : (databaseError(err) ?? httpError(err ?? {}));
+    if (known) {
+      if (!(err instanceof AppError))
+        log.warn({ err, path: req.path, code: known.wireCode }, 'request failed');
+      sendAppError(res, known);
       return;
     }
     log.error({ err, path: req.path }, 'unhandled error');
-    res.status(500).json({ detail: 'Internal server error', code: 'INTERNAL', request_id: req.requestId });
+    res
+      .status(500)
+      .json({ detail: 'Internal server error', code: 'INTERNAL_SERVER_ERROR', request_id: req.requestId });
   };
 }
-
-export const notFoundRoute: RequestHandler = (req, res) => {
-  res.status(404).json({ detail: `No route for ${req.method} ${req.path}`, code: 'NOT_FOUND' });
-};

@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { HashingMeter } from './hashing';
 import { assertKey } from './keys';
 import { countUpload } from '../metrics/registry';
+import { processTag, sweepLeftovers } from './leftovers';
 import type {
   ByteRange,
   MultipartLimits,
@@ -27,8 +28,9 @@ const GiB = 1024 ** 3;
 const WRITE_BUFFER = 4 * 1024 * 1024;
 
 /**
- * Objects as files under one directory: `<root>/<key>`. Writes go to `<root>/.tmp` and are
- * renamed into place once complete and synced, so an object appears whole or not at all.
+ * Objects as files under one directory: `<root>/<key>`. Writes go to `<root>/.tmp` (named after
+ * the writing process, so a restart removes what a crashed one left) and are renamed into place
+ * once complete and synced, so an object appears whole or not at all.
  * Multipart writes are one staging file under `<root>/.multipart`, written at each part's
  * offset. Several API replicas may share the directory (a network filesystem).
  */
@@ -50,9 +52,11 @@ export class FileSystemObjectStore implements ObjectStore {
     this.multipartDir = path.join(root, '.multipart');
   }
 
+  /** Creates the directories and removes the temporary files of processes that died writing. */
   async init(): Promise<void> {
     await fsp.mkdir(this.tmpDir, { recursive: true });
     await fsp.mkdir(this.multipartDir, { recursive: true });
+    await sweepLeftovers(this.tmpDir, true);
   }
 
   private file(key: string): string {
@@ -66,7 +70,7 @@ export class FileSystemObjectStore implements ObjectStore {
 
   async put(key: string, body: Readable, opts: PutOptions = {}): Promise<StoredObject> {
     const target = this.file(key);
-    const tmp = path.join(this.tmpDir, randomUUID());
+    const tmp = path.join(this.tmpDir, `${processTag()}${randomUUID()}`);
     const meter = new HashingMeter(opts.maxBytes);
     const out = fs.createWriteStream(tmp, { flags: 'wx', highWaterMark: WRITE_BUFFER });
     try {

@@ -29,43 +29,56 @@ export function linkLoaders(em: EntityManager, context: () => RequestContext, ac
   const readable = async (ctx: RequestContext, alias: string): Promise<Sql> =>
     (await access.readableCondition(ctx, alias)) ?? sql('true');
 
-  /** records of `table` reached through `join` (key column -> other column), newest first */
+  /**
+   * Records of `table` reached through `join` (key column -> other column), newest first; with
+   * `capped`, at most GRAPHQL_LIST_MAX per key (the GraphQL fields of a record).
+   */
   const related = <T extends object>(
     entity: EntityName<T>,
     table: 'dataset' | 'sample',
     join: string,
     keyColumn: string,
     otherColumn: string,
+    capped = false,
   ) =>
     new DataLoader<string, T[]>(async (keys) => {
       const alias = table === 'dataset' ? 'd' : 's';
-      const visible = await readable(context(), alias);
-      const rows = await rawQuery<Record<string, unknown> & { _key: string }>(
-        em,
-        `select ${alias}.*, j.${keyColumn} as _key from ${join} j
+      const ctx = context();
+      const visible = await readable(ctx, alias);
+      const cap = capped ? ctx.config.limits.graphqlListMax : null;
+      const select = `select ${alias}.*, j.${keyColumn} as _key${
+        cap ? `, row_number() over (partition by j.${keyColumn} order by ${alias}.unique_id desc) as _n` : ''
+      } from ${join} j
          join ${table} ${alias} on ${alias}.unique_id = j.${otherColumn}
-         where j.${keyColumn} in (?) and (${visible.sql}) order by ${alias}.unique_id desc`,
+         where j.${keyColumn} in (?) and (${visible.sql})`;
+      const rows = await rawQuery<Record<string, unknown> & { _key: string; _n?: unknown }>(
+        em,
+        cap
+          ? `select * from (${select}) x where x._n <= ${cap} order by x.unique_id desc`
+          : `${select} order by ${alias}.unique_id desc`,
         [[...keys], ...visible.params],
       );
       const groups = new Map<string, T[]>();
-      for (const { _key, ...columns } of rows) {
+      for (const { _key, _n: _drop, ...columns } of rows) {
         const item = em.map(entity, columns as EntityDictionary<T>);
         groups.set(_key, [...(groups.get(_key) ?? []), item]);
       }
       return keys.map((k) => groups.get(k) ?? []);
     });
 
-  return {
-    /** the link objects of datasets and samples, by resource MFID */
-    byResource: groupLoader<string, LinkRow>(
+  /** the link objects of resources; with `capped`, at most GRAPHQL_LIST_MAX per resource */
+  const linksOf = (capped: boolean) =>
+    groupLoader<string, LinkRow>(
       async (ids) => {
         const ctx = context();
         const [d, s] = await Promise.all([readable(ctx, 'd'), readable(ctx, 's')]);
         const keys = [...ids];
-        return rawQuery<LinkRow>(
+        const cap = capped ? ctx.config.limits.graphqlListMax : null;
+        const rows = await rawQuery<LinkRow & { _n?: unknown }>(
           em,
-          `select x.focus, x.linked as unique_id, x.linked_type as resource_type,
-           coalesce(d.dataset_name, s.sample_name) as name, x.direction, x.relationship_type
+          `select * from (select x.focus, x.linked as unique_id, x.linked_type as resource_type,
+           coalesce(d.dataset_name, s.sample_name) as name, x.direction, x.relationship_type,
+           row_number() over (partition by x.focus order by x.ord, x.linked_type, x.linked) as _n
          from (
            select l.child_mfid as focus, l.parent_mfid as linked, 'dataset' as linked_type,
              'source' as direction, l.relationship_type, 1 as ord from dataset_link l where l.child_mfid in (?)
@@ -83,17 +96,32 @@ export function linkLoaders(em: EntityManager, context: () => RequestContext, ac
          left join dataset d on x.linked_type = 'dataset' and d.unique_id = x.linked
          left join sample s on x.linked_type = 'sample' and s.unique_id = x.linked
          where (d.unique_id is not null and (${d.sql})) or (s.unique_id is not null and (${s.sql}))
-         order by x.focus, x.ord, x.linked_type, x.linked`,
+         ) y ${cap ? `where y._n <= ${cap}` : ''} order by y.focus, y._n`,
           [keys, keys, keys, keys, keys, keys, ...d.params, ...s.params],
         );
+        return rows.map(({ _n: _drop, ...row }) => row);
       },
       (row) => row.focus,
-    ),
+    );
+
+  return {
+    /** the link objects of datasets and samples, by resource MFID */
+    byResource: linksOf(false),
     datasetParents: related(Dataset, 'dataset', 'dataset_link', 'child_mfid', 'parent_mfid'),
     datasetChildren: related(Dataset, 'dataset', 'dataset_link', 'parent_mfid', 'child_mfid'),
     sampleParents: related(Sample, 'sample', 'sample_link', 'child_mfid', 'parent_mfid'),
     sampleChildren: related(Sample, 'sample', 'sample_link', 'parent_mfid', 'child_mfid'),
     samplesOfDataset: related(Sample, 'sample', 'dataset_sample', 'dataset_mfid', 'sample_mfid'),
     datasetsOfSample: related(Dataset, 'dataset', 'dataset_sample', 'sample_mfid', 'dataset_mfid'),
+    /** the same lists for the GraphQL fields of a record: at most GRAPHQL_LIST_MAX each */
+    capped: {
+      byResource: linksOf(true),
+      datasetParents: related(Dataset, 'dataset', 'dataset_link', 'child_mfid', 'parent_mfid', true),
+      datasetChildren: related(Dataset, 'dataset', 'dataset_link', 'parent_mfid', 'child_mfid', true),
+      sampleParents: related(Sample, 'sample', 'sample_link', 'child_mfid', 'parent_mfid', true),
+      sampleChildren: related(Sample, 'sample', 'sample_link', 'parent_mfid', 'child_mfid', true),
+      samplesOfDataset: related(Sample, 'sample', 'dataset_sample', 'dataset_mfid', 'sample_mfid', true),
+      datasetsOfSample: related(Dataset, 'dataset', 'dataset_sample', 'sample_mfid', 'dataset_mfid', true),
+    },
   };
 }

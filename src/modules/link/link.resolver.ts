@@ -41,46 +41,66 @@ export class LinkResolver {
 
 @Resolver(() => Dataset)
 export class DatasetLinksResolver {
-  @FieldResolver(() => [LinkedResource], { description: 'Its links to datasets and samples you may read.' })
+  @FieldResolver(() => [LinkedResource], {
+    description:
+      'Its links to datasets and samples you may read (at most GRAPHQL_LIST_MAX, 100 by default; all of them: Query.links).',
+  })
   async links(@Root() ds: Dataset, @Ctx() ctx: RequestContext) {
-    return (await ctx.loaders.links.byResource.load(ds.uniqueId)).map(toLinked);
+    return (await ctx.loaders.links.capped.byResource.load(ds.uniqueId)).map(toLinked);
   }
 
-  @FieldResolver(() => [Dataset], { description: 'Parent datasets you may read.' })
+  @FieldResolver(() => [Dataset], {
+    description: 'Parent datasets you may read, newest first (at most GRAPHQL_LIST_MAX, 100 by default).',
+  })
   parents(@Root() ds: Dataset, @Ctx() ctx: RequestContext) {
-    return ctx.loaders.links.datasetParents.load(ds.uniqueId);
+    return ctx.loaders.links.capped.datasetParents.load(ds.uniqueId);
   }
 
-  @FieldResolver(() => [Dataset], { description: 'Child datasets you may read.' })
+  @FieldResolver(() => [Dataset], {
+    description: 'Child datasets you may read, newest first (at most GRAPHQL_LIST_MAX, 100 by default).',
+  })
   children(@Root() ds: Dataset, @Ctx() ctx: RequestContext) {
-    return ctx.loaders.links.datasetChildren.load(ds.uniqueId);
+    return ctx.loaders.links.capped.datasetChildren.load(ds.uniqueId);
   }
 
-  @FieldResolver(() => [Sample], { description: 'Associated samples you may read.' })
+  @FieldResolver(() => [Sample], {
+    description:
+      'Associated samples you may read, newest first (at most GRAPHQL_LIST_MAX, 100 by default; all of them: Query.samples with filter.datasetMfid).',
+  })
   samples(@Root() ds: Dataset, @Ctx() ctx: RequestContext) {
-    return ctx.loaders.links.samplesOfDataset.load(ds.uniqueId);
+    return ctx.loaders.links.capped.samplesOfDataset.load(ds.uniqueId);
   }
 }
 
 @Resolver(() => Sample)
 export class SampleLinksResolver {
-  @FieldResolver(() => [LinkedResource], { description: 'Its links to samples and datasets you may read.' })
+  @FieldResolver(() => [LinkedResource], {
+    description:
+      'Its links to samples and datasets you may read (at most GRAPHQL_LIST_MAX, 100 by default; all of them: Query.links).',
+  })
   async links(@Root() sample: Sample, @Ctx() ctx: RequestContext) {
-    return (await ctx.loaders.links.byResource.load(sample.uniqueId)).map(toLinked);
+    return (await ctx.loaders.links.capped.byResource.load(sample.uniqueId)).map(toLinked);
   }
 
-  @FieldResolver(() => [Sample], { description: 'Parent samples you may read.' })
+  @FieldResolver(() => [Sample], {
+    description: 'Parent samples you may read, newest first (at most GRAPHQL_LIST_MAX, 100 by default).',
+  })
   parents(@Root() sample: Sample, @Ctx() ctx: RequestContext) {
-    return ctx.loaders.links.sampleParents.load(sample.uniqueId);
+    return ctx.loaders.links.capped.sampleParents.load(sample.uniqueId);
   }
 
-  @FieldResolver(() => [Sample], { description: 'Child samples you may read.' })
+  @FieldResolver(() => [Sample], {
+    description: 'Child samples you may read, newest first (at most GRAPHQL_LIST_MAX, 100 by default).',
+  })
   children(@Root() sample: Sample, @Ctx() ctx: RequestContext) {
-    return ctx.loaders.links.sampleChildren.load(sample.uniqueId);
+    return ctx.loaders.links.capped.sampleChildren.load(sample.uniqueId);
   }
 
-  @FieldResolver(() => [Dataset], { description: 'Associated datasets you may read.' })
+  @FieldResolver(() => [Dataset], {
+    description:
+      'Associated datasets you may read, newest first (at most GRAPHQL_LIST_MAX, 100 by default; all of them: Query.datasets with filter.sampleMfid).',
+  })
   datasets(@Root() sample: Sample, @Ctx() ctx: RequestContext) {
-    return ctx.loaders.links.datasetsOfSample.load(sample.uniqueId);
+    return ctx.loaders.links.capped.datasetsOfSample.load(sample.uniqueId);
   }
 }

@@ -1,4 +1,5 @@
 import { validationError } from '../../core/errors';
+import { assertStorableJson } from '../../core/json-guard';
 
 export type MetadataDocument = Record<string, unknown>;
 
@@ -19,9 +20,13 @@ export function deepMerge(base: MetadataDocument, patch: MetadataDocument): Meta
   return out;
 }
 
-/** A metadata document must be a JSON object (not an array or a scalar). */
+/**
+ * A metadata document must be a JSON object (not an array or a scalar), nested at most
+ * MAX_JSON_DEPTH (100) levels deep, without NUL characters.
+ */
 export function checkDocument(value: unknown, field: string): MetadataDocument {
   if (!isPlainObject(value)) throw validationError(field, 'must be a JSON object');
+  assertStorableJson(value, field);
   return value;
 }
 

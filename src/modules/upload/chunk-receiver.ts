@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, conflict, validationError } from '../../core/errors';
 import { rawQuery } from '../../core/db/raw';
+import { HOLDER, leaseFree } from '../../core/db/liveness';
 import type { ObjectStore, PartRef } from '../../core/storage/object-store';
 import { OffThreadDigest } from '../../core/storage/digest-thread';
 import { ChunkSlice, collect, prepend } from './chunk-stream';
@@ -18,7 +19,10 @@ export type ChunkReply =
 
 export const tokenHash = (token: string): string => createHash('sha256').update(token).digest('hex');
 
-/** How long one chunk request may hold a session before another may take over. */
+/**
+ * How long one chunk request may hold a session before another may take over (sooner when the
+ * process writing it is gone: see core/db/liveness.ts).
+ */
 const LEASE_MINUTES = 30;
 
 const received = (s: UploadSession): string | null => (s.received > 0 ? `bytes=0-${s.received - 1}` : null);
@@ -65,7 +69,11 @@ export class ChunkReceiver {
     try {
       return await this.write(em, leased, range.start, range.end, body);
     } finally {
-      await em.nativeUpdate(UploadSession, { uniqueId: leased.uniqueId }, { leaseUntil: null });
+      await em.nativeUpdate(
+        UploadSession,
+        { uniqueId: leased.uniqueId },
+        { leaseUntil: null, leaseHolder: null },
+      );
     }
   }
 
@@ -98,10 +106,10 @@ export class ChunkReceiver {
   private async lease(em: EntityManager, s: UploadSession): Promise<UploadSession> {
     const rows = await rawQuery<Record<string, unknown>>(
       em,
-      `update upload_session set lease_until = now() + interval '${LEASE_MINUTES} minutes'
-       where unique_id = ? and received = ? and status = 'open' and (lease_until is null or lease_until < now())
+      `update upload_session set lease_until = now() + interval '${LEASE_MINUTES} minutes', lease_holder = ?
+       where unique_id = ? and received = ? and status = 'open' and ${leaseFree('lease_until', 'lease_holder')}
        returning *`,
-      [s.uniqueId, s.received],
+      [HOLDER, s.uniqueId, s.received],
     );
     if (!rows.length)
       throw conflict('Another request is writing to this upload: ask for its status and resume');

@@ -37,7 +37,8 @@ export class UploadSession {
     | 'multipartId'
     | 'sha256'
     | 'crc32c'
-    | 'leaseUntil';
+    | 'leaseUntil'
+    | 'leaseHolder';
 
   /** the upload_id clients echo to /upload/complete */
   @PrimaryKey({ length: 26 })
@@ -108,6 +109,10 @@ export class UploadSession {
   /** a request holds the session until then (one writer at a time) */
   @Property({ type: 'timestamptz', nullable: true })
   leaseUntil?: Date | null;
+
+  /** the process of that request (core/db/liveness.ts): when it is gone, the lease is free */
+  @Property({ type: 'integer', nullable: true })
+  leaseHolder?: number | null;
 
   @Property({ type: 'timestamptz' })
   expiresAt!: Date;

@@ -13,6 +13,7 @@ import {
 } from '../../core/errors';
 import { isMfid, newMfid } from '../../core/ids';
 import { rawQuery } from '../../core/db/raw';
+import { HOLDER, leaseFree } from '../../core/db/liveness';
 import type { ObjectStore } from '../../core/storage/object-store';
 import { tooLarge } from '../../core/storage/hashing';
 import type { AssociatedFile } from '../file/file.entity';
@@ -155,9 +156,9 @@ export class UploadService {
     }
     const claimed = await rawQuery(
       ctx.em,
-      `update upload_session set lease_until = now() + interval '5 minutes'
-       where unique_id = ? and status = 'stored' and (lease_until is null or lease_until < now()) returning unique_id`,
-      [s.uniqueId],
+      `update upload_session set lease_until = now() + interval '5 minutes', lease_holder = ?
+       where unique_id = ? and status = 'stored' and ${leaseFree('lease_until', 'lease_holder')} returning unique_id`,
+      [HOLDER, s.uniqueId],
     );
     if (!claimed.length) throw conflict('This upload is being completed by another request');
     const given = (sha256 as string).toLowerCase();
@@ -194,7 +195,7 @@ export class UploadService {
     await ctx.em.nativeUpdate(
       UploadSession,
       { uniqueId: s.uniqueId },
-      { status: 'completed', fileMfid: added.file.uniqueId, leaseUntil: null },
+      { status: 'completed', fileMfid: added.file.uniqueId, leaseUntil: null, leaseHolder: null },
     );
     return added;
   }
@@ -209,7 +210,7 @@ export class UploadService {
     }>(
       em,
       `delete from upload_session where unique_id in
-         (select unique_id from upload_session where expires_at < now() and (lease_until is null or lease_until < now())
+         (select unique_id from upload_session where expires_at < now() and ${leaseFree('lease_until', 'lease_holder')}
           order by expires_at limit ?)
        returning unique_id, storage_key, multipart_id, status`,
       [limit],
