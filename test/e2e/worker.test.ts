@@ -31,6 +31,7 @@ test('ROLE=worker ingests what the API records; SIGTERM stops it cleanly; npm ru
     [],
     { ...common, ROLE: 'api', PORT: String(port), EMBEDDED_DB_PORT: String(dbPort) },
     'catalog service listening',
+    180_000,
   );
   const databaseUrl = `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres`;
   const worker = await run(
@@ -38,6 +39,7 @@ test('ROLE=worker ingests what the API records; SIGTERM stops it cleanly; npm ru
     [],
     { ...common, ROLE: 'worker', DATABASE_URL: databaseUrl, METRICS_PORT: String(metricsPort) },
     'metrics and health listening',
+    180_000,
   );
   try {
     const auth = { authorization: `Bearer ${ADMIN_KEY}` };
@@ -100,4 +102,4 @@ test('ROLE=worker ingests what the API records; SIGTERM stops it cleanly; npm ru
     api.child.kill('SIGTERM');
     expect(await api.exited).toBe(0);
   }
-}, 180_000);
+}, 480_000);
