@@ -53,6 +53,28 @@ export async function selectPage<T extends { uniqueId: string }>(
   return { ...keysetPage(items, page.limit), extras };
 }
 
+/**
+ * One offset page of `select <select> <from> order by <order>`, mapped to managed entities, and
+ * the number of rows `<from>` holds in all. `from` is the FROM clause with its joins and WHERE.
+ */
+export async function offsetRows<T extends object>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  query: { select: string; from: Sql; order: string },
+  page: { limit: number; offset: number },
+): Promise<OffsetPage<T>> {
+  const { select, from, order } = query;
+  const [rows, count] = await Promise.all([
+    rawQuery<EntityDictionary<T>>(em, `select ${select} ${from.sql} order by ${order} limit ? offset ?`, [
+      ...from.params,
+      page.limit,
+      page.offset,
+    ]),
+    rawQuery<{ n: number }>(em, `select count(*)::int as n ${from.sql}`, from.params),
+  ]);
+  return { items: rows.map((r) => em.map(entity, r)), total: count[0].n };
+}
+
 /** `count(*)` of `<table> <alias> where <where>`. */
 export async function countRows(
   em: EntityManager,

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../core/context';
-import { and, sql, type Sql } from '../../core/db/sql';
+import { and, likeEscape, sql, type Sql } from '../../core/db/sql';
 import { countRows, selectPage, type PageRequest } from '../../core/db/page';
 import { rawQuery } from '../../core/db/raw';
 import { Dataset } from './dataset.entity';
@@ -51,10 +51,6 @@ const EXACT: ExactColumn<DatasetFilter>[] = [
   ['size', 'size'],
   ['instrumentMfid', 'instrument_mfid'],
 ];
-
-function likeEscape(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 /**
  * The SQL of the dataset collection: one statement for a page, one for the total; with a

@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../core/context';
 import { rawQuery, runSql } from '../../core/db/raw';
+import { offsetRows } from '../../core/db/page';
 import { and, sql, type Sql } from '../../core/db/sql';
 import { keysetPage, type KeysetPage } from '../../core/pagination';
 import { AssociatedFile } from './file.entity';
@@ -32,16 +33,11 @@ export class FileQuery {
     page: { limit: number; offset: number },
   ): Promise<{ items: AssociatedFile[]; total: number }> {
     const where = await this.where(ctx, f);
-    const from = `from associated_file f join dataset d on d.unique_id = f.dataset_mfid where ${where.sql}`;
-    const [rows, count] = await Promise.all([
-      rawQuery<Record<string, unknown>>(
-        ctx.em,
-        `select f.* ${from} order by f.unique_id desc limit ? offset ?`,
-        [...where.params, page.limit, page.offset],
-      ),
-      rawQuery<{ n: number }>(ctx.em, `select count(*)::int as n ${from}`, where.params),
-    ]);
-    return { items: rows.map((r) => ctx.em.map(AssociatedFile, r)), total: count[0].n };
+    const from = {
+      sql: `from associated_file f join dataset d on d.unique_id = f.dataset_mfid where ${where.sql}`,
+      params: where.params,
+    };
+    return offsetRows(ctx.em, AssociatedFile, { select: 'f.*', from, order: 'f.unique_id desc' }, page);
   }
 
   async keyset(

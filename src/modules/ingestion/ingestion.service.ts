@@ -3,6 +3,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../core/context';
 import { conflict, forbidden, notFound } from '../../core/errors';
 import { rawQuery } from '../../core/db/raw';
+import { offsetRows } from '../../core/db/page';
 import { and, sql, type Sql } from '../../core/db/sql';
 import type { JobQueue } from '../../core/jobs/queue';
 import { ingestorNames } from '../../ingestors/registry';
@@ -162,14 +163,11 @@ export class IngestionService {
     page: { limit: number; offset: number },
   ): Promise<{ items: IngestionRequest[]; total: number }> {
     const where = await this.where(ctx, filter);
-    const from = `from ingestion_request r join dataset d on d.unique_id = r.dataset_mfid where ${where.sql}`;
-    const rows = await rawQuery<Record<string, unknown>>(
-      ctx.em,
-      `select r.* ${from} order by r.id desc limit ? offset ?`,
-      [...where.params, page.limit, page.offset],
-    );
-    const count = await rawQuery<{ n: number }>(ctx.em, `select count(*)::int as n ${from}`, where.params);
-    return { items: this.map(ctx.em, rows), total: count[0].n };
+    const from = {
+      sql: `from ingestion_request r join dataset d on d.unique_id = r.dataset_mfid where ${where.sql}`,
+      params: where.params,
+    };
+    return offsetRows(ctx.em, IngestionRequest, { select: 'r.*', from, order: 'r.id desc' }, page);
   }
 
   /** Newest first after the request `before` (keyset by id, for GraphQL); one more than `limit` tells if more follow. */

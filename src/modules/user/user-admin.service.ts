@@ -2,7 +2,8 @@ import type { RequestContext } from '../../core/context';
 import { assertNoProblems, notFound, validationError, type FieldProblem } from '../../core/errors';
 import { isMfid, isOrcid } from '../../core/ids';
 import { uniquely } from '../../core/db/unique';
-import { rawQuery } from '../../core/db/raw';
+import { offsetRows } from '../../core/db/page';
+import { likeEscape, sql } from '../../core/db/sql';
 import { ApiKey } from './api-key.entity';
 import { User } from './user.entity';
 import type { IssuedKey, UserService } from './user.service';
@@ -83,7 +84,7 @@ export class UserAdminService {
     if (filter.email !== undefined) {
       if (filter.permissive) {
         where.push(`lower(email) like ? escape '\\'`);
-        params.push(`%${filter.email.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+        params.push(`%${likeEscape(filter.email.toLowerCase())}%`);
       } else {
         where.push('lower(email) = lower(?)');
         params.push(filter.email);
@@ -98,15 +99,12 @@ export class UserAdminService {
       params.push(filter.isServiceAccount);
     }
     const clause = where.length ? `where ${where.join(' and ')}` : '';
-    const [rows, count] = await Promise.all([
-      rawQuery<Record<string, unknown>>(
-        ctx.em,
-        `select * from app_user ${clause} order by id limit ? offset ?`,
-        [...params, page.limit, page.offset],
-      ),
-      rawQuery<{ n: number }>(ctx.em, `select count(*)::int as n from app_user ${clause}`, params),
-    ]);
-    return { items: rows.map((r) => ctx.em.map(User, r)), total: count[0].n };
+    return offsetRows(
+      ctx.em,
+      User,
+      { select: '*', from: sql(`from app_user ${clause}`, ...params), order: 'id' },
+      page,
+    );
   }
 
   /** Creates a user or updates the one with that ORCID (platform admins). */
