@@ -121,7 +121,7 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
 
   async count(ctx: RequestContext, f: DatasetFilter): Promise<number> {
     const { where } = await this.compile(ctx, f);
-    return countRows(ctx.em, 'dataset', 'd', where);
+    return countRows(ctx.em, 'dataset d', where);
   }
 
   private async findProject(ctx: RequestContext, f: DatasetFilter): Promise<string | null> {

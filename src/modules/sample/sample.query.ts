@@ -41,7 +41,7 @@ export class SampleQuery extends OwnedRecordQuery<Sample, SampleFilter> {
   }
 
   async count(ctx: RequestContext, f: SampleFilter): Promise<number> {
-    return countRows(ctx.em, 'sample', 's', await this.compile(ctx, f));
+    return countRows(ctx.em, 'sample s', await this.compile(ctx, f));
   }
 
   /** The project MFID the filter names (both selectors must agree), or null for none. */

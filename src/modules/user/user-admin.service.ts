@@ -3,7 +3,7 @@ import { assertNoProblems, notFound, validationError, type FieldProblem } from '
 import { isMfid, isOrcid } from '../../core/ids';
 import { uniquely } from '../../core/db/unique';
 import { offsetRows } from '../../core/db/page';
-import { likeEscape, sql } from '../../core/db/sql';
+import { and, likeEscape, sql, type Sql } from '../../core/db/sql';
 import { ApiKey } from './api-key.entity';
 import { User } from './user.entity';
 import type { IssuedKey, UserService } from './user.service';
@@ -79,30 +79,22 @@ export class UserAdminService {
     page: { limit: number; offset: number },
   ): Promise<{ items: User[]; total: number }> {
     this.policy.assertPlatformAdmin(ctx, 'list users');
-    const where: string[] = [];
-    const params: unknown[] = [];
+    const where: Sql[] = [];
     if (filter.email !== undefined) {
-      if (filter.permissive) {
-        where.push(`lower(email) like ? escape '\\'`);
-        params.push(`%${likeEscape(filter.email.toLowerCase())}%`);
-      } else {
-        where.push('lower(email) = lower(?)');
-        params.push(filter.email);
-      }
+      where.push(
+        filter.permissive
+          ? sql(`lower(email) like ? escape '\\'`, `%${likeEscape(filter.email.toLowerCase())}%`)
+          : sql('lower(email) = lower(?)', filter.email),
+      );
     }
-    if (filter.username !== undefined) {
-      where.push('lower(username) = lower(?)');
-      params.push(filter.username);
-    }
+    if (filter.username !== undefined) where.push(sql('lower(username) = lower(?)', filter.username));
     if (filter.isServiceAccount !== undefined) {
-      where.push('is_service_account = ?');
-      params.push(filter.isServiceAccount);
+      where.push(sql('is_service_account = ?', filter.isServiceAccount));
     }
-    const clause = where.length ? `where ${where.join(' and ')}` : '';
     return offsetRows(
       ctx.em,
       User,
-      { select: '*', from: sql(`from app_user ${clause}`, ...params), order: 'id' },
+      { select: '*', from: 'app_user', where: and(...where), order: 'id' },
       page,
     );
   }
