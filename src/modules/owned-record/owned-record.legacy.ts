@@ -12,7 +12,7 @@ import { textKeys, type TextSpec, type TextValues } from './owned-record.fields'
 import type { OwnedRecordCreate, OwnedRecordPatch } from './owned-record.service';
 
 /** Optional parts of a dataset or sample record on the legacy wire. */
-export interface ExtrasOptions {
+interface ExtrasOptions {
   /** `scientific_metadata`: the plain document (null when none) */
   includeMetadata?: boolean;
   /** `links`: link objects (spec 2.5) */
@@ -76,7 +76,7 @@ export async function toLegacyRecord<K extends string>(
  * The optional keys of a dataset or sample record, loaded through the request's DataLoaders so
  * a whole page costs one statement per kind of key. Call only for records the caller may read.
  */
-export async function legacyExtras(
+async function legacyExtras(
   ctx: RequestContext,
   uniqueId: string,
   opts: ExtrasOptions,
@@ -94,7 +94,7 @@ export async function legacyExtras(
 }
 
 /** The `include_metadata` and `include_links` flags of a legacy read (both default false). */
-export function extrasFlags(q: Query): ExtrasOptions {
+function extrasFlags(q: Query): ExtrasOptions {
   return {
     includeMetadata: qBool(q, 'include_metadata', false),
     includeLinks: qBool(q, 'include_links', false),
