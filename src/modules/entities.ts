@@ -1,3 +1,7 @@
+import { TimedRecord } from '../core/db/timed-record.entity';
+import { OwnedRecordEntity } from './owned-record/owned-record.entity';
+import { ReviewedRequest } from './reviewed-request/reviewed-request.entity';
+import { ProvenanceLink } from './link/provenance-link.entity';
 import { User } from './user/user.entity';
 import { ApiKey } from './user/api-key.entity';
 import { Project } from './project/project.entity';
@@ -24,8 +28,15 @@ import { Job } from '../core/jobs/job.entity';
 import { IngestionRequest } from './ingestion/ingestion-request.entity';
 import { AnalysisRequest } from './analysis/analysis-request.entity';
 
-/** Every MikroORM entity, listed explicitly (no globbing: the same list in jest and in dist). */
+/**
+ * Every MikroORM entity, listed explicitly (no globbing: the same list in jest and in dist), the
+ * abstract bases first.
+ */
 export const ENTITIES = [
+  TimedRecord,
+  OwnedRecordEntity,
+  ReviewedRequest,
+  ProvenanceLink,
   User,
   ApiKey,
   Project,

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EntityName, FilterQuery } from '@mikro-orm/core';
+import type { EntityName, FilterQuery, QueryOrderMap } from '@mikro-orm/core';
 import { keysetPage, type KeysetPage } from '../pagination';
+import type { OffsetPage } from './page';
 
 /** A newest-first keyset page of a table keyed by MFID, for small ORM-filtered collections. */
 export async function keysetFind<T extends { uniqueId: string }>(
@@ -17,4 +18,20 @@ export async function keysetFind<T extends { uniqueId: string }>(
     limit: page.limit + 1,
   });
   return keysetPage(rows, page.limit);
+}
+
+/** An offset page of an ORM-filtered collection in `orderBy` order, with its total. */
+export async function offsetFind<T extends object>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  where: FilterQuery<T>,
+  orderBy: QueryOrderMap<T>,
+  page: { limit: number; offset: number },
+): Promise<OffsetPage<T>> {
+  const [items, total] = await em.findAndCount(entity, where, {
+    orderBy: orderBy as never,
+    limit: page.limit,
+    offset: page.offset,
+  });
+  return { items, total };
 }

@@ -53,16 +53,53 @@ export async function selectPage<T extends { uniqueId: string }>(
   return { ...keysetPage(items, page.limit), extras };
 }
 
-/** `count(*)` of `<table> <alias> where <where>`. */
-export async function countRows(
+/**
+ * One offset page of `select <select> from <from> where <where> order by <order>`, mapped to
+ * managed entities, and the number of rows matching in all. `from` may hold joins.
+ */
+export async function offsetRows<T extends object>(
   em: EntityManager,
-  table: string,
-  alias: string,
-  where: Sql,
-): Promise<number> {
+  entity: EntityName<T>,
+  query: { select: string; from: string; where: Sql; order: string },
+  page: { limit: number; offset: number },
+): Promise<OffsetPage<T>> {
+  const { select, from, where, order } = query;
+  const [rows, total] = await Promise.all([
+    rawQuery<EntityDictionary<T>>(
+      em,
+      `select ${select} from ${from} where ${where.sql} order by ${order} limit ? offset ?`,
+      [...where.params, page.limit, page.offset],
+    ),
+    countRows(em, from, where),
+  ]);
+  return { items: rows.map((r) => em.map(entity, r)), total };
+}
+
+/**
+ * Up to `limit + 1` rows of `select <select> from <from> where <where>`, newest first by the
+ * column `key`, only those below `before` when given: the extra row tells whether more follow.
+ */
+export async function rowsBefore<T extends object>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  query: { select: string; from: string; where: Sql; key: string },
+  page: { limit: number; before?: string | number },
+): Promise<T[]> {
+  const { select, from, key } = query;
+  const where = and(query.where, page.before ? sql(`${key} < ?`, page.before) : null);
+  const rows = await rawQuery<EntityDictionary<T>>(
+    em,
+    `select ${select} from ${from} where ${where.sql} order by ${key} desc limit ?`,
+    [...where.params, page.limit + 1],
+  );
+  return rows.map((r) => em.map(entity, r));
+}
+
+/** `count(*)` of `<from> where <where>` (`from` may hold joins). */
+export async function countRows(em: EntityManager, from: string, where: Sql): Promise<number> {
   const rows = await rawQuery<{ n: number }>(
     em,
-    `select count(*)::int as n from ${table} ${alias} where ${where.sql}`,
+    `select count(*)::int as n from ${from} where ${where.sql}`,
     where.params,
   );
   return rows[0].n;

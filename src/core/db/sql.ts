@@ -10,6 +10,11 @@ export interface Sql {
 
 export const sql = (text: string, ...params: unknown[]): Sql => ({ sql: text, params });
 
+/** `text` as a literal part of a `like ... escape '\'` pattern (`\`, `%` and `_` escaped). */
+export function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
 /** `column in (...)`, or a false condition for an empty list. */
 export function inList(column: string, values: readonly unknown[]): Sql {
   return values.length === 0 ? sql('false') : sql(`${column} in (?)`, [...values]);

@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../core/context';
 import { toPublicUser } from '../user/user.legacy';
+import { toLegacyProjectRef } from '../project/project.legacy';
 import type { AccessListing, GrantView } from './grant.service';
 
 /** A grant on the wire (spec 2.6 rule 2): principal and permission, with display fields. */
@@ -13,15 +14,7 @@ export function toLegacyGrant(ctx: RequestContext, g: GrantView): Record<string,
     principal_name: p.name,
     permission: g.permission,
     ...(p.user ? { user: toPublicUser(ctx, p.user) } : {}),
-    ...(p.project
-      ? {
-          project: {
-            unique_id: p.project.uniqueId,
-            project_id: p.project.projectId,
-            title: p.project.title ?? null,
-          },
-        }
-      : {}),
+    ...(p.project ? { project: toLegacyProjectRef(p.project) } : {}),
     granted_by: g.grantedBy,
     creation_time: g.creationTime.toISOString(),
   };

@@ -1,6 +1,7 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
 import { ResourceUnion } from '../resource/resource.types';
+import { toProjectRef } from '../project/project.types';
 import type { GrantView } from './grant.service';
 import { AccessGrantType, GrantKindEnum, PermissionLevelEnum, ResourceAccess } from './access.types';
 
@@ -14,9 +15,7 @@ function toGrant(g: GrantView): AccessGrantType {
     principalName: p.name,
     permission: g.permission as PermissionLevelEnum,
     user: p.user ?? null,
-    project: p.project
-      ? { uniqueId: p.project.uniqueId, projectId: p.project.projectId, title: p.project.title ?? null }
-      : null,
+    project: toProjectRef(p.project),
     grantedBy: g.grantedBy,
     creationTime: g.creationTime,
   };

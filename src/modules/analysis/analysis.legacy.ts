@@ -1,7 +1,6 @@
 import type { AnalysisRequest } from './analysis-request.entity';
 import { analysisQueue } from './analysis.service';
-
-const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
+import { iso } from '../../core/rest/wire';
 
 /** The legacy shape of an analysis request. */
 export function toLegacyAnalysisRequest(r: AnalysisRequest): Record<string, unknown> {

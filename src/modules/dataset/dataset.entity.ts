@@ -1,19 +1,8 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { GraphQLSafeInt } from 'graphql-scalars';
-import {
-  OptionalProps,
-  PrimaryKeyProp,
-  BigIntType,
-  Entity,
-  Index,
-  ManyToOne,
-  PrimaryKey,
-  Property,
-  type Rel,
-} from '@mikro-orm/core';
-import { User } from '../user/user.entity';
-import { Project } from '../project/project.entity';
+import { BigIntType, Entity, Index, ManyToOne, PrimaryKey, Property, type Rel } from '@mikro-orm/core';
 import { Instrument } from '../instrument/instrument.entity';
+import { OwnedRecordEntity } from '../owned-record/owned-record.entity';
 
 /**
  * A dataset record. `project` and `instrument` are the canonical relationships; the `legacy*`
@@ -25,17 +14,12 @@ import { Instrument } from '../instrument/instrument.entity';
     'A dataset record: structured fields; files, metadata, keywords, thumbnails, samples and links hang off it.',
 })
 @Entity({ tableName: 'dataset' })
-@Index({ properties: ['project', 'uniqueId'] })
-@Index({ properties: ['owner', 'uniqueId'] })
 @Index({ properties: ['instrument', 'uniqueId'] })
 @Index({
   name: 'dataset_name_trgm_idx',
   expression: 'create index dataset_name_trgm_idx on dataset using gin (dataset_name gin_trgm_ops)',
 })
-export class Dataset {
-  [PrimaryKeyProp]?: 'uniqueId';
-  [OptionalProps]?: 'public' | 'size' | 'creationTime' | 'modificationTime';
-
+export class Dataset extends OwnedRecordEntity<'size'> {
   @Field(() => ID, { description: 'The dataset MFID.' })
   @PrimaryKey({ length: 26 })
   uniqueId!: string;
@@ -67,16 +51,6 @@ export class Dataset {
   @Property({ length: 64, nullable: true })
   timestamp?: string | null;
 
-  @Field({ description: 'Whether every authenticated user may read it.' })
-  @Property({ default: false })
-  public: boolean = false;
-
-  @ManyToOne(() => User, { fieldName: 'owner_id' })
-  owner!: Rel<User>;
-
-  @ManyToOne(() => Project, { fieldName: 'project_mfid', nullable: true })
-  project?: Rel<Project> | null;
-
   @ManyToOne(() => Instrument, { fieldName: 'instrument_mfid', nullable: true })
   instrument?: Rel<Instrument> | null;
 
@@ -92,12 +66,4 @@ export class Dataset {
   @Field(() => GraphQLSafeInt, { description: "Total size in bytes of the dataset's stored files." })
   @Property({ type: new BigIntType('number'), default: 0 })
   size: number = 0;
-
-  @Field({ description: 'When the record was created.' })
-  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
-  creationTime: Date = new Date();
-
-  @Field({ description: 'When the record last changed.' })
-  @Property({ type: 'timestamptz', defaultRaw: 'now()', onUpdate: () => new Date() })
-  modificationTime: Date = new Date();
 }

@@ -1,46 +1,46 @@
 import type { RequestContext } from '../../core/context';
 import { qBool, qInt, qList, qStr, type Query } from '../../core/rest/params';
 import { validationError } from '../../core/errors';
-import { toPublicUser } from '../user/user.legacy';
-import { toLegacyLink } from '../link/link.legacy';
-import { toLegacyDeletionRequest } from '../deletion/deletion.legacy';
+import {
+  detailOptions,
+  itemOptions,
+  toLegacyRecord,
+  type LegacyRecordOptions,
+  type RecordWire,
+} from '../owned-record/owned-record.legacy';
 import type { Dataset } from './dataset.entity';
-import type { DatasetCapabilities } from './dataset.policy';
+import { UPDATABLE, type TextField } from './dataset.fields';
 import type { DatasetFilter, ProjectRelation, ProjectScope } from './dataset.query';
 
-export interface LegacyDatasetOptions extends ExtrasOptions {
-  includeOwner?: boolean;
-  capabilities?: DatasetCapabilities | null;
+export interface LegacyDatasetOptions extends LegacyRecordOptions {
   projectRelation?: ProjectRelation | null;
 }
 
+const WIRE: RecordWire<TextField> = { type: 'dataset', text: UPDATABLE };
+
 /** The legacy REST shape of a dataset (reference §4, §12; spec 2.1). */
-export async function toLegacyDataset(
+export function toLegacyDataset(
   ctx: RequestContext,
   ds: Dataset,
   opts: LegacyDatasetOptions = {},
 ): Promise<Record<string, unknown>> {
-  const [project, instrument, owner, extras] = await Promise.all([
-    ds.project ? ctx.loaders.project.load(ds.project.uniqueId) : null,
-    ds.instrument ? ctx.loaders.instrument.load(ds.instrument.uniqueId) : null,
-    opts.includeOwner ? ctx.loaders.user.load(ds.owner.uniqueId) : null,
-    legacyExtras(ctx, ds.uniqueId, opts),
-  ]);
+  return toLegacyRecord(
+    ctx,
+    ds,
+    WIRE,
+    { ...opts, projectIdFallback: ds.legacyProjectId },
+    datasetKeys(ctx, ds, opts),
+  );
+}
+
+/** The instrument (with the display values of legacy records), the size, the project relation. */
+async function datasetKeys(
+  ctx: RequestContext,
+  ds: Dataset,
+  opts: LegacyDatasetOptions,
+): Promise<Record<string, unknown>> {
+  const instrument = ds.instrument ? await ctx.loaders.instrument.load(ds.instrument.uniqueId) : null;
   const out: Record<string, unknown> = {
-    unique_id: ds.uniqueId,
-    dataset_name: ds.datasetName ?? null,
-    measurement: ds.measurement ?? null,
-    data_type: ds.dataType ?? null,
-    data_format: ds.dataFormat ?? null,
-    session_name: ds.sessionName ?? null,
-    timestamp: ds.timestamp ?? null,
-    public: ds.public,
-    owner_orcid: ds.owner.uniqueId,
-    project_id: project?.projectId ?? ds.legacyProjectId ?? null,
-    project_mfid: project?.uniqueId ?? null,
-    project: project
-      ? { unique_id: project.uniqueId, project_id: project.projectId, title: project.title ?? null }
-      : null,
     instrument_id: instrument?.instrumentId ?? ds.legacyInstrumentId ?? null,
     instrument_name: instrument?.instrumentName ?? ds.legacyInstrumentName ?? null,
     instrument_mfid: instrument?.uniqueId ?? null,
@@ -52,35 +52,39 @@ export async function toLegacyDataset(
         }
       : null,
     size: ds.size,
-    creation_time: ds.creationTime.toISOString(),
-    modification_time: ds.modificationTime.toISOString(),
-    resource_type: 'dataset',
-    capabilities: opts.capabilities ? toLegacyCapabilities(opts.capabilities) : null,
   };
-  if (opts.includeOwner) out.owner = owner ? toPublicUser(ctx, owner) : null;
   if (opts.projectRelation !== undefined) out.project_relation = opts.projectRelation;
-  return Object.assign(out, extras);
+  return out;
 }
 
-export function toLegacyCapabilities(c: DatasetCapabilities): Record<string, boolean> {
-  return {
-    can_read: c.canRead,
-    can_update: c.canUpdate,
-    can_add_files: c.canAddFiles,
-    can_edit_metadata: c.canEditMetadata,
-    can_manage_access: c.canManageAccess,
-    can_transfer_ownership: c.canTransferOwnership,
-    can_reassign_project: c.canReassignProject,
-    can_request_deletion: c.canRequestDeletion,
-    can_delete: c.canDelete,
-    can_change_status: c.canChangeStatus,
-  };
+/** A dataset as single reads return it. */
+export async function datasetDetail(
+  ctx: RequestContext,
+  ds: Dataset,
+  q: Query,
+): Promise<Record<string, unknown>> {
+  return toLegacyDataset(ctx, ds, {
+    ...detailOptions(q),
+    capabilities: await ctx.services.dataset.policy.capabilities(ctx, ds),
+  });
 }
 
 /** Datasets as collections return them: include flags default to false. */
-export function datasetItems(ctx: RequestContext, datasets: Dataset[], q: Query) {
-  const opts = { includeOwner: qBool(q, 'include_owner', false), ...extrasFlags(q) };
-  return Promise.all(datasets.map((ds) => toLegacyDataset(ctx, ds, opts)));
+export function datasetItems(
+  ctx: RequestContext,
+  datasets: Dataset[],
+  q: Query,
+  relations?: Map<string, ProjectRelation>,
+): Promise<Record<string, unknown>[]> {
+  const opts = itemOptions(q);
+  return Promise.all(
+    datasets.map((ds) =>
+      toLegacyDataset(ctx, ds, {
+        ...opts,
+        projectRelation: relations ? (relations.get(ds.uniqueId) ?? null) : undefined,
+      }),
+    ),
+  );
 }
 
 const SCOPES: ProjectScope[] = ['assigned', 'shared', 'all'];
@@ -112,44 +116,5 @@ export function parseFilter(q: Query): DatasetFilter {
     sampleMfid: qStr(q, 'sample_mfid'),
     accessibleToUser: qList(q, 'accessible_to_user'),
     accessibleToProject: qList(q, 'accessible_to_project'),
-  };
-}
-
-/** Optional parts of a dataset or sample record on the legacy wire. */
-export interface ExtrasOptions {
-  /** `scientific_metadata`: the plain document (null when none) */
-  includeMetadata?: boolean;
-  /** `links`: link objects (spec 2.5) */
-  includeLinks?: boolean;
-  /** `deletion_request`: the pending request, or null (single reads) */
-  includeDeletion?: boolean;
-}
-
-/**
- * The optional keys of a dataset or sample record, loaded through the request's DataLoaders so
- * a whole page costs one statement per kind of key. Call only for records the caller may read.
- */
-export async function legacyExtras(
-  ctx: RequestContext,
-  uniqueId: string,
-  opts: ExtrasOptions,
-): Promise<Record<string, unknown>> {
-  const [metadata, links, deletion] = await Promise.all([
-    opts.includeMetadata ? ctx.loaders.metadata.load(uniqueId) : undefined,
-    opts.includeLinks ? ctx.loaders.links.byResource.load(uniqueId) : undefined,
-    opts.includeDeletion ? ctx.loaders.pendingDeletion.load(uniqueId) : undefined,
-  ]);
-  const out: Record<string, unknown> = {};
-  if (opts.includeMetadata) out.scientific_metadata = metadata ?? null;
-  if (opts.includeLinks) out.links = (links ?? []).map(toLegacyLink);
-  if (opts.includeDeletion) out.deletion_request = deletion ? toLegacyDeletionRequest(deletion) : null;
-  return out;
-}
-
-/** The `include_metadata` and `include_links` flags of a legacy read (both default false). */
-export function extrasFlags(q: Query): ExtrasOptions {
-  return {
-    includeMetadata: qBool(q, 'include_metadata', false),
-    includeLinks: qBool(q, 'include_links', false),
   };
 }

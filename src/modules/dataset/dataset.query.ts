@@ -1,45 +1,32 @@
 import type { RequestContext } from '../../core/context';
-import { and, sql, type Sql } from '../../core/db/sql';
+import { and, likeEscape, sql, type Sql } from '../../core/db/sql';
 import { countRows, selectPage, type PageRequest } from '../../core/db/page';
 import { rawQuery } from '../../core/db/raw';
 import { Dataset } from './dataset.entity';
-import type { DatasetPolicy } from './dataset.policy';
-import type { ProjectService } from '../project/project.service';
-import type { AccessService } from '../access/access.service';
-import type { AccessSelectorInput, AccessSelectors } from '../access/access.selectors';
-import { metadataCondition, type MetadataCondition } from '../metadata/metadata.filter';
-import { notHiddenByDeletion } from '../deletion/deletion.visibility';
-import { associatedWith, relativeConditions } from '../link/link.filters';
+import {
+  OwnedRecordQuery,
+  type ExactColumn,
+  type OwnedRecordFilter,
+  type OwnedRecordQueryDeps,
+} from '../owned-record/owned-record.query';
 
 export type ProjectScope = 'assigned' | 'shared' | 'all';
 export type ProjectRelation = 'assigned' | 'shared';
 
 /** Filters of the dataset collection. All exact-match except `keyword` (substring, any case). */
-export interface DatasetFilter extends AccessSelectorInput {
-  projectId?: string;
-  projectMfid?: string;
+export interface DatasetFilter extends OwnedRecordFilter {
   projectScope?: ProjectScope;
   instrumentMfid?: string;
   instrumentName?: string;
   measurement?: string;
   keyword?: string;
-  uniqueId?: string;
-  public?: boolean;
   datasetName?: string;
-  ownerOrcid?: string;
-  timestamp?: string;
   size?: number;
   dataFormat?: string;
   dataType?: string;
   sessionName?: string;
   /** associated with this sample (which the caller must be able to read) */
   sampleMfid?: string;
-  /** children of this dataset */
-  childrenOf?: string;
-  /** parents of this dataset */
-  parentsOf?: string;
-  /** typed conditions on the scientific metadata; all must hold */
-  metadata?: MetadataCondition[];
 }
 
 export interface DatasetPage {
@@ -55,43 +42,27 @@ interface Compiled {
   projectMfid?: string;
 }
 
-const EXACT: [keyof DatasetFilter, string][] = [
-  ['uniqueId', 'd.unique_id'],
-  ['datasetName', 'd.dataset_name'],
-  ['measurement', 'd.measurement'],
-  ['ownerOrcid', 'd.owner_id'],
-  ['timestamp', 'd.timestamp'],
-  ['dataFormat', 'd.data_format'],
-  ['dataType', 'd.data_type'],
-  ['sessionName', 'd.session_name'],
-  ['public', 'd.public'],
-  ['size', 'd.size'],
-  ['instrumentMfid', 'd.instrument_mfid'],
+const EXACT: ExactColumn<DatasetFilter>[] = [
+  ['datasetName', 'dataset_name'],
+  ['measurement', 'measurement'],
+  ['dataFormat', 'data_format'],
+  ['dataType', 'data_type'],
+  ['sessionName', 'session_name'],
+  ['size', 'size'],
+  ['instrumentMfid', 'instrument_mfid'],
 ];
 
-function likeEscape(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 /**
- * The SQL of the dataset collection: one statement for a page, one for the total. The caller's
- * visibility condition is always part of the WHERE clause, and datasets hidden by a pending
- * deletion request are left out.
+ * The SQL of the dataset collection: one statement for a page, one for the total; with a
+ * project filter, how each dataset relates to the project.
  */
-export class DatasetQuery {
-  constructor(
-    private readonly policy: DatasetPolicy,
-    private readonly projects: ProjectService,
-    private readonly access: AccessService,
-    private readonly selectors: AccessSelectors,
-  ) {}
+export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
+  constructor(deps: OwnedRecordQueryDeps<Dataset>) {
+    super('dataset', 'd', deps);
+  }
 
   async compile(ctx: RequestContext, f: DatasetFilter): Promise<Compiled> {
-    const parts: Sql[] = [];
-    for (const [key, column] of EXACT) {
-      const value = f[key];
-      if (value !== undefined) parts.push(sql(`${column} = ?`, value));
-    }
+    const parts: (Sql | null)[] = this.exact(f, EXACT);
     if (f.keyword !== undefined) {
       parts.push(
         sql(
@@ -110,12 +81,6 @@ export class DatasetQuery {
         ),
       );
     }
-    if (f.sampleMfid !== undefined) {
-      const sampleVisible = (await this.access.readableCondition(ctx, 'o')) ?? sql('true');
-      parts.push(associatedWith('dataset', 'd', f.sampleMfid, sampleVisible));
-    }
-    parts.push(...relativeConditions('dataset', 'd', f));
-    parts.push(metadataCondition('d', f.metadata ?? []) ?? sql('true'));
     let projectMfid: string | undefined;
     if (f.projectId !== undefined || f.projectMfid !== undefined) {
       const project = await this.findProject(ctx, f);
@@ -129,9 +94,7 @@ export class DatasetQuery {
         parts.push(sql('false'));
       }
     }
-    parts.push(notHiddenByDeletion('d.unique_id'));
-    parts.push((await this.selectors.recordCondition(ctx, f, 'd')) ?? sql('true'));
-    parts.push((await this.policy.visibleWhere(ctx, 'd')) ?? sql('true'));
+    parts.push(...(await this.shared(ctx, f, f.sampleMfid)));
     return { where: and(...parts), projectMfid };
   }
 
@@ -158,7 +121,7 @@ export class DatasetQuery {
 
   async count(ctx: RequestContext, f: DatasetFilter): Promise<number> {
     const { where } = await this.compile(ctx, f);
-    return countRows(ctx.em, 'dataset', 'd', where);
+    return countRows(ctx.em, 'dataset d', where);
   }
 
   private async findProject(ctx: RequestContext, f: DatasetFilter): Promise<string | null> {

@@ -2,8 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } fr
 import type { RequestContext } from '../../core/context';
 import { PageArgs, pageOf } from '../../core/graphql/page-args';
 import { toConnection } from '../../core/graphql/connect';
-import { User } from '../user/user.entity';
-import { ProjectRef } from '../project/project.types';
+import { ownedRecordResolver } from '../owned-record/owned-record.resolver';
 import { InstrumentRef } from '../instrument/instrument.types';
 import { Project } from '../project/project.entity';
 import { Dataset } from './dataset.entity';
@@ -29,7 +28,7 @@ async function datasetConnection(ctx: RequestContext, filter: DatasetFilter, arg
 }
 
 @Resolver(() => Dataset)
-export class DatasetResolver {
+export class DatasetResolver extends ownedRecordResolver(Dataset) {
   @Query(() => Dataset, {
     description: 'One dataset by MFID (NOT_FOUND when it does not exist or you may not read it).',
   })
@@ -76,22 +75,6 @@ export class DatasetResolver {
     @Ctx() ctx: RequestContext,
   ) {
     return ctx.services.keyword.add(ctx, id, keyword);
-  }
-
-  @FieldResolver(() => String, { description: 'The canonical owner identifier (ORCID or MFID).' })
-  ownerOrcid(@Root() ds: Dataset): string {
-    return ds.owner.uniqueId;
-  }
-
-  @FieldResolver(() => User, { nullable: true, description: 'The owner, public-safe.' })
-  owner(@Root() ds: Dataset, @Ctx() ctx: RequestContext) {
-    return ctx.loaders.user.load(ds.owner.uniqueId);
-  }
-
-  @FieldResolver(() => ProjectRef, { nullable: true, description: 'The project it is assigned to, if any.' })
-  async project(@Root() ds: Dataset, @Ctx() ctx: RequestContext): Promise<ProjectRef | null> {
-    const p = ds.project ? await ctx.loaders.project.load(ds.project.uniqueId) : null;
-    return p ? { uniqueId: p.uniqueId, projectId: p.projectId, title: p.title ?? null } : null;
   }
 
   @FieldResolver(() => InstrumentRef, {

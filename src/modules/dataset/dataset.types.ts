@@ -1,10 +1,13 @@
 import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { GraphQLJSONObject } from 'graphql-scalars';
-import { IsOptional, MaxLength, Matches } from 'class-validator';
+import { IsOptional, MaxLength } from 'class-validator';
 import { connectionTypes } from '../../core/graphql/connection';
-import { MFID_PATTERN } from '../../core/ids';
 import { Dataset } from './dataset.entity';
-import { MetadataConditionInput } from '../metadata/metadata.types';
+import {
+  OwnedRecordChangesInput,
+  OwnedRecordFilterInput,
+  RecordCapabilitiesType,
+  withCreationFields,
+} from '../owned-record/owned-record.types';
 
 export enum ProjectScopeEnum {
   assigned = 'assigned',
@@ -22,18 +25,10 @@ registerEnumType(ProjectScopeEnum, {
 });
 
 @ObjectType({ description: 'What you may do with a dataset next (guidance; every mutation re-checks).' })
-export class DatasetCapabilities {
-  @Field({ description: 'May read it.' }) canRead!: boolean;
-  @Field({ description: 'May change its fields.' }) canUpdate!: boolean;
+export class DatasetCapabilities extends RecordCapabilitiesType {
   @Field({ description: 'May add files and thumbnails.' }) canAddFiles!: boolean;
   @Field({ description: 'May add and change scientific metadata, keywords and links.' })
   canEditMetadata!: boolean;
-  @Field({ description: 'May grant and revoke access, and make it public or private.' })
-  canManageAccess!: boolean;
-  @Field({ description: 'May transfer its ownership.' }) canTransferOwnership!: boolean;
-  @Field({ description: 'May reassign it to another project.' }) canReassignProject!: boolean;
-  @Field({ description: 'May request its deletion.' }) canRequestDeletion!: boolean;
-  @Field({ description: 'May delete it outright (platform administrators).' }) canDelete!: boolean;
   @Field({ description: 'Always false: datasets have no lifecycle status.' }) canChangeStatus!: boolean;
 }
 
@@ -46,8 +41,7 @@ export class KeywordCountType {
 @InputType({
   description: 'Filters of the dataset collection; exact match except keyword (substring, any case).',
 })
-export class DatasetFilterInput {
-  @Field(() => String, { nullable: true, description: 'Project slug.' }) projectId?: string;
+export class DatasetFilterInput extends OwnedRecordFilterInput {
   @Field(() => String, {
     nullable: true,
     description: 'Project MFID (must agree with projectId when both are given).',
@@ -65,35 +59,15 @@ export class DatasetFilterInput {
   @Field(() => String, { nullable: true, description: 'Keyword substring, case-insensitive.' })
   keyword?: string;
   @Field(() => String, { nullable: true, description: 'Dataset name.' }) datasetName?: string;
-  @Field(() => String, { nullable: true, description: 'Owner ORCID or MFID.' }) ownerOrcid?: string;
   @Field(() => String, { nullable: true, description: 'Session name.' }) sessionName?: string;
   @Field(() => String, { nullable: true, description: 'Data format.' }) dataFormat?: string;
   @Field(() => String, { nullable: true, description: 'Data type.' }) dataType?: string;
-  @Field(() => String, { nullable: true, description: 'Timestamp, as stored.' }) timestamp?: string;
-  @Field(() => Boolean, { nullable: true, description: 'Public or not.' }) public?: boolean;
   @Field(() => String, { nullable: true, description: 'Associated with this sample (MFID).' })
   sampleMfid?: string;
-  @Field(() => [String], {
-    nullable: true,
-    description:
-      'Only what each of these users may read (MFID, ORCID, username or email). Inspecting another user needs platform admin. At most 10 selectors in all.',
-  })
-  accessibleToUser?: string[];
-  @Field(() => [String], {
-    nullable: true,
-    description:
-      'Only what is assigned or granted to each of these projects (MFID or slug). Needs membership of them. At most 10 selectors in all.',
-  })
-  accessibleToProject?: string[];
-  @Field(() => [MetadataConditionInput], {
-    nullable: true,
-    description: 'Typed conditions on the scientific metadata; all must hold.',
-  })
-  metadata?: MetadataConditionInput[];
 }
 
 @InputType({ description: 'Fields of a dataset an update may change.' })
-class DatasetTextInput {
+class DatasetTextInput extends OwnedRecordChangesInput {
   @Field(() => String, { nullable: true, description: 'Human-readable name.' })
   @IsOptional()
   @MaxLength(500)
@@ -123,38 +97,14 @@ class DatasetTextInput {
   @IsOptional()
   @MaxLength(64)
   timestamp?: string | null;
-
-  @Field(() => Boolean, { nullable: true, description: 'Whether every authenticated user may read it.' })
-  @IsOptional()
-  public?: boolean;
 }
 
 @InputType({ description: 'A new dataset. Files, metadata and keywords are added afterwards.' })
-export class CreateDatasetInput extends DatasetTextInput {
-  @Field(() => String, {
-    nullable: true,
-    description: 'Your own MFID for it; the server makes one when omitted.',
-  })
-  @IsOptional()
-  @Matches(MFID_PATTERN, { message: 'uniqueId must be a 26-character MFID' })
-  uniqueId?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'Project slug.' }) projectId?: string | null;
-  @Field(() => String, { nullable: true, description: 'Project MFID; must agree with projectId.' })
-  projectMfid?: string | null;
+export class CreateDatasetInput extends withCreationFields(DatasetTextInput) {
   @Field(() => String, { nullable: true, description: 'Registered instrument name.' }) instrumentName?:
     string | null;
   @Field(() => String, { nullable: true, description: 'Instrument slug.' }) instrumentId?: string | null;
   @Field(() => String, { nullable: true, description: 'Instrument MFID.' }) instrumentMfid?: string | null;
-
-  @Field(() => String, {
-    nullable: true,
-    description: 'The owner: ORCID, MFID, username or email. Defaults to you.',
-  })
-  owner?: string | null;
-
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Initial scientific metadata.' })
-  scientificMetadata?: Record<string, unknown> | null;
 }
 
 @InputType({

@@ -1,8 +1,13 @@
-import { Field, Int, ObjectType } from 'type-graphql';
-import { Entity, Enum, Index, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { Field, ObjectType } from 'type-graphql';
+import { Entity, Enum, Index, Property } from '@mikro-orm/core';
+import {
+  REVIEW_STATUSES,
+  ReviewedRequest,
+  type ReviewStatus,
+} from '../reviewed-request/reviewed-request.entity';
 
-export const DELETION_STATUSES = ['pending', 'approved', 'rejected'] as const;
-export type DeletionStatus = (typeof DELETION_STATUSES)[number];
+export const DELETION_STATUSES = REVIEW_STATUSES;
+export type DeletionStatus = ReviewStatus;
 
 export const DELETABLE_TYPES = ['dataset', 'sample'] as const;
 export type DeletableType = (typeof DELETABLE_TYPES)[number];
@@ -21,13 +26,7 @@ export type DeletableType = (typeof DELETABLE_TYPES)[number];
   expression:
     "create unique index deletion_request_one_pending_idx on deletion_request (resource_id) where status = 'pending'",
 })
-export class DeletionRequest {
-  [OptionalProps]?: 'status' | 'requestTime';
-
-  @Field(() => Int, { description: 'The request id.' })
-  @PrimaryKey({ autoincrement: true })
-  id!: number;
-
+export class DeletionRequest extends ReviewedRequest {
   @Field({ description: 'The MFID of the resource.' })
   @Property({ length: 26 })
   resourceId!: string;
@@ -50,26 +49,8 @@ export class DeletionRequest {
   requesterId!: string;
 
   @Field(() => String, { nullable: true, description: 'Why.' })
-  @Property({ type: 'text', nullable: true })
-  reason?: string | null;
-
-  @Field(() => String, { description: 'pending, approved or rejected.' })
-  @Enum({ items: () => DELETION_STATUSES, default: 'pending' })
-  status: DeletionStatus = 'pending';
-
-  @Field({ description: 'When it was asked.' })
-  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
-  requestTime: Date = new Date();
+  override reason?: string | null;
 
   @Field(() => String, { nullable: true, description: 'The admin who reviewed it.' })
-  @Property({ length: 32, nullable: true })
-  reviewerId?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'The reviewer notes.' })
-  @Property({ type: 'text', nullable: true })
-  reviewerNotes?: string | null;
-
-  @Field(() => Date, { nullable: true, description: 'When it was reviewed.' })
-  @Property({ type: 'timestamptz', nullable: true })
-  reviewTime?: Date | null;
+  override reviewerId?: string | null;
 }

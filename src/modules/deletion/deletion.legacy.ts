@@ -1,7 +1,7 @@
+import { iso } from '../../core/rest/wire';
+import { toLegacyReview } from '../reviewed-request/reviewed-request.legacy';
 import type { DeletionRequest } from './deletion-request.entity';
 import type { DeletionAudit } from './deletion-audit.entity';
-
-const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 
 /** The legacy REST shape of a deletion request (integer id). */
 export function toLegacyDeletionRequest(r: DeletionRequest): Record<string, unknown> {
@@ -12,12 +12,7 @@ export function toLegacyDeletionRequest(r: DeletionRequest): Record<string, unkn
     resource_name: r.resourceName ?? null,
     project_id: r.projectId ?? null,
     requester_id: r.requesterId,
-    reason: r.reason ?? null,
-    status: r.status,
-    request_time: iso(r.requestTime),
-    review_time: iso(r.reviewTime),
-    reviewer_id: r.reviewerId ?? null,
-    reviewer_notes: r.reviewerNotes ?? null,
+    ...toLegacyReview(r),
   };
 }
 

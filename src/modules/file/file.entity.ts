@@ -5,12 +5,12 @@ import {
   Entity,
   Index,
   ManyToOne,
-  OptionalProps,
   PrimaryKey,
   PrimaryKeyProp,
   Property,
   type Rel,
 } from '@mikro-orm/core';
+import { TimedRecord } from '../../core/db/timed-record.entity';
 import { Dataset } from '../dataset/dataset.entity';
 
 /**
@@ -35,9 +35,8 @@ export const SERVICE_STORAGE_BACKEND = 'gcs';
     'create unique index associated_file_dataset_sha256_stored_uq on associated_file (dataset_mfid, sha256) where storage_key is not null',
 })
 @Index({ properties: ['sha256'] })
-export class AssociatedFile {
+export class AssociatedFile extends TimedRecord {
   [PrimaryKeyProp]?: 'uniqueId';
-  [OptionalProps]?: 'creationTime' | 'modificationTime';
 
   @Field(() => ID, { description: 'The file MFID.' })
   @PrimaryKey({ length: 26 })
@@ -86,12 +85,4 @@ export class AssociatedFile {
   /** who added it: contributors may change the files they added */
   @Property({ length: 32, nullable: true })
   creatorId?: string | null;
-
-  @Field({ description: 'When the record was created.' })
-  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
-  creationTime: Date = new Date();
-
-  @Field({ description: 'When the record last changed.' })
-  @Property({ type: 'timestamptz', defaultRaw: 'now()', onUpdate: () => new Date() })
-  modificationTime: Date = new Date();
 }

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../core/context';
-import { rawQuery, runSql } from '../../core/db/raw';
+import { countRows, offsetRows, rowsBefore } from '../../core/db/page';
 import { and, sql, type Sql } from '../../core/db/sql';
 import { keysetPage, type KeysetPage } from '../../core/pagination';
 import { AssociatedFile } from './file.entity';
@@ -10,6 +10,9 @@ export interface FileFilter {
   sha256?: string;
   datasetId?: string;
 }
+
+/** Files joined to their dataset (aliases `f` and `d`). */
+const FILES = 'associated_file f join dataset d on d.unique_id = f.dataset_mfid';
 
 /**
  * The SQL of file collections. Files are joined to their dataset and the caller's dataset
@@ -32,16 +35,12 @@ export class FileQuery {
     page: { limit: number; offset: number },
   ): Promise<{ items: AssociatedFile[]; total: number }> {
     const where = await this.where(ctx, f);
-    const from = `from associated_file f join dataset d on d.unique_id = f.dataset_mfid where ${where.sql}`;
-    const [rows, count] = await Promise.all([
-      rawQuery<Record<string, unknown>>(
-        ctx.em,
-        `select f.* ${from} order by f.unique_id desc limit ? offset ?`,
-        [...where.params, page.limit, page.offset],
-      ),
-      rawQuery<{ n: number }>(ctx.em, `select count(*)::int as n ${from}`, where.params),
-    ]);
-    return { items: rows.map((r) => ctx.em.map(AssociatedFile, r)), total: count[0].n };
+    return offsetRows(
+      ctx.em,
+      AssociatedFile,
+      { select: 'f.*', from: FILES, where, order: 'f.unique_id desc' },
+      page,
+    );
   }
 
   async keyset(
@@ -49,25 +48,17 @@ export class FileQuery {
     f: FileFilter,
     page: { limit: number; cursor?: string },
   ): Promise<KeysetPage<AssociatedFile>> {
-    const where = and(await this.where(ctx, f), page.cursor ? sql('f.unique_id < ?', page.cursor) : null);
-    const rows = await rawQuery<Record<string, unknown>>(
+    const where = await this.where(ctx, f);
+    const rows = await rowsBefore(
       ctx.em,
-      `select f.* from associated_file f join dataset d on d.unique_id = f.dataset_mfid
-       where ${where.sql} order by f.unique_id desc limit ?`,
-      [...where.params, page.limit + 1],
+      AssociatedFile,
+      { select: 'f.*', from: FILES, where, key: 'f.unique_id' },
+      { limit: page.limit, before: page.cursor },
     );
-    return keysetPage(
-      rows.map((r) => ctx.em.map(AssociatedFile, r)),
-      page.limit,
-    );
+    return keysetPage(rows, page.limit);
   }
 
   async count(ctx: RequestContext, f: FileFilter): Promise<number> {
-    const where = await this.where(ctx, f);
-    const rows = await runSql<{ n: number }>(ctx.em, {
-      sql: `select count(*)::int as n from associated_file f join dataset d on d.unique_id = f.dataset_mfid where ${where.sql}`,
-      params: where.params,
-    });
-    return rows[0].n;
+    return countRows(ctx.em, FILES, await this.where(ctx, f));
   }
 }

@@ -1,6 +1,6 @@
 import type { Request, Router } from 'express';
 import { handle, param } from '../../core/rest/handler';
-import { bodyObject, qInt, qLimit, qList, qStr } from '../../core/rest/params';
+import { bodyObject, qList, qOffsetPage, qStr } from '../../core/rest/params';
 import { pickFields, type Body } from '../../core/rest/body';
 import { validationError } from '../../core/errors';
 import { sendObject } from '../../core/storage/send';
@@ -32,12 +32,11 @@ export function fileRoutes(router: Router): void {
   router.get(
     '/files',
     handle(async (ctx, req) => {
-      const limit = qLimit(req.query, ctx.config.limits.defaultPageSize, ctx.config.limits.maxPageSize);
-      const offset = qInt(req.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+      const page = qOffsetPage(req.query, ctx.config.limits);
       const sha256 = qStr(req.query, 'sha256_hash') || undefined;
       const datasetId = qStr(req.query, 'dataset_mfid') || qStr(req.query, 'dataset_id') || undefined;
-      const page = await ctx.services.file.list(ctx, { sha256, datasetId }, { limit, offset });
-      return { items: page.items.map(toLegacyFile), total: page.total };
+      const files = await ctx.services.file.list(ctx, { sha256, datasetId }, page);
+      return { items: files.items.map(toLegacyFile), total: files.total };
     }),
   );
   router.get(

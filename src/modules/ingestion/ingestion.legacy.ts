@@ -1,6 +1,5 @@
 import type { IngestionRequest } from './ingestion-request.entity';
-
-const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
+import { iso } from '../../core/rest/wire';
 
 /** The legacy REST shape of an ingestion request (reference §5.7, §9; integer id). */
 export function toLegacyIngestionRequest(r: IngestionRequest): Record<string, unknown> {

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../core/context';
 import { conflict, notFound } from '../../core/errors';
-import { rawQuery } from '../../core/db/raw';
+import { countRows, offsetRows, rowsBefore } from '../../core/db/page';
 import { and, sql, type Sql } from '../../core/db/sql';
 import type { JobQueue } from '../../core/jobs/queue';
 import { ingestorNames } from '../../ingestors/registry';
@@ -39,6 +39,9 @@ function assertStored(file: AssociatedFile): void {
     );
   }
 }
+
+/** Requests joined to their dataset (aliases `r` and `d`). */
+const REQUESTS = 'ingestion_request r join dataset d on d.unique_id = r.dataset_mfid';
 
 /**
  * Ingestion requests (spec 1.3–1.7): recorded when a stored file is added (in the same
@@ -153,10 +156,6 @@ export class IngestionService {
     );
   }
 
-  private map(em: EntityManager, rows: Record<string, unknown>[]): IngestionRequest[] {
-    return rows.map((r) => em.map(IngestionRequest, r));
-  }
-
   /** Requests on datasets the caller may read, newest first, by offset (legacy lists). */
   async list(
     ctx: RequestContext,
@@ -164,14 +163,12 @@ export class IngestionService {
     page: { limit: number; offset: number },
   ): Promise<{ items: IngestionRequest[]; total: number }> {
     const where = await this.where(ctx, filter);
-    const from = `from ingestion_request r join dataset d on d.unique_id = r.dataset_mfid where ${where.sql}`;
-    const rows = await rawQuery<Record<string, unknown>>(
+    return offsetRows(
       ctx.em,
-      `select r.* ${from} order by r.id desc limit ? offset ?`,
-      [...where.params, page.limit, page.offset],
+      IngestionRequest,
+      { select: 'r.*', from: REQUESTS, where, order: 'r.id desc' },
+      page,
     );
-    const count = await rawQuery<{ n: number }>(ctx.em, `select count(*)::int as n ${from}`, where.params);
-    return { items: this.map(ctx.em, rows), total: count[0].n };
   }
 
   /** Newest first after the request `before` (keyset by id, for GraphQL); one more than `limit` tells if more follow. */
@@ -180,24 +177,12 @@ export class IngestionService {
     filter: IngestionFilter,
     page: { limit: number; before?: number },
   ): Promise<IngestionRequest[]> {
-    const where = and(await this.where(ctx, filter), page.before ? sql('r.id < ?', page.before) : null);
-    const rows = await rawQuery<Record<string, unknown>>(
-      ctx.em,
-      `select r.* from ingestion_request r join dataset d on d.unique_id = r.dataset_mfid
-       where ${where.sql} order by r.id desc limit ?`,
-      [...where.params, page.limit + 1],
-    );
-    return this.map(ctx.em, rows);
+    const where = await this.where(ctx, filter);
+    return rowsBefore(ctx.em, IngestionRequest, { select: 'r.*', from: REQUESTS, where, key: 'r.id' }, page);
   }
 
   async count(ctx: RequestContext, filter: IngestionFilter): Promise<number> {
-    const where = await this.where(ctx, filter);
-    const rows = await rawQuery<{ n: number }>(
-      ctx.em,
-      `select count(*)::int as n from ingestion_request r join dataset d on d.unique_id = r.dataset_mfid where ${where.sql}`,
-      where.params,
-    );
-    return rows[0].n;
+    return countRows(ctx.em, REQUESTS, await this.where(ctx, filter));
   }
 
   /**

@@ -1,14 +1,6 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import {
-  OptionalProps,
-  PrimaryKeyProp,
-  Entity,
-  Index,
-  ManyToOne,
-  PrimaryKey,
-  Property,
-  type Rel,
-} from '@mikro-orm/core';
+import { PrimaryKeyProp, Entity, Index, ManyToOne, PrimaryKey, Property, type Rel } from '@mikro-orm/core';
+import { TimedRecord } from '../../core/db/timed-record.entity';
 import { User } from '../user/user.entity';
 
 /** A registered instrument: a slug, a unique name, exactly one owner and descriptive fields. */
@@ -19,9 +11,8 @@ import { User } from '../user/user.entity';
   expression:
     "create index instrument_search_trgm_idx on instrument using gin ((instrument_name || ' ' || coalesce(instrument_type, '') || ' ' || coalesce(manufacturer, '')) gin_trgm_ops)",
 })
-export class Instrument {
+export class Instrument extends TimedRecord<'status' | 'public'> {
   [PrimaryKeyProp]?: 'uniqueId';
-  [OptionalProps]?: 'status' | 'public' | 'creationTime' | 'modificationTime';
 
   @Field(() => ID, { description: 'The instrument MFID.' })
   @PrimaryKey({ length: 26 })
@@ -73,12 +64,4 @@ export class Instrument {
 
   @Property({ default: false })
   public: boolean = false;
-
-  @Field({ description: 'When the record was created.' })
-  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
-  creationTime: Date = new Date();
-
-  @Field({ description: 'When the record last changed.' })
-  @Property({ type: 'timestamptz', defaultRaw: 'now()', onUpdate: () => new Date() })
-  modificationTime: Date = new Date();
 }

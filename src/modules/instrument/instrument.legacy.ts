@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../core/context';
+import { toLegacyFlags } from '../../core/rest/wire';
 import { toPublicUser } from '../user/user.legacy';
 import type { Instrument } from './instrument.entity';
 import type { InstrumentCapabilities } from './instrument.policy';
@@ -28,13 +29,6 @@ export async function toLegacyInstrument(
     creation_time: instrument.creationTime.toISOString(),
     modification_time: instrument.modificationTime.toISOString(),
     resource_type: 'instrument',
-    capabilities: capabilities
-      ? {
-          can_read: capabilities.canRead,
-          can_update: capabilities.canUpdate,
-          can_manage_access: capabilities.canManageAccess,
-          can_transfer_ownership: capabilities.canTransferOwnership,
-        }
-      : null,
+    capabilities: capabilities ? toLegacyFlags(capabilities) : null,
   };
 }

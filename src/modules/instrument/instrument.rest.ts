@@ -1,11 +1,13 @@
 import type { Router } from 'express';
 import { handle, param } from '../../core/rest/handler';
-import { bodyObject, qInt, qLimit, qStr } from '../../core/rest/params';
+import type { RequestContext } from '../../core/context';
+import { bodyObject, qOffsetPage, qStr } from '../../core/rest/params';
 import { optionalBool, optionalString, pickFields, requiredString, type Body } from '../../core/rest/body';
 import { AppError } from '../../core/errors';
-import { withMetadata } from '../resource/resource.legacy';
+import { toLegacyResource, withMetadata } from '../resource/resource.legacy';
 import { toLegacyInstrument } from './instrument.legacy';
 import type { InstrumentPatch, InstrumentText } from './instrument.service';
+import type { Instrument } from './instrument.entity';
 
 const TEXT_WIRE: [string, keyof InstrumentText][] = [
   ['location', 'location'],
@@ -26,16 +28,23 @@ function textInput(body: Body): InstrumentText {
   return out;
 }
 
+/** An instrument as creates and updates return it: with its capabilities. */
+async function written(ctx: RequestContext, instrument: Instrument): Promise<Record<string, unknown>> {
+  return toLegacyInstrument(
+    ctx,
+    instrument,
+    await ctx.services.instrument.policy.capabilities(ctx, instrument),
+  );
+}
+
 export function instrumentRoutes(router: Router): void {
   router.get(
     '/instruments',
     handle(async (ctx, req) => {
-      const limit = qLimit(req.query, ctx.config.limits.defaultPageSize, ctx.config.limits.maxPageSize);
-      const offset = qInt(req.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
       const page = await ctx.services.instrument.list(
         ctx,
         { instrumentName: qStr(req.query, 'instrument_name') },
-        { limit, offset },
+        qOffsetPage(req.query, ctx.config.limits),
       );
       const items = await Promise.all(
         page.items.map(async (i) =>
@@ -76,28 +85,17 @@ export function instrumentRoutes(router: Router): void {
         public: optionalBool(body, 'public'),
         ...textInput(body),
       });
-      return toLegacyInstrument(
-        ctx,
-        instrument,
-        await ctx.services.instrument.policy.capabilities(ctx, instrument),
-      );
+      return written(ctx, instrument);
     }, 201),
   );
   router.get(
     '/instruments/:id',
     handle(async (ctx, req) => {
       const instrument = await ctx.services.instrument.get(ctx, param(req, 'id'));
-      const out = await toLegacyInstrument(
+      return toLegacyResource(
         ctx,
-        instrument,
-        await ctx.services.instrument.policy.capabilities(ctx, instrument),
-      );
-      return withMetadata(
-        ctx,
-        ctx.services.metadata,
         { type: 'instrument', uniqueId: instrument.uniqueId, record: instrument },
         req.query,
-        out,
       );
     }),
   );
@@ -114,12 +112,7 @@ export function instrumentRoutes(router: Router): void {
       const patch: InstrumentPatch = { ...textInput(body), public: optionalBool(body, 'public') };
       if ('instrument_name' in body) patch.instrumentName = requiredString(body, 'instrument_name');
       if ('instrument_id' in body) patch.instrumentId = requiredString(body, 'instrument_id');
-      const instrument = await ctx.services.instrument.update(ctx, param(req, 'id'), patch);
-      return toLegacyInstrument(
-        ctx,
-        instrument,
-        await ctx.services.instrument.policy.capabilities(ctx, instrument),
-      );
+      return written(ctx, await ctx.services.instrument.update(ctx, param(req, 'id'), patch));
     }),
   );
 }

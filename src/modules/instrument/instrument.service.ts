@@ -4,7 +4,7 @@ import { AppError, assertNoProblems, notFound, validationError, type FieldProble
 import { isMfid, newMfid } from '../../core/ids';
 import { slugify, validateSlug } from '../../core/slugs';
 import { uniquely } from '../../core/db/unique';
-import { keysetFind } from '../../core/db/keyset';
+import { keysetFind, offsetFind } from '../../core/db/keyset';
 import type { KeysetPage } from '../../core/pagination';
 import { User } from '../user/user.entity';
 import type { UserService } from '../user/user.service';
@@ -107,12 +107,7 @@ export class InstrumentService {
     page: { limit: number; offset: number },
   ): Promise<{ items: Instrument[]; total: number }> {
     const where = filter.instrumentName !== undefined ? { instrumentName: filter.instrumentName } : {};
-    const [items, total] = await ctx.em.findAndCount(Instrument, where, {
-      orderBy: { instrumentName: 'asc' },
-      limit: page.limit,
-      offset: page.offset,
-    });
-    return { items, total };
+    return offsetFind(ctx.em, Instrument, where, { instrumentName: 'asc' }, page);
   }
 
   async page(

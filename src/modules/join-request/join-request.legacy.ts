@@ -1,7 +1,6 @@
 import type { RequestContext } from '../../core/context';
+import { toLegacyReview } from '../reviewed-request/reviewed-request.legacy';
 import type { JoinRequest } from './join-request.entity';
-
-const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 
 /** The legacy JoinRequest (reference §4): integer id; the group is the project slug. */
 export async function toLegacyJoinRequest(
@@ -14,11 +13,6 @@ export async function toLegacyJoinRequest(
     group_name: project?.projectId ?? null,
     project_mfid: r.project.uniqueId,
     requester_id: r.requester.uniqueId,
-    reason: r.reason ?? null,
-    status: r.status,
-    request_time: iso(r.requestTime),
-    review_time: iso(r.reviewTime),
-    reviewer_id: r.reviewerId ?? null,
-    reviewer_notes: r.reviewerNotes ?? null,
+    ...toLegacyReview(r),
   };
 }

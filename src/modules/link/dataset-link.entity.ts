@@ -1,32 +1,13 @@
-import {
-  Entity,
-  Enum,
-  Index,
-  ManyToOne,
-  OptionalProps,
-  PrimaryKeyProp,
-  Property,
-  type Rel,
-} from '@mikro-orm/core';
+import { Entity, ManyToOne, type Rel } from '@mikro-orm/core';
 import { Dataset } from '../dataset/dataset.entity';
-import { RELATIONSHIP_TYPES, type RelationshipType } from './relationship';
+import { ProvenanceLink } from './provenance-link.entity';
 
 /** A directed provenance link between two datasets (acyclic; at most one per pair). */
 @Entity({ tableName: 'dataset_link' })
-@Index({ properties: ['child'] })
-export class DatasetLink {
-  [PrimaryKeyProp]?: ['parent', 'child'];
-  [OptionalProps]?: 'relationshipType' | 'creationTime';
-
+export class DatasetLink extends ProvenanceLink<Dataset> {
   @ManyToOne(() => Dataset, { primary: true, fieldName: 'parent_mfid', deleteRule: 'cascade' })
   parent!: Rel<Dataset>;
 
   @ManyToOne(() => Dataset, { primary: true, fieldName: 'child_mfid', deleteRule: 'cascade' })
   child!: Rel<Dataset>;
-
-  @Enum({ items: () => RELATIONSHIP_TYPES, nullable: true })
-  relationshipType?: RelationshipType | null;
-
-  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
-  creationTime: Date = new Date();
 }

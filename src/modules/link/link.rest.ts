@@ -1,4 +1,5 @@
-import type { Router } from 'express';
+import type { Request, Router } from 'express';
+import type { RequestContext } from '../../core/context';
 import { handle, param } from '../../core/rest/handler';
 import { bodyObject, qOffsetPage, qStr } from '../../core/rest/params';
 import { optionalString, pickFields, requiredString } from '../../core/rest/body';
@@ -11,6 +12,41 @@ const unlinked = (info: LinkInfo) => ({
   detail: `Unlinked ${info.parentId} and ${info.childId}`,
   ...toLegacyLinkInfo(info),
 });
+
+/** An offset page `{items, total}` of the datasets related to the record `:id`. */
+async function relatedDatasets(
+  ctx: RequestContext,
+  req: Request,
+  relation: 'children' | 'parents' | 'ofSample',
+  limits = ctx.config.limits,
+) {
+  const filter = parseFilter(req.query);
+  const page = await ctx.services.link.datasetRelatives(
+    ctx,
+    param(req, 'id'),
+    relation,
+    filter,
+    qOffsetPage(req.query, limits),
+  );
+  return { items: await datasetItems(ctx, page.items, req.query), total: page.total };
+}
+
+/** An offset page `{items, total}` of the samples related to the record `:id`. */
+async function relatedSamples(
+  ctx: RequestContext,
+  req: Request,
+  relation: 'children' | 'parents' | 'ofDataset',
+) {
+  const filter = parseSampleFilter(req.query);
+  const page = await ctx.services.link.sampleRelatives(
+    ctx,
+    param(req, 'id'),
+    relation,
+    filter,
+    qOffsetPage(req.query, ctx.config.limits),
+  );
+  return { items: await sampleItems(ctx, page.items, req.query), total: page.total };
+}
 
 /** Typed legacy link routes: `/<kind>/:a/<relation>/:b` link and unlink, in path order. */
 function typedLinkRoutes(router: Router, path: string, types: ExpectedTypes): void {
@@ -69,43 +105,16 @@ export function linkRoutes(router: Router): void {
   for (const relation of ['children', 'parents'] as const) {
     router.get(
       `/datasets/:id/${relation}`,
-      handle(async (ctx, req) => {
-        const page = await ctx.services.link.datasetRelatives(
-          ctx,
-          param(req, 'id'),
-          relation,
-          parseFilter(req.query),
-          qOffsetPage(req.query, ctx.config.limits),
-        );
-        return { items: await datasetItems(ctx, page.items, req.query), total: page.total };
-      }),
+      handle((ctx, req) => relatedDatasets(ctx, req, relation)),
     );
     router.get(
       `/samples/:id/${relation}`,
-      handle(async (ctx, req) => {
-        const page = await ctx.services.link.sampleRelatives(
-          ctx,
-          param(req, 'id'),
-          relation,
-          parseSampleFilter(req.query),
-          qOffsetPage(req.query, ctx.config.limits),
-        );
-        return { items: await sampleItems(ctx, page.items, req.query), total: page.total };
-      }),
+      handle((ctx, req) => relatedSamples(ctx, req, relation)),
     );
   }
   router.get(
     '/datasets/:id/samples',
-    handle(async (ctx, req) => {
-      const page = await ctx.services.link.sampleRelatives(
-        ctx,
-        param(req, 'id'),
-        'ofDataset',
-        parseSampleFilter(req.query),
-        qOffsetPage(req.query, ctx.config.limits),
-      );
-      return { items: await sampleItems(ctx, page.items, req.query), total: page.total };
-    }),
+    handle((ctx, req) => relatedSamples(ctx, req, 'ofDataset')),
   );
   // a plain list (not an envelope): the legacy client parses an array here and cannot page
   // it, so without `limit` it holds as many as a page may (MAX_PAGE_SIZE), not the default
@@ -113,14 +122,8 @@ export function linkRoutes(router: Router): void {
     '/samples/:id/datasets',
     handle(async (ctx, req) => {
       const limits = ctx.config.limits;
-      const page = await ctx.services.link.datasetRelatives(
-        ctx,
-        param(req, 'id'),
-        'ofSample',
-        parseFilter(req.query),
-        qOffsetPage(req.query, { ...limits, defaultPageSize: limits.maxPageSize }),
-      );
-      return datasetItems(ctx, page.items, req.query);
+      return (await relatedDatasets(ctx, req, 'ofSample', { ...limits, defaultPageSize: limits.maxPageSize }))
+        .items;
     }),
   );
 }

@@ -11,6 +11,7 @@ import type { Sample } from '../sample/sample.entity';
 import type { SampleService } from '../sample/sample.service';
 import type { SampleFilter } from '../sample/sample.query';
 import type { LinkRow } from './link.loaders';
+import type { RelativeFilter } from './link.filters';
 import { isRelationshipType, type EdgeKind, type RelationshipType } from './relationship';
 import type { LinkPolicy } from './link.policy';
 
@@ -61,7 +62,7 @@ export class LinkService {
     return ctx.loaders.links.byResource.load(r.uniqueId);
   }
 
-  /** The children or parents of a readable dataset, as a filtered collection page. */
+  /** The children or parents of a readable dataset, or the datasets of a readable sample. */
   async datasetRelatives(
     ctx: RequestContext,
     id: string,
@@ -71,14 +72,9 @@ export class LinkService {
   ): Promise<{ items: Dataset[]; total: number }> {
     const focus =
       relation === 'ofSample' ? await this.samples.get(ctx, id) : await this.datasets.get(ctx, id);
-    const f: DatasetFilter = {
-      ...filter,
-      ...(relation === 'children' ? { childrenOf: focus.uniqueId } : {}),
-      ...(relation === 'parents' ? { parentsOf: focus.uniqueId } : {}),
-      ...(relation === 'ofSample' ? { sampleMfid: focus.uniqueId } : {}),
-    };
-    const [rows, total] = await Promise.all([this.datasets.list(ctx, f, page), this.datasets.count(ctx, f)]);
-    return { items: rows.items, total };
+    const associated = relation === 'ofSample' ? { sampleMfid: focus.uniqueId } : {};
+    const f = { ...filter, ...relativeFilter(relation, focus.uniqueId), ...associated };
+    return pageAndTotal(ctx, this.datasets, f, page);
   }
 
   /** The children or parents of a readable sample, or the samples of a readable dataset. */
@@ -91,14 +87,9 @@ export class LinkService {
   ): Promise<{ items: Sample[]; total: number }> {
     const focus =
       relation === 'ofDataset' ? await this.datasets.get(ctx, id) : await this.samples.get(ctx, id);
-    const f: SampleFilter = {
-      ...filter,
-      ...(relation === 'children' ? { childrenOf: focus.uniqueId } : {}),
-      ...(relation === 'parents' ? { parentsOf: focus.uniqueId } : {}),
-      ...(relation === 'ofDataset' ? { datasetMfid: focus.uniqueId } : {}),
-    };
-    const [rows, total] = await Promise.all([this.samples.list(ctx, f, page), this.samples.count(ctx, f)]);
-    return { items: rows.items, total };
+    const associated = relation === 'ofDataset' ? { datasetMfid: focus.uniqueId } : {};
+    const f = { ...filter, ...relativeFilter(relation, focus.uniqueId), ...associated };
+    return pageAndTotal(ctx, this.samples, f, page);
   }
 
   /** Links two resources; the kind follows from their types (auto-detected). */
@@ -236,6 +227,27 @@ export class LinkService {
     );
     return rows[0].relationship_type;
   }
+}
+
+/** The filter keeping the children or the parents of `id` (nothing for other relations). */
+function relativeFilter(relation: string, id: string): RelativeFilter {
+  if (relation === 'children') return { childrenOf: id };
+  if (relation === 'parents') return { parentsOf: id };
+  return {};
+}
+
+/** One page of a record collection and its total. */
+async function pageAndTotal<F, T>(
+  ctx: RequestContext,
+  records: {
+    list(ctx: RequestContext, filter: F, page: PageRequest): Promise<{ items: T[] }>;
+    count(ctx: RequestContext, filter: F): Promise<number>;
+  },
+  filter: F,
+  page: PageRequest,
+): Promise<{ items: T[]; total: number }> {
+  const [rows, total] = await Promise.all([records.list(ctx, filter, page), records.count(ctx, filter)]);
+  return { items: rows.items, total };
 }
 
 function parseRelationshipType(raw: unknown): RelationshipType | null {

@@ -1,14 +1,6 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import {
-  OptionalProps,
-  PrimaryKeyProp,
-  Entity,
-  Index,
-  ManyToOne,
-  PrimaryKey,
-  Property,
-  type Rel,
-} from '@mikro-orm/core';
+import { PrimaryKeyProp, Entity, Index, ManyToOne, PrimaryKey, Property, type Rel } from '@mikro-orm/core';
+import { TimedRecord } from '../../core/db/timed-record.entity';
 import { User } from '../user/user.entity';
 
 /** A project: a slug (`projectId`), descriptive fields and exactly one owner, its lead. */
@@ -21,9 +13,8 @@ import { User } from '../user/user.entity';
   expression:
     "create index project_search_trgm_idx on project using gin ((coalesce(title, '') || ' ' || project_id) gin_trgm_ops)",
 })
-export class Project {
+export class Project extends TimedRecord<'status'> {
   [PrimaryKeyProp]?: 'uniqueId';
-  [OptionalProps]?: 'status' | 'creationTime' | 'modificationTime';
 
   @Field(() => ID, { description: 'The project MFID.' })
   @PrimaryKey({ length: 26 })
@@ -53,12 +44,4 @@ export class Project {
   @Index()
   @ManyToOne(() => User, { fieldName: 'owner_id' })
   owner!: Rel<User>;
-
-  @Field({ description: 'When the record was created.' })
-  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
-  creationTime: Date = new Date();
-
-  @Field({ description: 'When the record last changed.' })
-  @Property({ type: 'timestamptz', defaultRaw: 'now()', onUpdate: () => new Date() })
-  modificationTime: Date = new Date();
 }

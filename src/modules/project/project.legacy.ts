@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../core/context';
+import { toLegacyFlags } from '../../core/rest/wire';
 import { toPublicUser } from '../user/user.legacy';
 import type { Project } from './project.entity';
 import type { ProjectCapabilities } from './project.policy';
@@ -26,19 +27,13 @@ export async function toLegacyProject(
     creation_time: project.creationTime.toISOString(),
     modification_time: project.modificationTime.toISOString(),
     resource_type: 'project',
-    capabilities: capabilities ? toLegacyProjectCapabilities(capabilities) : null,
+    capabilities: capabilities ? toLegacyFlags(capabilities) : null,
   };
 }
 
-function toLegacyProjectCapabilities(c: ProjectCapabilities): Record<string, boolean> {
-  return {
-    can_read: c.canRead,
-    can_update: c.canUpdate,
-    can_manage_members: c.canManageMembers,
-    can_manage_access: c.canManageAccess,
-    can_transfer_ownership: c.canTransferOwnership,
-    can_create_datasets: c.canCreateDatasets,
-  };
+/** The reference of a project on the legacy wire, or null for none. */
+export function toLegacyProjectRef(p: Project | null | undefined): Record<string, unknown> | null {
+  return p ? { unique_id: p.uniqueId, project_id: p.projectId, title: p.title ?? null } : null;
 }
 
 /** A member record (spec 2.6 rule 1): the public-safe user, with the role held in the project. */

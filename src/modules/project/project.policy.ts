@@ -2,16 +2,13 @@ import type { RequestContext } from '../../core/context';
 import { forbidden } from '../../core/errors';
 import { inList, type Sql } from '../../core/db/sql';
 import type { AccessService, AccessSubject } from '../access/access.service';
-import { allows, refusal, type Action, type Permission } from '../access/permission';
+import { DirectoryRecordPolicy, type DirectoryCapabilities } from '../access/directory-record.policy';
+import { allows } from '../access/permission';
 import type { Project } from './project.entity';
 import type { User } from '../user/user.entity';
 
-export interface ProjectCapabilities {
-  canRead: boolean;
-  canUpdate: boolean;
+export interface ProjectCapabilities extends DirectoryCapabilities {
   canManageMembers: boolean;
-  canManageAccess: boolean;
-  canTransferOwnership: boolean;
   canCreateDatasets: boolean;
 }
 
@@ -20,8 +17,10 @@ export interface ProjectCapabilities {
  * descriptive fields. Members hold the permission of their role on the project itself; the lead
  * owns it. Creating projects is for platform admins.
  */
-export class ProjectPolicy {
-  constructor(private readonly access: AccessService) {}
+export class ProjectPolicy extends DirectoryRecordPolicy<Project> {
+  constructor(access: AccessService) {
+    super(access, 'Only platform administrators may create projects');
+  }
 
   /** Members hold their role on the project itself; the lead owns it. */
   subject(project: Project): AccessSubject {
@@ -33,19 +32,8 @@ export class ProjectPolicy {
     };
   }
 
-  /** Every authenticated caller reads projects: the floor is viewer. */
-  async permissionOf(ctx: RequestContext, subject: AccessSubject): Promise<Permission> {
-    return (await this.access.effective(ctx, subject)) ?? 'viewer';
-  }
-
-  permission(ctx: RequestContext, project: Project): Promise<Permission> {
-    return this.permissionOf(ctx, this.subject(project));
-  }
-
-  async assertCan(ctx: RequestContext, action: Action, project: Project): Promise<Permission> {
-    const p = await this.permission(ctx, project);
-    if (!allows(p, action)) throw forbidden(refusal(action, `project ${project.projectId}`, p));
-    return p;
+  protected describe(project: Project): string {
+    return `project ${project.projectId}`;
   }
 
   /** Members and admins may see member-only fields (scientific metadata, the member list). */
@@ -115,18 +103,11 @@ export class ProjectPolicy {
     return scope.isPlatformAdmin ? null : inList(`${alias}.unique_id`, [...scope.projectRoles.keys()]);
   }
 
-  assertCanCreate(ctx: RequestContext): void {
-    if (!ctx.isPlatformAdmin) throw forbidden('Only platform administrators may create projects');
-  }
-
   async capabilities(ctx: RequestContext, project: Project): Promise<ProjectCapabilities> {
     const p = await this.permission(ctx, project);
     return {
-      canRead: true,
-      canUpdate: allows(p, 'update'),
+      ...this.directoryCapabilities(p),
       canManageMembers: allows(p, 'manage'),
-      canManageAccess: allows(p, 'manage'),
-      canTransferOwnership: allows(p, 'own'),
       canCreateDatasets: allows(p, 'contribute'),
     };
   }

@@ -19,6 +19,11 @@ export class ProjectRef {
   title!: string | null;
 }
 
+/** The reference of a project, or null for none. */
+export function toProjectRef(p: Project | null | undefined): ProjectRef | null {
+  return p ? { uniqueId: p.uniqueId, projectId: p.projectId, title: p.title ?? null } : null;
+}
+
 @ObjectType({ description: 'What the caller may do with a project (guidance; mutations re-check).' })
 export class ProjectCapabilities {
   @Field({ description: 'May read the project.' })
@@ -52,12 +57,9 @@ export class ProjectMembership {
   user!: User;
 }
 
-@InputType({ description: 'A new project.' })
-export class CreateProjectInput {
-  @Field({ description: 'Slug: 2-64 letters, digits, "_" or "-".' })
-  @Length(2, 64)
-  projectId!: string;
-
+/** The descriptive fields of a project, as creates and updates take them. */
+@InputType()
+class ProjectTextInput {
   @Field(() => String, { nullable: true, description: 'Title.' })
   @IsOptional()
   @MaxLength(500)
@@ -71,6 +73,13 @@ export class CreateProjectInput {
   @Field(() => String, { nullable: true, description: 'Free-text description.' })
   @IsOptional()
   description?: string | null;
+}
+
+@InputType({ description: 'A new project.' })
+export class CreateProjectInput extends ProjectTextInput {
+  @Field({ description: 'Slug: 2-64 letters, digits, "_" or "-".' })
+  @Length(2, 64)
+  projectId!: string;
 
   @Field(() => String, { nullable: true, description: 'Status (default active).' })
   @IsOptional()
@@ -86,25 +95,11 @@ export class CreateProjectInput {
 }
 
 @InputType({ description: 'Changes to a project; the lead changes only through ownership transfer.' })
-export class UpdateProjectInput {
+export class UpdateProjectInput extends ProjectTextInput {
   @Field(() => String, { nullable: true, description: 'A new slug (rename).' })
   @IsOptional()
   @Length(2, 64)
   projectId?: string;
-
-  @Field(() => String, { nullable: true, description: 'Title.' })
-  @IsOptional()
-  @MaxLength(500)
-  title?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'Organization.' })
-  @IsOptional()
-  @MaxLength(500)
-  organization?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'Free-text description.' })
-  @IsOptional()
-  description?: string | null;
 
   @Field(() => String, { nullable: true, description: 'Status.' })
   @IsOptional()

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../core/context';
 import { qBool, type Query } from '../../core/rest/params';
-import { extrasFlags, toLegacyDataset } from '../dataset/dataset.legacy';
+import { datasetDetail } from '../dataset/dataset.legacy';
 import { sampleDetail } from '../sample/sample.legacy';
 import { toLegacyProject } from '../project/project.legacy';
 import { toLegacyInstrument } from '../instrument/instrument.legacy';
@@ -29,12 +29,7 @@ export async function toLegacyResource(
 ): Promise<Record<string, unknown>> {
   switch (r.type) {
     case 'dataset':
-      return toLegacyDataset(ctx, r.record, {
-        includeOwner: qBool(q, 'include_owner', true),
-        capabilities: await ctx.services.dataset.policy.capabilities(ctx, r.record),
-        ...extrasFlags(q),
-        includeDeletion: true,
-      });
+      return datasetDetail(ctx, r.record, q);
     case 'sample':
       return sampleDetail(ctx, r.record, q);
     case 'project':

@@ -1,16 +1,6 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import {
-  OptionalProps,
-  PrimaryKeyProp,
-  Entity,
-  Index,
-  ManyToOne,
-  PrimaryKey,
-  Property,
-  type Rel,
-} from '@mikro-orm/core';
-import { User } from '../user/user.entity';
-import { Project } from '../project/project.entity';
+import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
+import { OwnedRecordEntity } from '../owned-record/owned-record.entity';
 
 /**
  * A physical sample. Visibility works exactly like datasets: owner, project membership, grants,
@@ -20,16 +10,11 @@ import { Project } from '../project/project.entity';
   description: 'A physical sample: it has parent/child samples and is associated with datasets.',
 })
 @Entity({ tableName: 'sample' })
-@Index({ properties: ['project', 'uniqueId'] })
-@Index({ properties: ['owner', 'uniqueId'] })
 @Index({
   name: 'sample_name_trgm_idx',
   expression: 'create index sample_name_trgm_idx on sample using gin (sample_name gin_trgm_ops)',
 })
-export class Sample {
-  [PrimaryKeyProp]?: 'uniqueId';
-  [OptionalProps]?: 'public' | 'creationTime' | 'modificationTime';
-
+export class Sample extends OwnedRecordEntity {
   @Field(() => ID, { description: 'The sample MFID.' })
   @PrimaryKey({ length: 26 })
   uniqueId!: string;
@@ -51,22 +36,4 @@ export class Sample {
   @Field(() => String, { description: 'ISO 8601: when the sample was made or collected.', nullable: true })
   @Property({ length: 64, nullable: true })
   timestamp?: string | null;
-
-  @Field({ description: 'Whether every authenticated user may read it.' })
-  @Property({ default: false })
-  public: boolean = false;
-
-  @ManyToOne(() => User, { fieldName: 'owner_id' })
-  owner!: Rel<User>;
-
-  @ManyToOne(() => Project, { fieldName: 'project_mfid', nullable: true, deleteRule: 'set null' })
-  project?: Rel<Project> | null;
-
-  @Field({ description: 'When the record was created.' })
-  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
-  creationTime: Date = new Date();
-
-  @Field({ description: 'When the record last changed.' })
-  @Property({ type: 'timestamptz', defaultRaw: 'now()', onUpdate: () => new Date() })
-  modificationTime: Date = new Date();
 }

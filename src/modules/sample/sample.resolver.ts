@@ -2,9 +2,8 @@ import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } fr
 import type { RequestContext } from '../../core/context';
 import { PageArgs, pageOf } from '../../core/graphql/page-args';
 import { toConnection } from '../../core/graphql/connect';
-import { User } from '../user/user.entity';
 import { Project } from '../project/project.entity';
-import { ProjectRef } from '../project/project.types';
+import { ownedRecordResolver } from '../owned-record/owned-record.resolver';
 import { Sample } from './sample.entity';
 import type { SampleFilter } from './sample.query';
 import {
@@ -21,7 +20,7 @@ async function sampleConnection(ctx: RequestContext, filter: SampleFilter, args:
 }
 
 @Resolver(() => Sample)
-export class SampleResolver {
+export class SampleResolver extends ownedRecordResolver(Sample) {
   @Query(() => Sample, {
     description: 'One sample by MFID (NOT_FOUND when it does not exist or you may not read it).',
   })
@@ -59,22 +58,6 @@ export class SampleResolver {
     @Ctx() ctx: RequestContext,
   ) {
     return ctx.services.sample.update(ctx, id, input);
-  }
-
-  @FieldResolver(() => String, { description: 'The canonical owner identifier (ORCID or MFID).' })
-  ownerOrcid(@Root() sample: Sample): string {
-    return sample.owner.uniqueId;
-  }
-
-  @FieldResolver(() => User, { nullable: true, description: 'The owner, public-safe.' })
-  owner(@Root() sample: Sample, @Ctx() ctx: RequestContext) {
-    return ctx.loaders.user.load(sample.owner.uniqueId);
-  }
-
-  @FieldResolver(() => ProjectRef, { nullable: true, description: 'The project it is assigned to, if any.' })
-  async project(@Root() sample: Sample, @Ctx() ctx: RequestContext): Promise<ProjectRef | null> {
-    const p = sample.project ? await ctx.loaders.project.load(sample.project.uniqueId) : null;
-    return p ? { uniqueId: p.uniqueId, projectId: p.projectId, title: p.title ?? null } : null;
   }
 
   @FieldResolver(() => SampleCapabilities, {

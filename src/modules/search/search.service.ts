@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../core/context';
 import { validationError } from '../../core/errors';
 import { rawQuery } from '../../core/db/raw';
-import { and, sql, type Sql } from '../../core/db/sql';
+import { and, likeEscape, sql, type Sql } from '../../core/db/sql';
 import type { EntityDictionary, EntityName } from '@mikro-orm/core';
 import type { AccessService } from '../access/access.service';
 import type { ProjectService } from '../project/project.service';
@@ -20,10 +20,6 @@ export interface SearchInput {
   limit: number;
   /** datasets and samples: only those of this project (slug or MFID) */
   projectId?: string;
-}
-
-function likeEscape(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /**

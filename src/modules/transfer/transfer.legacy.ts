@@ -2,11 +2,8 @@ import type { RequestContext } from '../../core/context';
 import { toPublicUser } from '../user/user.legacy';
 import { toLegacyLink } from '../link/link.legacy';
 import { toLegacyResource } from '../resource/resource.legacy';
-import type { Project } from '../project/project.entity';
+import { toLegacyProjectRef } from '../project/project.legacy';
 import type { AccessChange, ChangeResult } from './transfer.service';
-
-const projectRef = (p: Project | null | undefined) =>
-  p ? { unique_id: p.uniqueId, project_id: p.projectId, title: p.title ?? null } : null;
 
 /** A preview (or an applied change) on the wire. */
 export async function toLegacyChange(
@@ -28,7 +25,10 @@ export async function toLegacyChange(
           current_owner: p.currentOwner ? toPublicUser(ctx, p.currentOwner) : null,
           new_owner: p.newOwner ? toPublicUser(ctx, p.newOwner) : null,
         }
-      : { current_project: projectRef(p.currentProject), new_project: projectRef(p.newProject) }),
+      : {
+          current_project: toLegacyProjectRef(p.currentProject),
+          new_project: toLegacyProjectRef(p.newProject),
+        }),
     gains: p.gains.map(change),
     losses: p.losses.map(change),
     grants_affected: p.grantsAffected.map((g) => ({

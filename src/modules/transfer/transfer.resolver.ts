@@ -1,14 +1,10 @@
 import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
-import type { Project } from '../project/project.entity';
-import type { ProjectRef } from '../project/project.types';
+import { toProjectRef } from '../project/project.types';
 import type { PermissionLevelEnum } from '../access/access.types';
 import { toLinked } from '../link/link.types';
 import type { AccessChange, ChangeResult } from './transfer.service';
 import { ChangePreviewType } from './transfer.types';
-
-const ref = (p: Project | null | undefined): ProjectRef | null =>
-  p ? { uniqueId: p.uniqueId, projectId: p.projectId, title: p.title ?? null } : null;
 
 const change = (c: AccessChange) => ({
   user: c.user,
@@ -26,8 +22,8 @@ function toPreview(ctx: RequestContext, result: ChangeResult): ChangePreviewType
     resource: p.resource.record,
     currentOwner: p.currentOwner ?? null,
     newOwner: p.newOwner ?? null,
-    currentProject: ref(p.currentProject),
-    newProject: ref(p.newProject),
+    currentProject: toProjectRef(p.currentProject),
+    newProject: toProjectRef(p.newProject),
     gains: p.gains.map(change),
     losses: p.losses.map(change),
     grantsAffected: p.grantsAffected,

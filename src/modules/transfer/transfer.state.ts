@@ -105,29 +105,24 @@ async function relatedState(
     (await rawQuery<{ id: string }>(em, sql, Array<string>(n).fill(id))).map((row) => row.id);
   switch (r.type) {
     case 'dataset':
+    case 'sample': {
+      const other = r.type === 'dataset' ? 'sample' : 'dataset';
       return {
+        // parents, children and associated records
         links: await ids(
-          `select child_mfid as id from dataset_link where parent_mfid = ?
-           union select parent_mfid from dataset_link where child_mfid = ?
-           union select sample_mfid from dataset_sample where dataset_mfid = ? order by id`,
+          `select child_mfid as id from ${r.type}_link where parent_mfid = ?
+           union select parent_mfid from ${r.type}_link where child_mfid = ?
+           union select ${other}_mfid from dataset_sample where ${r.type}_mfid = ? order by id`,
           3,
         ),
-        files: await count('select count(*)::int as n from associated_file where dataset_mfid = ?'),
+        files:
+          r.type === 'dataset'
+            ? await count('select count(*)::int as n from associated_file where dataset_mfid = ?')
+            : null,
         datasets: null,
         samples: null,
       };
-    case 'sample':
-      return {
-        links: await ids(
-          `select child_mfid as id from sample_link where parent_mfid = ?
-           union select parent_mfid from sample_link where child_mfid = ?
-           union select dataset_mfid from dataset_sample where sample_mfid = ? order by id`,
-          3,
-        ),
-        files: null,
-        datasets: null,
-        samples: null,
-      };
+    }
     case 'project':
       return {
         links: [],

@@ -3,7 +3,9 @@ import type { RequestContext } from '../../core/context';
 import { assertNoProblems, conflict, notFound, validationError, type FieldProblem } from '../../core/errors';
 import { isMfid } from '../../core/ids';
 import { uniquely } from '../../core/db/unique';
+import { offsetRows } from '../../core/db/page';
 import { rawQuery } from '../../core/db/raw';
+import { and, likeEscape, sql, type Sql } from '../../core/db/sql';
 import { ApiKey } from './api-key.entity';
 import { User } from './user.entity';
 import type { IssuedKey, UserService } from './user.service';
@@ -101,35 +103,24 @@ export class UserAdminService {
     page: { limit: number; offset: number },
   ): Promise<{ items: User[]; total: number }> {
     this.policy.assertPlatformAdmin(ctx, 'list users');
-    const where: string[] = [];
-    const params: unknown[] = [];
+    const where: Sql[] = [];
     if (filter.email !== undefined) {
-      if (filter.permissive) {
-        where.push(`lower(email) like ? escape '\\'`);
-        params.push(`%${filter.email.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-      } else {
-        where.push('lower(email) = lower(?)');
-        params.push(filter.email);
-      }
+      where.push(
+        filter.permissive
+          ? sql(`lower(email) like ? escape '\\'`, `%${likeEscape(filter.email.toLowerCase())}%`)
+          : sql('lower(email) = lower(?)', filter.email),
+      );
     }
-    if (filter.username !== undefined) {
-      where.push('lower(username) = lower(?)');
-      params.push(filter.username);
-    }
+    if (filter.username !== undefined) where.push(sql('lower(username) = lower(?)', filter.username));
     if (filter.isServiceAccount !== undefined) {
-      where.push('is_service_account = ?');
-      params.push(filter.isServiceAccount);
+      where.push(sql('is_service_account = ?', filter.isServiceAccount));
     }
-    const clause = where.length ? `where ${where.join(' and ')}` : '';
-    const [rows, count] = await Promise.all([
-      rawQuery<Record<string, unknown>>(
-        ctx.em,
-        `select * from app_user ${clause} order by id limit ? offset ?`,
-        [...params, page.limit, page.offset],
-      ),
-      rawQuery<{ n: number }>(ctx.em, `select count(*)::int as n from app_user ${clause}`, params),
-    ]);
-    return { items: rows.map((r) => ctx.em.map(User, r)), total: count[0].n };
+    return offsetRows(
+      ctx.em,
+      User,
+      { select: '*', from: 'app_user', where: and(...where), order: 'id' },
+      page,
+    );
   }
 
   /**

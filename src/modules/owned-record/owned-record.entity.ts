@@ -1,0 +1,32 @@
+import { Field, ObjectType } from 'type-graphql';
+import { Entity, Index, ManyToOne, PrimaryKeyProp, Property, type Rel } from '@mikro-orm/core';
+import { TimedRecord } from '../../core/db/timed-record.entity';
+import { User } from '../user/user.entity';
+import { Project } from '../project/project.entity';
+
+/**
+ * The columns datasets and samples share: exactly one owner, at most one project, the public
+ * flag and the record times. No table or GraphQL type of its own. Each subclass declares its primary key
+ * `uniqueId` (an MFID) itself, with its own description.
+ */
+@ObjectType()
+@Entity({ abstract: true })
+@Index({ properties: ['project', 'uniqueId'] })
+@Index({ properties: ['owner', 'uniqueId'] })
+export abstract class OwnedRecordEntity<Optional extends string = never> extends TimedRecord<
+  'public' | Optional
+> {
+  [PrimaryKeyProp]?: 'uniqueId';
+
+  abstract uniqueId: string;
+
+  @Field({ description: 'Whether every authenticated user may read it.' })
+  @Property({ default: false })
+  public: boolean = false;
+
+  @ManyToOne(() => User, { fieldName: 'owner_id' })
+  owner!: Rel<User>;
+
+  @ManyToOne(() => Project, { fieldName: 'project_mfid', nullable: true, deleteRule: 'set null' })
+  project?: Rel<Project> | null;
+}

@@ -1,0 +1,89 @@
+import type { RequestContext } from '../../core/context';
+import { sql, type Sql } from '../../core/db/sql';
+import type { AccessService } from '../access/access.service';
+import type { AccessSelectorInput, AccessSelectors } from '../access/access.selectors';
+import type { OwnedRecordPolicy } from '../access/owned-record.policy';
+import type { ProjectService } from '../project/project.service';
+import { metadataCondition, type MetadataCondition } from '../metadata/metadata.filter';
+import { notHiddenByDeletion } from '../deletion/deletion.visibility';
+import { associatedWith, relativeConditions, type RelativeFilter } from '../link/link.filters';
+import type { OwnedRecordEntity } from './owned-record.entity';
+
+/** The filters every owned-record collection takes; all exact-match. */
+export interface OwnedRecordFilter extends AccessSelectorInput, RelativeFilter {
+  uniqueId?: string;
+  ownerOrcid?: string;
+  timestamp?: string;
+  public?: boolean;
+  projectId?: string;
+  projectMfid?: string;
+  /** typed conditions on the scientific metadata; all must hold */
+  metadata?: MetadataCondition[];
+}
+
+/** A filter key and the column (without alias) it must equal. */
+export type ExactColumn<F> = [keyof F, string];
+
+const SHARED_EXACT: ExactColumn<OwnedRecordFilter>[] = [
+  ['uniqueId', 'unique_id'],
+  ['ownerOrcid', 'owner_id'],
+  ['timestamp', 'timestamp'],
+  ['public', 'public'],
+];
+
+export interface OwnedRecordQueryDeps<T extends OwnedRecordEntity<string>> {
+  policy: OwnedRecordPolicy<T>;
+  projects: ProjectService;
+  access: AccessService;
+  selectors: AccessSelectors;
+}
+
+/**
+ * The SQL of a dataset or sample collection, rows of `<type> <alias>`: what the two share. The
+ * caller's visibility condition is always part of the WHERE clause, and records hidden by a
+ * pending deletion request are left out.
+ */
+export abstract class OwnedRecordQuery<T extends OwnedRecordEntity<string>, F extends OwnedRecordFilter> {
+  protected readonly projects: ProjectService;
+
+  protected constructor(
+    private readonly type: 'dataset' | 'sample',
+    private readonly alias: string,
+    private readonly deps: OwnedRecordQueryDeps<T>,
+  ) {
+    this.projects = deps.projects;
+  }
+
+  /** Equality conditions for the shared exact filters and the kind's own `columns`. */
+  protected exact(f: F, columns: ExactColumn<F>[]): Sql[] {
+    const parts: Sql[] = [];
+    for (const [key, column] of [...(SHARED_EXACT as ExactColumn<F>[]), ...columns]) {
+      const value = f[key];
+      if (value !== undefined) parts.push(sql(`${this.alias}.${column} = ?`, value));
+    }
+    return parts;
+  }
+
+  /**
+   * The conditions every collection applies: association with `associatedMfid` (a record of the
+   * other kind the caller must be able to read), relatives, metadata conditions, deletion,
+   * access selectors and the caller's visibility.
+   */
+  protected async shared(
+    ctx: RequestContext,
+    f: F,
+    associatedMfid: string | undefined,
+  ): Promise<(Sql | null)[]> {
+    const parts: (Sql | null)[] = [];
+    if (associatedMfid !== undefined) {
+      const otherVisible = (await this.deps.access.readableCondition(ctx, 'o')) ?? sql('true');
+      parts.push(associatedWith(this.type, this.alias, associatedMfid, otherVisible));
+    }
+    parts.push(...relativeConditions(this.type, this.alias, f));
+    parts.push(metadataCondition(this.alias, f.metadata ?? []));
+    parts.push(notHiddenByDeletion(`${this.alias}.unique_id`));
+    parts.push(await this.deps.selectors.recordCondition(ctx, f, this.alias));
+    parts.push(await this.deps.policy.visibleWhere(ctx, this.alias));
+    return parts;
+  }
+}

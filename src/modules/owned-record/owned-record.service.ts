@@ -1,0 +1,143 @@
+import type { EntityClass, EntityData, FilterQuery, RequiredEntityData } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../../core/context';
+import { assertNoProblems, forbidden, notFound } from '../../core/errors';
+import { isMfid, newMfid } from '../../core/ids';
+import { uniquely } from '../../core/db/unique';
+import { allows } from '../access/permission';
+import type { OwnedRecordPolicy } from '../access/owned-record.policy';
+import { User } from '../user/user.entity';
+import type { UserService } from '../user/user.service';
+import type { ProjectService } from '../project/project.service';
+import { checkOptionalDocument } from '../metadata/metadata.document';
+import type { MetadataStore } from '../metadata/metadata.store';
+import type { OwnedRecordEntity } from './owned-record.entity';
+import { checkTextSpec, textValues, type TextSpec, type TextValues } from './owned-record.fields';
+
+/** What a new dataset or sample may say, besides its own fields. */
+export type OwnedRecordCreate<K extends string> = TextValues<K> & {
+  uniqueId?: string | null;
+  public?: boolean | null;
+  projectId?: string | null;
+  projectMfid?: string | null;
+  /** flexible owner: ORCID, MFID, username or email; defaults to the caller */
+  owner?: string | null;
+  /** deprecated owner selector; an error together with `owner` */
+  ownerOrcid?: string | null;
+  /** initial scientific metadata, stored in the same transaction */
+  scientificMetadata?: Record<string, unknown> | null;
+};
+
+/** The changes an update of a dataset or sample may make, besides its own fields. */
+export type OwnedRecordPatch<K extends string> = TextValues<K> & { public?: boolean };
+
+/** One kind of owned record: its entity, its name and its text fields. */
+export interface OwnedRecordKind<T extends OwnedRecordEntity<string>, K extends string> {
+  entity: EntityClass<T>;
+  /** as the access service, the metadata store and messages name it */
+  type: 'dataset' | 'sample';
+  text: TextSpec<K>;
+}
+
+export interface OwnedRecordDeps<T extends OwnedRecordEntity<string>> {
+  users: UserService;
+  projects: ProjectService;
+  policy: OwnedRecordPolicy<T>;
+  metadata: MetadataStore;
+}
+
+/**
+ * Reading, creating and updating one kind of owned record (datasets, samples) under its policy:
+ * the rules the two share. The services add what only their kind has through the hooks of
+ * `create` and `update`.
+ */
+export class OwnedRecords<T extends OwnedRecordEntity<string>, K extends string> {
+  private readonly label: string;
+
+  constructor(
+    private readonly kind: OwnedRecordKind<T, K>,
+    private readonly deps: OwnedRecordDeps<T>,
+  ) {
+    this.label = kind.type[0].toUpperCase() + kind.type.slice(1);
+  }
+
+  /** A record the caller may read; 404 otherwise (also for malformed ids). */
+  async get(ctx: RequestContext, uniqueId: string): Promise<T> {
+    const record = isMfid(uniqueId)
+      ? await ctx.em.findOne(this.kind.entity, { uniqueId } as FilterQuery<T>)
+      : null;
+    if (!record || !(await this.deps.policy.permission(ctx, record))) throw notFound(this.label, uniqueId);
+    return record;
+  }
+
+  /**
+   * Creates a record owned by `input.owner` (the caller by default), in the project it names,
+   * with its initial scientific metadata, in one transaction. `relations` resolves the kind's
+   * own relations (after the project, before the owner) into entity data.
+   */
+  async create(
+    ctx: RequestContext,
+    input: OwnedRecordCreate<K>,
+    relations?: (em: EntityManager) => Promise<EntityData<T>>,
+  ): Promise<T> {
+    const problems = checkTextSpec(this.kind.text, input);
+    if (input.uniqueId != null && !isMfid(input.uniqueId)) {
+      problems.push({ field: 'unique_id', message: 'must be a 26-character MFID' });
+    }
+    if (input.public !== undefined && input.public !== null && typeof input.public !== 'boolean') {
+      problems.push({ field: 'public', message: 'must be true or false' });
+    }
+    const metadata = checkOptionalDocument(input.scientificMetadata, 'scientific_metadata');
+    assertNoProblems(problems);
+
+    const em = ctx.em;
+    const project = await this.deps.projects.resolveSelectors(em, input.projectId, input.projectMfid);
+    const own = relations ? await relations(em) : {};
+    const owner = await this.deps.users.resolveOwnerInput(ctx, input);
+    await this.deps.projects.policy.assertMayCreateIn(ctx, project, owner, `${this.kind.type}s`);
+
+    const uniqueId = input.uniqueId ?? newMfid();
+    return uniquely(
+      () =>
+        em.transactional(async (tx) => {
+          const data = {
+            uniqueId,
+            owner: tx.getReference(User, owner.uniqueId),
+            project: project ?? null,
+            ...own,
+            public: input.public ?? false,
+            ...textValues(this.kind.text, input),
+          };
+          // a generic T hides which of its keys are required: these are every owned record's
+          const record = tx.create(this.kind.entity, data as unknown as RequiredEntityData<T>);
+          await tx.flush();
+          if (metadata) await this.deps.metadata.initialize(tx, this.kind.type, uniqueId, metadata);
+          return record;
+        }),
+      `a ${this.kind.type} with unique_id ${uniqueId} already exists`,
+    );
+  }
+
+  /**
+   * Changes a record's text fields and public flag: `update` permission, and `manage` to make it
+   * public or private. `check` vets the kind's own fields of the patch before anything changes.
+   */
+  async update(
+    ctx: RequestContext,
+    uniqueId: string,
+    patch: OwnedRecordPatch<K>,
+    check?: (record: T) => Promise<void>,
+  ): Promise<T> {
+    const record = await this.get(ctx, uniqueId);
+    const permission = await this.deps.policy.assertCan(ctx, 'update', record);
+    if (patch.public !== undefined && !allows(permission, 'manage')) {
+      throw forbidden(`Making a ${this.kind.type} public or private needs admin permission on it`);
+    }
+    assertNoProblems(checkTextSpec(this.kind.text, patch));
+    if (check) await check(record);
+    Object.assign(record, textValues(this.kind.text, patch));
+    if (patch.public !== undefined) record.public = patch.public;
+    await ctx.em.flush();
+    return record;
+  }
+}
