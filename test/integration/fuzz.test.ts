@@ -22,7 +22,7 @@ import { createLogger } from '../../src/core/logger';
 import { buildGraphqlSchema } from '../../src/core/graphql/schema';
 import { RESOLVERS } from '../../src/modules/resolvers';
 import { startTestApp, type TestApp } from '../support/app';
-import { makeUser, type TestUser } from '../support/factories';
+import { makeUser, unique, type TestUser } from '../support/factories';
 import { rest } from '../support/http';
 import { newDataset, newSample } from '../support/catalog';
 import { formUpload } from '../support/files';
@@ -54,25 +54,30 @@ beforeAll(async () => {
   const ds = await newDataset(t.url, alice.key, { scientific_metadata: { a: { b: 1 } } });
   const sample = await newSample(t.url, alice.key);
   const file = await formUpload(t.url, alice.key, ds, [{ name: 'x.csv', data: Buffer.from('a,b\n1,2\n') }]);
+  // the database may be shared with earlier runs: names of this run's own
+  const slug = unique('fuzz');
   const project = await rest(t.url, 'POST', '/projects', {
     key: admin.key,
-    body: { project_id: 'fuzz-project', title: 'Fuzz' },
+    body: { project_id: slug, title: 'Fuzz' },
   });
   const instrument = await rest(t.url, 'POST', '/instruments', {
     key: admin.key,
-    body: { instrument_name: 'Fuzz scope' },
+    body: { instrument_name: `Fuzz scope ${slug}` },
   });
-  known.push(
+  const values: unknown[] = [
     ds,
     sample,
     file.body.mfid,
     project.body.unique_id,
-    'fuzz-project',
+    slug,
     instrument.body.unique_id,
     alice.user.uniqueId,
-    alice.user.username ?? 'alice',
+    alice.user.username,
     '1',
-  );
+  ];
+  if (!values.every((v) => typeof v === 'string'))
+    throw new Error(`fixtures failed: ${JSON.stringify(values)}`);
+  known.push(...values);
   console.log(
     `fuzz seed=${SEED} (FUZZ_SEED=${SEED} npx jest test/integration/fuzz.test.ts reproduces this run)`,
   );
