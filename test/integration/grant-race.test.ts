@@ -136,3 +136,19 @@ maybe('without a race, grants land as before', async () => {
   expect(answer.status).toBe(200);
   expect(await grantsOf(ds)).toEqual([{ principal_id: grantee.user.uniqueId }]);
 });
+
+maybe('making a record public does not land after the ownership moved', async () => {
+  const ds = await newDataset(t.url, owner.key);
+  const answer = await underLock(
+    ds,
+    () => rest(t.url, 'POST', `/resources/${ds}/public`, { key: owner.key }),
+    (tx) => t.app.services.resource.setOwnerIn(tx, 'dataset', ds, heir.user.uniqueId),
+  );
+  expect(answer.status).toBe(404);
+  const rows = await rawQuery<{ public: boolean }>(
+    t.app.orm.em.fork(),
+    'select public from dataset where unique_id = ?',
+    [ds],
+  );
+  expect(rows).toEqual([{ public: false }]);
+});

@@ -112,22 +112,35 @@ export class ResourceService {
   }
 
   /**
-   * Makes a dataset, sample or instrument public or private through its own service (which
-   * checks `manage`); projects have no public flag (422).
+   * Makes a dataset, sample or instrument public or private (needs `manage`); projects have no
+   * public flag (422). The check and the write share one transaction holding the record's row
+   * lock (the lock ownership transfer and reassignment take), the check made on the row as
+   * locked, so a stale permission never flips the flag.
    */
   async setPublic(ctx: RequestContext, id: string, value: boolean): Promise<AnyResource> {
     const r = await this.find(ctx, id);
-    const patch = { public: value };
-    switch (r.type) {
-      case 'dataset':
-        return { ...r, record: await this.deps.datasets.update(ctx, r.uniqueId, patch) };
-      case 'sample':
-        return { ...r, record: await this.deps.samples.update(ctx, r.uniqueId, patch) };
-      case 'instrument':
-        return { ...r, record: await this.deps.instruments.update(ctx, r.uniqueId, patch) };
-      case 'project':
-        throw validationError('resource_type', 'projects have no public flag: every caller may read them');
-    }
+    if (r.type === 'project')
+      throw validationError('resource_type', 'projects have no public flag: every caller may read them');
+    await this.assertCan(ctx, 'manage', r);
+    await ctx.em.transactional(async (tx) => {
+      const row = await this.ownershipRow(tx, r.type, r.uniqueId, true);
+      if (!row) throw notFound('Resource', r.uniqueId);
+      await this.assertCanOn(ctx.within(tx), 'manage', {
+        uniqueId: row.uniqueId,
+        type: r.type,
+        ownerId: row.ownerId,
+        projectMfid: row.projectMfid,
+        public: row.public ?? false,
+      });
+      await rawQuery(
+        tx,
+        `update ${OWNERSHIP_COLUMNS[r.type].table} set public = ?, modification_time = now() where unique_id = ?`,
+        [value, r.uniqueId],
+      );
+    });
+    ctx.resetScope();
+    await ctx.em.refresh(r.record);
+    return r;
   }
 
   /** The caller's effective permission on a resource (null: may not read it). */
