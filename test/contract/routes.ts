@@ -476,7 +476,7 @@ export const CONTRACT: ContractRow[] = [
     ref: '#57/#58',
     status: 200,
     check: METADATA,
-    note: 'overwrite=True replaces; without it: created when absent, 409 when present',
+    note: 'replaces all existing metadata, with or without overwrite (spec 4.1, 4.2)',
     call: (w) =>
       w.as('POST', `/resources/${w.sample}/metadata`, {
         query: { overwrite: 'True' },

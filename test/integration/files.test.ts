@@ -86,7 +86,8 @@ describe.each(STORE_KINDS)('files on the %s store', (kind) => {
       filename: 'passwd',
       size: data.length,
       sha256_hash: sha256(data),
-      storage_path: null,
+      // a stored file has its location as soon as its object is stored
+      storage_path: `${kind === 's3' ? t.app.config.s3!.bucket : 'local-store'}/${ds}/passwd`,
       storage_backend: 'gcs',
     });
     const dup = await formUpload(t.url, owner.key, ds, [{ name: 'other.txt', data }]);

@@ -63,7 +63,11 @@ describe.each(STORE_KINDS)('ingestion end to end on the %s store', (kind) => {
       expect(before.items).toEqual([
         expect.objectContaining({ status: 'requested', file_mfid: file, dataset_mfid: ds }),
       ]);
-      expect((await rest(t.url, 'GET', `/files/${file}`, { key: owner.key })).body.storage_path).toBeNull();
+      // set once the object is stored, before any ingestor ran
+      const stored = kind === 's3' ? t.app.config.s3!.bucket : 'local-store';
+      expect((await rest(t.url, 'GET', `/files/${file}`, { key: owner.key })).body.storage_path).toBe(
+        `${stored}/${ds}/${name}`,
+      );
 
       await drainJobs(t);
       const after = await requestsOf(t, owner.key, { file_id: file });
@@ -80,14 +84,13 @@ describe.each(STORE_KINDS)('ingestion end to end on the %s store', (kind) => {
       const thumbs = await thumbnails(t, owner.key, ds);
       expect(thumbs.map((th) => th.thumbnail_name)).toEqual(thumbnail ? [name] : []);
       for (const th of thumbs) expect(th.mime_type).toBe('image/jpeg');
-      const stored = kind === 's3' ? t.app.config.s3!.bucket : 'local-store';
       expect((await rest(t.url, 'GET', `/files/${file}`, { key: owner.key })).body.storage_path).toBe(
         `${stored}/${ds}/${name}`,
       );
     },
   );
 
-  test('an unknown binary ends `not supported`: nothing extracted, storage_path stays null', async () => {
+  test('an unknown binary ends `not supported`: nothing extracted, storage_path set on storing', async () => {
     const ds = await makeDataset(t, owner);
     const file = await upload(t, owner.key, ds, 'blob.bin', randomBytes(4096));
     await drainJobs(t);
@@ -97,7 +100,10 @@ describe.each(STORE_KINDS)('ingestion end to end on the %s store', (kind) => {
     expect(record.scientific_metadata ?? {}).toEqual({});
     expect(record.data_format).toBeNull();
     expect(await thumbnails(t, owner.key, ds)).toEqual([]);
-    expect((await rest(t.url, 'GET', `/files/${file}`, { key: owner.key })).body.storage_path).toBeNull();
+    const stored = kind === 's3' ? t.app.config.s3!.bucket : 'local-store';
+    expect((await rest(t.url, 'GET', `/files/${file}`, { key: owner.key })).body.storage_path).toBe(
+      `${stored}/${ds}/blob.bin`,
+    );
   });
 });
 
@@ -116,7 +122,7 @@ describe('ingestion rules and routes', () => {
   });
   afterAll(() => t.close());
 
-  test('ingestion keeps creation attributes and merges metadata: new keys added, existing keys overwritten', async () => {
+  test('ingestion keeps creation attributes and merges metadata on top-level keys: new keys added, existing keys replaced whole', async () => {
     const created = await rest(t.url, 'POST', '/datasets', {
       key: owner.key,
       body: { dataset_name: 'kept name', measurement: 'Raman (set at creation)' },
@@ -139,9 +145,10 @@ describe('ingestion rules and routes', () => {
       kept: 1,
       operator: 'Ada',
       run: 7,
-      settings: { gain: 2.5, lamp: 'on', mode: 'fast' },
       exif: { Make: 'Acme' },
     });
+    // top-level keys (spec 1.5): the parsed `settings` replaces the stored one whole, never mixed
+    expect(record.scientific_metadata.settings).toEqual({ gain: 2.5, mode: 'fast' });
     const keywords = (await rest(t.url, 'GET', `/datasets/${ds}/keywords`, { key: owner.key })).body;
     expect(keywords.map((k: { keyword: string }) => k.keyword)).toContain('Image');
   });

@@ -20,7 +20,7 @@ afterAll(() => t.close());
 const md = (id: string) => `/resources/${id}/metadata`;
 
 describe('scientific metadata REST', () => {
-  test('GET is JSON null when absent; PATCH creates then deep-merges', async () => {
+  test('GET is JSON null when absent; PATCH creates then merges top-level keys', async () => {
     const ds = await newDataset(t.url, owner.key);
     const none = await rest(t.url, 'GET', md(ds), { key: owner.key });
     expect(none.status).toBe(200);
@@ -37,10 +37,11 @@ describe('scientific metadata REST', () => {
       key: owner.key,
       body: { b: 2, stage: { temp: 310 }, tags: ['y'] },
     });
+    // top-level keys (spec 1.5): `stage` takes the new value whole, nothing of the old one stays
     expect(second.body.scientific_metadata).toEqual({
       a: 1,
       b: 2,
-      stage: { temp: 310, unit: 'K' },
+      stage: { temp: 310 },
       tags: ['y'],
     });
     const read = await rest(t.url, 'GET', md(ds), { key: owner.key });
@@ -53,13 +54,18 @@ describe('scientific metadata REST', () => {
     expect(overwritten.body.scientific_metadata).toEqual({ c: 3 });
   });
 
-  test('POST replaces with overwrite=True, creates when absent, and is a 409 without overwrite when present', async () => {
+  test('POST replaces all existing metadata, with or without overwrite (spec 4.1, 4.2)', async () => {
     const ds = await newDataset(t.url, owner.key);
-    const created = await rest(t.url, 'POST', md(ds), { key: owner.key, body: { old: 1 } });
+    const created = await rest(t.url, 'POST', md(ds), { key: owner.key, body: { old: 1, nested: { a: 1 } } });
     expect(created.status).toBe(200);
-    expect(created.body.scientific_metadata).toEqual({ old: 1 });
-    const conflict = await rest(t.url, 'POST', md(ds), { key: owner.key, body: { x: 1 } });
-    expect(conflict.status).toBe(409);
+    expect(created.body.scientific_metadata).toEqual({ old: 1, nested: { a: 1 } });
+    const again = await rest(t.url, 'POST', md(ds), { key: owner.key, body: { x: 1, nested: { b: 2 } } });
+    expect(again.status).toBe(200);
+    expect(again.body.scientific_metadata).toEqual({ x: 1, nested: { b: 2 } });
+    expect((await rest(t.url, 'GET', md(ds), { key: owner.key })).body.scientific_metadata).toEqual({
+      x: 1,
+      nested: { b: 2 },
+    });
     const replaced = await rest(t.url, 'POST', md(ds), {
       key: owner.key,
       body: { new: 2 },
@@ -312,7 +318,8 @@ describe('typed metadata filters (GraphQL)', () => {
       `mutation($id: ID!) { a: mergeScientificMetadata(id: $id, metadata: {x: {y: 1}}) b: mergeScientificMetadata(id: $id, metadata: {x: {z: 2}}) }`,
       { id: ds },
     );
-    expect(merged.data.b).toEqual({ x: { y: 1, z: 2 } });
+    // top-level keys (spec 1.5): `x` takes the new value whole
+    expect(merged.data.b).toEqual({ x: { z: 2 } });
     const replaced = await gql(
       t.url,
       owner.key,

@@ -94,7 +94,7 @@ describe.each(STORE_KINDS)('resumable uploads on the %s store', (kind) => {
         filename: 'run.h5',
         size,
         sha256_hash: sha256(data),
-        storage_path: null,
+        storage_path: expect.stringMatching(new RegExp(`/${ds}/run\\.h5$`)),
       });
       const again = await complete(ds, { upload_id: init.body.upload_id, sha256_hash: sha256(data) });
       expect(again.body.mfid).toBe(done.body.mfid);

@@ -151,13 +151,14 @@ export class GrantService {
     const r = await this.deps.resources.find(ctx, resourceId);
     await this.deps.resources.assertCan(ctx, 'manage', r);
     const p = await this.principal(ctx.em, type, principal);
-    const gone = await rawQuery(
-      ctx.em,
-      `delete from access_grant where resource_id = ? and principal_type = ? and principal_id = ? returning id`,
-      [r.uniqueId, p.type, p.id],
-    );
-    if (!gone.length) throw notFound(`Grant to ${p.type} ${p.name ?? p.id} on`, r.uniqueId);
-    ctx.resetScope();
+    await this.managing(ctx, r, async (tx) => {
+      const gone = await rawQuery(
+        tx,
+        `delete from access_grant where resource_id = ? and principal_type = ? and principal_id = ? returning id`,
+        [r.uniqueId, p.type, p.id],
+      );
+      if (!gone.length) throw notFound(`Grant to ${p.type} ${p.name ?? p.id} on`, r.uniqueId);
+    });
     return { resource: r, principal: p };
   }
 
@@ -186,20 +187,48 @@ export class GrantService {
     principal: Principal,
     permission: GrantablePermission,
   ): Promise<GrantView> {
-    if (principal.type === 'user' && principal.id === this.deps.resources.subject(r).ownerId) {
-      throw conflict(`${principal.id} owns ${r.uniqueId}: an owner's access is not changed by grants`);
-    }
-    const rows = await rawQuery<GrantRow>(
-      ctx.em,
-      `insert into access_grant (resource_id, resource_type, principal_type, principal_id, permission, granted_by)
-       values (?, ?, ?, ?, ?, ?)
-       on conflict (resource_id, principal_type, principal_id)
-       do update set permission = excluded.permission, granted_by = excluded.granted_by
-       returning resource_id, resource_type, principal_type, principal_id, permission, granted_by, creation_time`,
-      [r.uniqueId, r.type, principal.type, principal.id, permission, ctx.userId],
-    );
-    ctx.resetScope();
+    const rows = await this.managing(ctx, r, (tx, owner) => {
+      if (principal.type === 'user' && principal.id === owner) {
+        throw conflict(`${principal.id} owns ${r.uniqueId}: an owner's access is not changed by grants`);
+      }
+      return rawQuery<GrantRow>(
+        tx,
+        `insert into access_grant (resource_id, resource_type, principal_type, principal_id, permission, granted_by)
+         values (?, ?, ?, ?, ?, ?)
+         on conflict (resource_id, principal_type, principal_id)
+         do update set permission = excluded.permission, granted_by = excluded.granted_by
+         returning resource_id, resource_type, principal_type, principal_id, permission, granted_by, creation_time`,
+        [r.uniqueId, r.type, principal.type, principal.id, permission, ctx.userId],
+      );
+    });
     return toView(rows[0], principal);
+  }
+
+  /**
+   * Runs a grant change in one transaction holding the resource's row lock (the lock ownership
+   * transfer and project reassignment take), after checking `manage` again on the row as locked:
+   * a change whose earlier check went stale (the owner moved meanwhile) does not land. `write`
+   * gets the transaction and the current owner.
+   */
+  private async managing<T>(
+    ctx: RequestContext,
+    r: AnyResource,
+    write: (tx: EntityManager, ownerId: string) => Promise<T>,
+  ): Promise<T> {
+    const result = await ctx.em.transactional(async (tx) => {
+      const row = await this.deps.resources.ownershipRow(tx, r.type, r.uniqueId, true);
+      if (!row) throw notFound('Resource', r.uniqueId);
+      await this.deps.resources.assertCanOn(ctx.within(tx), 'manage', {
+        uniqueId: row.uniqueId,
+        type: r.type,
+        ownerId: row.ownerId,
+        projectMfid: row.projectMfid,
+        public: row.public ?? false,
+      });
+      return write(tx, row.ownerId);
+    });
+    ctx.resetScope();
+    return result;
   }
 
   /** Resolves the principal of an access route by exact lookup; 404 when none matches. */

@@ -153,8 +153,9 @@ export class FileService {
           const inserted = await rawQuery<Record<string, unknown>>(
             tx,
             `insert into associated_file
-               (unique_id, dataset_mfid, filename, size, sha256, content_type, storage_backend, storage_key, creator_id)
-             values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+               (unique_id, dataset_mfid, filename, size, sha256, content_type, storage_backend, storage_key,
+                storage_path, creator_id)
+             values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
              on conflict (dataset_mfid, sha256) where storage_key is not null do nothing
              returning *`,
             [
@@ -166,6 +167,8 @@ export class FileService {
               upload.contentType,
               SERVICE_STORAGE_BACKEND,
               upload.key,
+              // its legacy location is known once the object is stored (clients download by it)
+              storedPath(this.store.name, datasetId, upload.filename),
               ctx.userId,
             ],
           );
@@ -204,14 +207,15 @@ export class FileService {
   }
 
   /**
-   * Marks a stored file as ingested inside `tx`: its legacy `storage_path` becomes
-   * `<store name>/{dataset}/{filename}` (null until then, see docs/files-and-storage.md).
+   * Marks a stored file as ingested inside `tx`: a stored file recorded before storage paths
+   * were set on storing gets its legacy `storage_path`, `<store name>/{dataset}/{filename}`
+   * (see docs/files-and-storage.md); one already set is kept.
    */
   async recordIngestedIn(tx: EntityManager, uniqueId: string): Promise<void> {
     await rawQuery(
       tx,
       `update associated_file set storage_path = ? || '/' || dataset_mfid || '/' || filename, modification_time = now()
-       where unique_id = ? and storage_key is not null`,
+       where unique_id = ? and storage_key is not null and storage_path is null`,
       [this.store.name, uniqueId],
     );
   }
@@ -279,4 +283,9 @@ export class FileService {
       ctx.log.warn({ err, key }, 'could not delete an object; it is orphaned');
     }
   }
+}
+
+/** The legacy `storage_path` of a stored file: `<store name>/{dataset}/{filename}`. */
+export function storedPath(storeName: string, datasetId: string, filename: string): string {
+  return `${storeName}/${datasetId}/${filename}`;
 }

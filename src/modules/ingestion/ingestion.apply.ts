@@ -69,7 +69,7 @@ export async function prepareResults(
  * nothing), unless the request has meanwhile reached a final status (then nothing is written:
  * re-running a finished job changes nothing). The rules (spec 1.5): structured fields are only
  * filled where empty, so nothing set at creation (or since) is overwritten; metadata is
- * deep-merged, parsed values winning on existing keys; thumbnails replace those of the same
+ * merged on top-level keys, a parsed key replacing the whole existing value of that key; thumbnails replace those of the same
  * name (a re-run does not duplicate them); keywords are added once.
  */
 export async function applyResults(

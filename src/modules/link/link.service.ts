@@ -101,10 +101,9 @@ export class LinkService {
     types?: ExpectedTypes,
   ): Promise<LinkInfo> {
     const rt = parseRelationshipType(relationshipType);
-    const [parent, child] = await Promise.all([
-      this.linkable(ctx, parentId, types?.[0]),
-      this.linkable(ctx, childId, types?.[1]),
-    ]);
+    // one after the other: which 404 answers must not depend on which lookup finishes first
+    const parent = await this.linkable(ctx, parentId, types?.[0]);
+    const child = await this.linkable(ctx, childId, types?.[1]);
     const kind = kindOf(parent, child);
     if (parent.uniqueId === child.uniqueId)
       throw validationError('child_mfid', 'a resource cannot be linked to itself');
@@ -143,10 +142,8 @@ export class LinkService {
     b: string,
     opts: { types?: ExpectedTypes; directed?: boolean } = {},
   ): Promise<LinkInfo> {
-    const [first, second] = await Promise.all([
-      this.linkable(ctx, a, opts.types?.[0]),
-      this.linkable(ctx, b, opts.types?.[1]),
-    ]);
+    const first = await this.linkable(ctx, a, opts.types?.[0]);
+    const second = await this.linkable(ctx, b, opts.types?.[1]);
     const kind = kindOf(first, second);
     await this.policy.assertMayUnlink(ctx, first, second);
     if (kind === 'sample_dataset') {

@@ -8,16 +8,12 @@ export function isPlainObject(value: unknown): value is MetadataDocument {
 }
 
 /**
- * Merges `patch` into `base`: keys are added or updated one by one; where both sides hold an
- * object the merge recurses; anything else (arrays, scalars, null) replaces.
+ * Merges `patch` into `base` on top-level keys (spec 1.5: new keys are added and existing keys
+ * take the new value): a key of `patch` replaces the whole value `base` holds under it, so two
+ * writes are never mixed inside one nested object.
  */
-export function deepMerge(base: MetadataDocument, patch: MetadataDocument): MetadataDocument {
-  const out: MetadataDocument = { ...base };
-  for (const [key, value] of Object.entries(patch)) {
-    const current = out[key];
-    out[key] = isPlainObject(value) && isPlainObject(current) ? deepMerge(current, value) : value;
-  }
-  return out;
+export function mergeTopLevel(base: MetadataDocument, patch: MetadataDocument): MetadataDocument {
+  return { ...base, ...patch };
 }
 
 /**

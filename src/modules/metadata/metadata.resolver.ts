@@ -49,7 +49,7 @@ export class MetadataResolver {
 
   @Mutation(() => GraphQLJSONObject, {
     description:
-      'Merges metadata into a resource: keys are added or updated one by one, objects merge recursively (created when absent). With overwrite, replaces it all.',
+      'Merges metadata into a resource: top-level keys are added or replaced whole, nested objects are not merged (created when absent). With overwrite, replaces it all.',
   })
   async mergeScientificMetadata(
     @Arg('id', () => ID, { description: 'The MFID of a dataset, sample, project or instrument.' }) id: string,

@@ -21,7 +21,7 @@ export function metadataRoutes(router: Router): void {
     '/resources/:id/metadata',
     handle(async (ctx, req) => toLegacyMetadata(await ctx.services.metadata.get(ctx, param(req, 'id')))),
   );
-  // PATCH merges (creating when absent); overwrite=true replaces everything
+  // PATCH merges top-level keys (creating when absent); overwrite=true replaces everything
   router.patch(
     '/resources/:id/metadata',
     handle(async (ctx, req) => {
@@ -29,12 +29,11 @@ export function metadataRoutes(router: Router): void {
       return toLegacyMetadata(await ctx.services.metadata.write(ctx, param(req, 'id'), mode, req.body));
     }),
   );
-  // POST replaces with overwrite=true; without it, it creates and is a 409 when metadata exists
+  // POST replaces all existing metadata (spec 4.1, 4.2), with or without overwrite
   router.post(
     '/resources/:id/metadata',
     handle(async (ctx, req) => {
-      const mode = qBool(req.query, 'overwrite', false) ? 'replace' : 'create';
-      return toLegacyMetadata(await ctx.services.metadata.write(ctx, param(req, 'id'), mode, req.body));
+      return toLegacyMetadata(await ctx.services.metadata.write(ctx, param(req, 'id'), 'replace', req.body));
     }),
   );
 }

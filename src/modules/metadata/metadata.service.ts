@@ -16,7 +16,7 @@ export interface MetadataRecord {
 }
 
 /**
- * Scientific metadata of any resource: read, deep-merge, replace, and search. Reading needs
+ * Scientific metadata of any resource: read, merge (top-level keys), replace, and search. Reading needs
  * read access (project metadata: members and platform admins only); writing needs
  * `contribute`. The writes themselves go through the {@link MetadataStore}.
  */
@@ -59,8 +59,8 @@ export class MetadataService {
   }
 
   /**
-   * Writes metadata: `merge` deep-merges into what exists (creating it if absent); `replace`
-   * replaces it all; `create` creates it and is a 409 when metadata already exists.
+   * Writes metadata: `merge` merges its top-level keys into what exists (creating it if
+   * absent); `replace` replaces it all.
    */
   async write(ctx: RequestContext, id: string, mode: WriteMode, raw: unknown): Promise<MetadataRecord> {
     const doc = checkDocument(raw, 'body');

@@ -1,11 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { conflict } from '../../core/errors';
 import { rawQuery } from '../../core/db/raw';
 import type { ResourceType } from '../access/access-grant.entity';
-import { deepMerge, type MetadataDocument } from './metadata.document';
+import { mergeTopLevel, type MetadataDocument } from './metadata.document';
 
 /** How a write treats existing metadata. */
-export type WriteMode = 'merge' | 'replace' | 'create';
+export type WriteMode = 'merge' | 'replace';
 
 /**
  * The scientific metadata rows, written inside a caller's transaction without permission checks:
@@ -14,9 +13,8 @@ export type WriteMode = 'merge' | 'replace' | 'create';
  */
 export class MetadataStore {
   /**
-   * Writes a document: `merge` deep-merges into what exists (creating it if absent); `replace`
-   * replaces it all; `create` creates it and is a 409 when metadata already exists. Writes lock
-   * the row, so concurrent merges never lose keys.
+   * Writes a document: `merge` merges its top-level keys into what exists (creating it if
+   * absent); `replace` replaces it all. Writes lock the row, so concurrent merges never lose keys.
    */
   async writeIn(
     tx: EntityManager,
@@ -25,20 +23,6 @@ export class MetadataStore {
     mode: WriteMode,
     doc: MetadataDocument,
   ): Promise<MetadataDocument> {
-    if (mode === 'create') {
-      const created = await rawQuery<{ data: MetadataDocument }>(
-        tx,
-        `insert into scientific_metadata (resource_id, resource_type, data) values (?, ?, ?::jsonb)
-         on conflict (resource_id) do nothing returning data`,
-        [id, type, JSON.stringify(doc)],
-      );
-      if (!created.length) {
-        throw conflict(
-          `${id} already has scientific metadata: send overwrite=true to replace it, or PATCH to merge`,
-        );
-      }
-      return created[0].data;
-    }
     let next = doc;
     if (mode === 'merge') {
       // create-if-absent, then lock: concurrent merges queue up instead of losing keys
@@ -53,7 +37,7 @@ export class MetadataStore {
         'select data from scientific_metadata where resource_id = ? for update',
         [id],
       );
-      next = deepMerge(rows[0]?.data ?? {}, doc);
+      next = mergeTopLevel(rows[0]?.data ?? {}, doc);
     }
     const saved = await rawQuery<{ data: MetadataDocument }>(
       tx,

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
-import { forbidden, notFound, validationError } from '../../core/errors';
+import { AppError, forbidden, notFound, validationError } from '../../core/errors';
 import { rawQuery } from '../../core/db/raw';
 import { isMfid } from '../../core/ids';
 import { RESOURCE_TYPES, type ResourceType } from '../access/access-grant.entity';
@@ -60,7 +60,8 @@ export class ResourceService {
   }
 
   /**
-   * The type of the record with this id, whoever may read it (callers check), or null. Besides
+   * The type of the record with this id, whoever may read it, or null. Internal: callers that
+   * answer a request go through `find`, which checks visibility. Besides
    * MFIDs, a project slug names its project (legacy clients address project metadata so).
    */
   async detect(em: EntityManager, id: string): Promise<{ type: ResourceType; uniqueId: string } | null> {
@@ -80,41 +81,66 @@ export class ResourceService {
     return rows.length ? { type: rows[0].type, uniqueId: id } : null;
   }
 
-  /** A resource the caller may read, of `type` when given; 404 otherwise. */
+  /**
+   * A resource the caller may read, of `type` when given; 404 otherwise. The 404 is the same
+   * for a record the caller may not read as for an id nothing has (same message, naming the
+   * type asked for, or `Resource`): neither its existence nor its type leaks.
+   */
   async find(ctx: RequestContext, id: string, type?: ResourceType): Promise<AnyResource> {
+    const missing = () => notFound(type ? capitalize(type) : 'Resource', id);
     const detected = await this.detect(ctx.em, id);
-    if (!detected || (type && detected.type !== type))
-      throw notFound(type ? capitalize(type) : 'Resource', id);
-    const uniqueId = detected.uniqueId;
-    switch (detected.type) {
+    if (!detected || (type && detected.type !== type)) throw missing();
+    try {
+      return await this.readable(ctx, detected.type, detected.uniqueId);
+    } catch (err) {
+      throw err instanceof AppError && err.code === 'NOT_FOUND' ? missing() : err;
+    }
+  }
+
+  /** The record of a detected resource through its own service (404 when the caller may not read it). */
+  private async readable(ctx: RequestContext, type: ResourceType, uniqueId: string): Promise<AnyResource> {
+    switch (type) {
       case 'dataset':
-        return { type: 'dataset', uniqueId, record: await this.deps.datasets.get(ctx, uniqueId) };
+        return { type, uniqueId, record: await this.deps.datasets.get(ctx, uniqueId) };
       case 'sample':
-        return { type: 'sample', uniqueId, record: await this.deps.samples.get(ctx, uniqueId) };
+        return { type, uniqueId, record: await this.deps.samples.get(ctx, uniqueId) };
       case 'project':
-        return { type: 'project', uniqueId, record: await this.deps.projects.get(ctx, uniqueId) };
+        return { type, uniqueId, record: await this.deps.projects.get(ctx, uniqueId) };
       case 'instrument':
-        return { type: 'instrument', uniqueId, record: await this.deps.instruments.get(ctx, uniqueId) };
+        return { type, uniqueId, record: await this.deps.instruments.get(ctx, uniqueId) };
     }
   }
 
   /**
-   * Makes a dataset, sample or instrument public or private through its own service (which
-   * checks `manage`); projects have no public flag (422).
+   * Makes a dataset, sample or instrument public or private (needs `manage`); projects have no
+   * public flag (422). The check and the write share one transaction holding the record's row
+   * lock (the lock ownership transfer and reassignment take), the check made on the row as
+   * locked, so a stale permission never flips the flag.
    */
   async setPublic(ctx: RequestContext, id: string, value: boolean): Promise<AnyResource> {
     const r = await this.find(ctx, id);
-    const patch = { public: value };
-    switch (r.type) {
-      case 'dataset':
-        return { ...r, record: await this.deps.datasets.update(ctx, r.uniqueId, patch) };
-      case 'sample':
-        return { ...r, record: await this.deps.samples.update(ctx, r.uniqueId, patch) };
-      case 'instrument':
-        return { ...r, record: await this.deps.instruments.update(ctx, r.uniqueId, patch) };
-      case 'project':
-        throw validationError('resource_type', 'projects have no public flag: every caller may read them');
-    }
+    if (r.type === 'project')
+      throw validationError('resource_type', 'projects have no public flag: every caller may read them');
+    await this.assertCan(ctx, 'manage', r);
+    await ctx.em.transactional(async (tx) => {
+      const row = await this.ownershipRow(tx, r.type, r.uniqueId, true);
+      if (!row) throw notFound('Resource', r.uniqueId);
+      await this.assertCanOn(ctx.within(tx), 'manage', {
+        uniqueId: row.uniqueId,
+        type: r.type,
+        ownerId: row.ownerId,
+        projectMfid: row.projectMfid,
+        public: row.public ?? false,
+      });
+      await rawQuery(
+        tx,
+        `update ${OWNERSHIP_COLUMNS[r.type].table} set public = ?, modification_time = now() where unique_id = ?`,
+        [value, r.uniqueId],
+      );
+    });
+    ctx.resetScope();
+    await ctx.em.refresh(r.record);
+    return r;
   }
 
   /** The caller's effective permission on a resource (null: may not read it). */
@@ -215,7 +241,8 @@ export class ResourceService {
    */
   async assertCanOn(ctx: RequestContext, action: Action, subject: AccessSubject): Promise<Permission> {
     const p = await this.permissionOf(ctx, subject);
-    if (!p) throw notFound(capitalize(subject.type), subject.uniqueId);
+    // as `find` answers for an id nothing has: an unreadable record's type does not leak
+    if (!p) throw notFound('Resource', subject.uniqueId);
     if (!allows(p, action)) throw forbidden(refusal(action, `${subject.type} ${subject.uniqueId}`, p));
     return p;
   }
