@@ -159,7 +159,7 @@ export class S3ObjectStore implements ObjectStore {
   async head(key: string): Promise<ObjectInfo | null> {
     try {
       const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: assertKey(key) }));
-      return { size: Number(out.ContentLength ?? 0), contentType: out.ContentType };
+      return { size: out.ContentLength ?? 0, contentType: out.ContentType };
     } catch (err) {
       if (isMissing(err)) return null;
       throw err;

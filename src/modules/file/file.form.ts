@@ -52,8 +52,9 @@ export async function receiveFormUpload(
         contentType: info.mimeType,
         ingestor,
       });
-      work.catch((err: Error) => {
+      work.catch((err: unknown) => {
         // answer now, and read the rest of the body away so the client sees the answer
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes the upload's own failure on unchanged
         reject(err);
         req.unpipe(parser);
         req.resume();
