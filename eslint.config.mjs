@@ -45,7 +45,6 @@ export default tseslint.config(
       ],
       // TODO-STRICT
       '@typescript-eslint/no-unnecessary-condition': 'off',
-      '@typescript-eslint/no-confusing-void-expression': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/no-unsafe-enum-assignment': 'off',
       '@typescript-eslint/no-misused-spread': 'off',

@@ -191,7 +191,9 @@ export class S3ObjectStore implements ObjectStore {
   async uploadPart(key: string, uploadId: string, part: PartInput): Promise<PartRef> {
     // a body that fails (the client went away) must end the request, or it waits for bytes forever
     const abort = new AbortController();
-    part.body.once('error', () => abort.abort());
+    part.body.once('error', () => {
+      abort.abort();
+    });
     const out = await this.client.send(
       new UploadPartCommand({
         Bucket: this.bucket,
