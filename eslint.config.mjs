@@ -43,12 +43,21 @@ export default tseslint.config(
         'error',
         { allowNumber: true, allowBoolean: true },
       ],
-      // TODO-STRICT
+      // Left off, with reasons:
+      // - The GraphQL enums are string enums whose values are the domain's string-literal unions;
+      //   resolvers cast a domain value to its enum at the wire boundary on purpose, which this rule
+      //   cannot see is value-identical (11 such casts).
+      '@typescript-eslint/no-unsafe-enum-assignment': 'off',
+      // - Spreads copy type-graphql input objects (filters) into plain selector objects, and snapshot
+      //   an entity before removal; losing the prototype is the point (6 sites).
+      '@typescript-eslint/no-misused-spread': 'off',
+      // - Decorator/ORM patterns (entity and type-graphql class instances assigned across declared
+      //   types); not assessed one by one yet.
+      '@typescript-eslint/no-unsafe-class-instance-assignment': 'off',
+      // - Not yet worked through: each finding needs a judgement (an impossible check may guard
+      //   external input typed too narrowly: widen the type, do not drop the check). Follow-up.
       '@typescript-eslint/no-unnecessary-condition': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
-      '@typescript-eslint/no-unsafe-enum-assignment': 'off',
-      '@typescript-eslint/no-misused-spread': 'off',
-      '@typescript-eslint/no-unsafe-class-instance-assignment': 'off',
     },
   },
   // DESIGN.md §12: no module imports another module's route file (`*.rest.ts`); the legacy
