@@ -4,6 +4,18 @@ import tseslint from 'typescript-eslint';
 const REST_IMPORT =
   "import another module's wire mapping from its <noun>.legacy.ts; only src/modules/routes.ts imports *.rest.ts (DESIGN.md §12)";
 
+// Tests keep the rule set they had under recommendedTypeChecked: every rule strictTypeChecked adds
+// or tightens is put back to its recommendedTypeChecked setting (or off) for test/**.
+const rulesOf = (configs) => Object.assign({}, ...configs.map((c) => c.rules ?? {}));
+const RECOMMENDED = rulesOf(tseslint.configs.recommendedTypeChecked);
+const STRICT = rulesOf(tseslint.configs.strictTypeChecked);
+const STRICT_ONLY_RELAXED = Object.fromEntries(
+  Object.keys(STRICT)
+    .filter((k) => JSON.stringify(STRICT[k]) !== JSON.stringify(RECOMMENDED[k]))
+    // `[severity, {}]`: a bare severity would keep the strict options set earlier (flat config).
+    .map((k) => [k, RECOMMENDED[k] === undefined ? 'off' : [RECOMMENDED[k], {}]]),
+);
+
 export default tseslint.config(
   {
     ignores: [
@@ -17,7 +29,7 @@ export default tseslint.config(
     ],
   },
   js.configs.recommended,
-  ...tseslint.configs.recommendedTypeChecked,
+  ...tseslint.configs.strictTypeChecked,
   {
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
@@ -26,6 +38,26 @@ export default tseslint.config(
       'no-console': 'error',
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/return-await': ['error', 'in-try-catch'],
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        { allowNumber: true, allowBoolean: true },
+      ],
+      // Left off, with reasons:
+      // - The GraphQL enums are string enums whose values are the domain's string-literal unions;
+      //   resolvers cast a domain value to its enum at the wire boundary on purpose, which this rule
+      //   cannot see is value-identical (11 such casts).
+      '@typescript-eslint/no-unsafe-enum-assignment': 'off',
+      // - Spreads copy type-graphql input objects (filters) into plain selector objects, and snapshot
+      //   an entity before removal; losing the prototype is the point (6 sites).
+      '@typescript-eslint/no-misused-spread': 'off',
+      // - Decorator/ORM patterns (entity and type-graphql class instances assigned across declared
+      //   types); not assessed one by one yet.
+      '@typescript-eslint/no-unsafe-class-instance-assignment': 'off',
+      // - Not yet worked through: each finding needs a judgement (an impossible check may guard
+      //   external input typed too narrowly: widen the type, do not drop the check). Follow-up.
+      '@typescript-eslint/no-unnecessary-condition': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
   // DESIGN.md §12: no module imports another module's route file (`*.rest.ts`); the legacy
@@ -81,6 +113,8 @@ export default tseslint.config(
   {
     files: ['test/**/*.ts'],
     rules: {
+      ...STRICT_ONLY_RELAXED,
+      '@typescript-eslint/return-await': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',

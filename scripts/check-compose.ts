@@ -85,7 +85,9 @@ function environmentOf(service: Json): [string, string][] {
       return [k, v.join('=')];
     });
   }
-  return isObject(env) ? Object.entries(env).map(([k, v]) => [k, v === null ? '' : String(v as string)]) : [];
+  return isObject(env)
+    ? Object.entries(env).map(([k, v]) => [k, v === null ? '' : String(v as string | number | boolean)])
+    : [];
 }
 
 function serviceProblems(name: string, service: Json): string[] {

@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   console.log('No drift: migrations, entities and schema.graphql agree.');
 }
 
-main().catch((err) => {
+main().catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });

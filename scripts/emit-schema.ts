@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   console.log(current === sdl ? 'schema.graphql unchanged.' : 'schema.graphql written.');
 }
 
-main().catch((err) => {
+main().catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });

@@ -13,8 +13,8 @@ async function main(): Promise<void> {
   const { orm, close } = await scratchOrm();
   try {
     await migrate(orm);
-    const executed = await orm.getMigrator().getExecutedMigrations();
-    const migrator = orm.getMigrator();
+    const executed = await orm.migrator.getExecutedMigrations();
+    const migrator = orm.migrator;
     const result = await migrator.createMigration('migrations', false, executed.length === 0, name);
     if (!result.fileName) {
       console.log('No changes: the migrations already match the entities.');
@@ -56,7 +56,7 @@ function className(dir: string, file: string): string {
 }
 
 if (require.main === module) {
-  main().catch((err) => {
+  main().catch((err: unknown) => {
     console.error(err);
     process.exit(1);
   });

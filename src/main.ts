@@ -146,8 +146,12 @@ function installShutdown(log: Logger, stoppers: (() => Promise<void>)[], timeout
         process.exit(1);
       });
   };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => {
+    stop('SIGTERM');
+  });
+  process.on('SIGINT', () => {
+    stop('SIGINT');
+  });
 }
 
 main().catch((err: unknown) => {

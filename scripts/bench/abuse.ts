@@ -54,7 +54,10 @@ function probe(url: string): Promise<void> {
     http
       .get(`${url}/health/live`, { agent: probeAgent }, (res) => {
         res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`${res.statusCode}`))));
+        res.on('end', () => {
+          if (res.statusCode === 200) resolve();
+          else reject(new Error(`${res.statusCode}`));
+        });
       })
       .on('error', reject);
   });

@@ -93,7 +93,9 @@ function uploadFile(base: string, ds: string, file: string, name: string): Promi
       },
       (res) => {
         res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('end', () => {
+          resolve(res.statusCode ?? 0);
+        });
       },
     );
     req.on('error', reject);
@@ -268,7 +270,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
+main().catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });

@@ -112,7 +112,9 @@ function send(
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (c: string) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, text });
+        });
       },
     );
     req.on('error', reject);
@@ -221,9 +223,18 @@ async function main(): Promise<void> {
     block.writeUInt32LE(i, 0); // every MiB differs
     const piece = Buffer.from(block);
     hash.update(piece);
-    if (!out.write(piece)) await new Promise<void>((r) => out.once('drain', () => r()));
+    if (!out.write(piece))
+      await new Promise<void>((r) =>
+        out.once('drain', () => {
+          r();
+        }),
+      );
   }
-  await new Promise<void>((r) => out.end(() => r()));
+  await new Promise<void>((r) =>
+    out.end(() => {
+      r();
+    }),
+  );
   const src: Source = { file, sha256: hash.digest('hex') };
   const size = SIZE_MB * MiB;
 
@@ -324,7 +335,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
+main().catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });

@@ -6,7 +6,9 @@ export function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const s = net.createServer().listen(0, '127.0.0.1', () => {
       const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
+      s.close(() => {
+        resolve(port);
+      });
     });
   });
 }

@@ -55,7 +55,7 @@ export class RequestContext {
    */
   private readonly cache: { scope?: Promise<ContextTypes['scope']> } = {};
   /** Records fetched by a canonical single read: only these get `capabilities` computed. */
-  readonly canonical = new WeakSet<object>();
+  readonly canonical = new WeakSet();
   /** Effective permissions computed during this request, by resource id. */
   readonly permissions = new Map<string, Promise<ContextTypes['permission']>>();
 

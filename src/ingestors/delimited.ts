@@ -170,7 +170,9 @@ export const delimitedIngestor: Ingestor = {
     if (head.includes('\u0000')) throw new Error('not a text file (it contains NUL bytes)');
     const delimiter = EXTENSIONS[source.extension] ?? sniffDelimiter(head);
     const stats = new TableStats();
-    const parser = new RecordParser(delimiter, (r) => stats.add(r));
+    const parser = new RecordParser(delimiter, (r) => {
+      stats.add(r);
+    });
     const decoder = new StringDecoder('utf8');
     for await (const chunk of (await source.stream()) as AsyncIterable<Buffer>)
       parser.push(decoder.write(chunk));

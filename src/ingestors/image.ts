@@ -79,8 +79,8 @@ export const imageIngestor: Ingestor = {
       .resize({ width: THUMBNAIL_EDGE, height: THUMBNAIL_EDGE, fit: 'inside', withoutEnlargement: true })
       .png()
       .toBuffer()
-      .catch((err: Error) => {
-        throw new Error(`the image could not be decoded (${err.message})`);
+      .catch((err: unknown) => {
+        throw new Error(`the image could not be decoded (${(err as Error).message})`);
       });
     const exif = await readExif(input);
     const image: Record<string, unknown> = {

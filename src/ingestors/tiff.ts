@@ -55,8 +55,8 @@ async function readTags(input: Buffer | string): Promise<Record<string, Record<s
     reviveValues: true,
     sanitize: false,
     mergeOutput: false,
-  }).catch((err: Error) => {
-    throw new Error(`not a readable TIFF file (${err.message})`);
+  }).catch((err: unknown) => {
+    throw new Error(`not a readable TIFF file (${(err as Error).message})`);
   })) as Record<string, Record<string, unknown>> | undefined;
   if (!parsed?.ifd0) throw new Error('not a readable TIFF file (no image directory)');
   const out: Record<string, Record<string, unknown>> = {};
@@ -132,8 +132,8 @@ export const tiffIngestor: Ingestor = {
     } catch (err) {
       throw new Error(`the TIFF image could not be read (${(err as Error).message})`);
     }
-    const image = await thumbnail(input, meta).catch((err: Error) => {
-      throw new Error(`the TIFF image could not be decoded (${err.message})`);
+    const image = await thumbnail(input, meta).catch((err: unknown) => {
+      throw new Error(`the TIFF image could not be decoded (${(err as Error).message})`);
     });
     const { ifd0, ...others } = tags;
     const timestamp = exifTimestamp({ ...ifd0, ...others.exif });

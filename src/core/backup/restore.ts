@@ -41,7 +41,7 @@ export async function restore(opts: { orm: MikroORM; store: ObjectStore; dir: st
     }
   }
 
-  await orm.getMigrator().up({ to: manifest.schemaRevision });
+  await orm.migrator.up({ to: manifest.schemaRevision });
   await orm.em.fork().transactional(async (em) => {
     const live = new Map((await tablesInOrder(em)).map((t) => [t.name, t]));
     for (const table of manifest.tables) {
@@ -57,7 +57,7 @@ export async function restore(opts: { orm: MikroORM; store: ObjectStore; dir: st
         await rawQuery(em, 'select setval(?::regclass, ?::bigint, true)', [quoteIdent(seq.name), seq.value]);
     }
   });
-  await orm.getMigrator().up();
+  await orm.migrator.up();
   return manifest;
 }
 

@@ -77,7 +77,7 @@ export async function migrate(orm: MikroORM): Promise<string | null> {
   const conn = await pool.acquireConnection();
   try {
     await knex.raw('select pg_advisory_lock(?)', [MIGRATION_LOCK]).connection(conn);
-    await orm.getMigrator().up();
+    await orm.migrator.up();
   } finally {
     await knex.raw('select pg_advisory_unlock(?)', [MIGRATION_LOCK]).connection(conn);
     await pool.releaseConnection(conn);
@@ -86,6 +86,6 @@ export async function migrate(orm: MikroORM): Promise<string | null> {
 }
 
 export async function schemaRevision(orm: MikroORM): Promise<string | null> {
-  const executed = await orm.getMigrator().getExecutedMigrations();
+  const executed = await orm.migrator.getExecutedMigrations();
   return executed.length > 0 ? executed[executed.length - 1].name : null;
 }

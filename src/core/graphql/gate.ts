@@ -105,7 +105,10 @@ export function graphqlGate(contexts: ContextFactory, config: Config): RequestHa
       anonymousJson(req, res, next);
       return;
     }
-    signedJson(req, res, (err?: unknown) => (err ? next(err) : uploads(req, res, next)));
+    signedJson(req, res, (err?: unknown) => {
+      if (err) next(err);
+      else uploads(req, res, next);
+    });
   };
   const document: RequestHandler = (req, _res, next) => {
     const query = queryText(req);

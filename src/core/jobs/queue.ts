@@ -22,7 +22,8 @@ export interface QueueOptions {
 }
 
 interface JobRow {
-  id: number;
+  /** A bigint column: the driver may hand it over as a string. */
+  id: number | string;
   queue: string;
   payload: Record<string, unknown>;
   attempts: number;
@@ -75,7 +76,7 @@ export class JobQueue {
     payload: Record<string, unknown>,
     opts: { maxAttempts?: number; delayMs?: number } = {},
   ): Promise<number> {
-    const rows = await rawQuery<{ id: number }>(
+    const rows = await rawQuery<{ id: number | string }>(
       em,
       `insert into job (queue, payload, max_attempts, run_at)
        values (?, ?::jsonb, ?, now() + make_interval(secs => ?)) returning id`,

@@ -138,7 +138,9 @@ export class JobWorker {
         this.again = false;
         this.wake();
       } else {
-        this.timer = setTimeout(() => this.wake(), this.opts.pollIntervalMs);
+        this.timer = setTimeout(() => {
+          this.wake();
+        }, this.opts.pollIntervalMs);
       }
     });
   }
@@ -197,7 +199,9 @@ export class JobWorker {
           (held) => {
             if (!held) log.warn('lost the lease of a running job (another worker may run it)');
           },
-          (err: unknown) => log.warn({ err }, 'could not renew a job lease'),
+          (err: unknown) => {
+            log.warn({ err }, 'could not renew a job lease');
+          },
         );
       },
       Math.max(1000, this.opts.leaseMs / 3),

@@ -37,7 +37,9 @@ gauge(
   'catalog_db_pool_waiting',
   'Requests waiting for a database connection (the pool is saturated when this stays above 0).',
   [],
-  (g) => g.set(sumPools((p) => p.numPendingAcquires())),
+  (g) => {
+    g.set(sumPools((p) => p.numPendingAcquires()));
+  },
 );
 gauge('catalog_db_pool_size_max', 'Largest number of connections the pool opens (DB_POOL_MAX).', [], (g) => {
   g.set(sumPools((p) => p.max));

@@ -81,7 +81,12 @@ export class FileSystemObjectStore implements ObjectStore {
     } catch (err) {
       // a body that fails at once can fail before the file is even opened: the open still
       // completes (creating it) and only then closes, so remove it after that
-      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
+      if (!out.closed)
+        await new Promise<void>((resolve) =>
+          out.once('close', () => {
+            resolve();
+          }),
+        );
       await fsp.rm(tmp, { force: true });
       throw meter.error ?? err;
     }

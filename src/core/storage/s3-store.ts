@@ -159,7 +159,7 @@ export class S3ObjectStore implements ObjectStore {
   async head(key: string): Promise<ObjectInfo | null> {
     try {
       const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: assertKey(key) }));
-      return { size: Number(out.ContentLength ?? 0), contentType: out.ContentType };
+      return { size: out.ContentLength ?? 0, contentType: out.ContentType };
     } catch (err) {
       if (isMissing(err)) return null;
       throw err;
@@ -191,7 +191,9 @@ export class S3ObjectStore implements ObjectStore {
   async uploadPart(key: string, uploadId: string, part: PartInput): Promise<PartRef> {
     // a body that fails (the client went away) must end the request, or it waits for bytes forever
     const abort = new AbortController();
-    part.body.once('error', () => abort.abort());
+    part.body.once('error', () => {
+      abort.abort();
+    });
     const out = await this.client.send(
       new UploadPartCommand({
         Bucket: this.bucket,

@@ -92,8 +92,12 @@ export class H5Session {
       for (const w of this.waiting.values()) w.reject(err);
       this.waiting.clear();
     };
-    this.worker.on('error', (err) => end(new Error(`the HDF5 reader failed: ${err.message}`)));
-    this.worker.on('exit', (code) => end(new Error(`the HDF5 reader stopped (exit code ${code})`)));
+    this.worker.on('error', (err) => {
+      end(new Error(`the HDF5 reader failed: ${err.message}`));
+    });
+    this.worker.on('exit', (code) => {
+      end(new Error(`the HDF5 reader stopped (exit code ${code})`));
+    });
   }
 
   /** Runs `fn` in the thread (its name must be unique per function). */

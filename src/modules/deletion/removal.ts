@@ -21,6 +21,7 @@ export interface RemovalHook {
   name: string;
   types: readonly DeletableType[];
   phase: 'dependents' | 'record';
+  // eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- hooks with no after-commit work are plain `async (): Promise<void>` functions
   remove(tx: EntityManager, target: RemovalTarget): Promise<AfterCommit | void>;
 }
 

@@ -39,9 +39,13 @@ export async function streamArchive(
   targets.forEach((t, i) => {
     zip.addReadStreamLazy(names[i], { size: t.size, compress: false, mtime }, (cb) => {
       store.get(t.key).then(
-        (object) =>
-          object ? cb(null, object.body) : cb(new Error(`object ${t.key} is missing`), null as never),
-        (err: unknown) => cb(err, null as never),
+        (object) => {
+          if (object) cb(null, object.body);
+          else cb(new Error(`object ${t.key} is missing`), null as never);
+        },
+        (err: unknown) => {
+          cb(err, null as never);
+        },
       );
     });
   });

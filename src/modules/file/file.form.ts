@@ -52,8 +52,9 @@ export async function receiveFormUpload(
         contentType: info.mimeType,
         ingestor,
       });
-      work.catch((err: Error) => {
+      work.catch((err: unknown) => {
         // answer now, and read the rest of the body away so the client sees the answer
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes the upload's own failure on unchanged
         reject(err);
         req.unpipe(parser);
         req.resume();
@@ -62,16 +63,19 @@ export async function receiveFormUpload(
     parser.on('filesLimit', () => {
       extraFile = true;
     });
-    parser.on('error', (err) =>
-      reject(validationError('body', `is not a readable multipart form (${String(err)})`)),
-    );
+    parser.on('error', (err) => {
+      reject(validationError('body', `is not a readable multipart form (${String(err)})`));
+    });
     parser.on('close', () => {
       if (!work) {
         reject(validationError('file', 'a file part is required'));
         return;
       }
       work.then(async (added) => {
-        if (!extraFile) return resolve(added);
+        if (!extraFile) {
+          resolve(added);
+          return;
+        }
         await files.undoAdd(ctx, added);
         reject(validationError('file', 'send one file per request'));
       }, reject);

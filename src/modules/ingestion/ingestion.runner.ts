@@ -34,9 +34,13 @@ interface Outcome {
 function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms / 1000} s`)), ms);
+    timer = setTimeout(() => {
+      reject(new Error(`${what} did not finish within ${ms / 1000} s`));
+    }, ms);
   });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([work, timeout]).finally(() => {
+    clearTimeout(timer);
+  });
 }
 
 /**
@@ -109,7 +113,9 @@ export class IngestionRunner implements JobHandler {
       } else {
         try {
           ingestor = await withTimeout(
-            detectIngestor(source, (name, err) => log.warn({ err, ingestor: name }, 'supports() failed')),
+            detectIngestor(source, (name, err) => {
+              log.warn({ err, ingestor: name }, 'supports() failed');
+            }),
             this.deps.timeoutMs,
             'choosing an ingestor',
           );

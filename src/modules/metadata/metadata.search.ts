@@ -30,7 +30,8 @@ interface HitRow {
   owner_id: string | null;
   creation_time: string | Date;
   modification_time: string | Date;
-  rank: number;
+  /** The driver may hand a numeric result over as a string. */
+  rank: number | string;
   data: MetadataDocument;
 }
 

@@ -29,7 +29,9 @@ export class ChunkSlice extends Transform {
       done();
       return;
     }
-    this.digest.update(part).then(() => done(null, part), done);
+    this.digest.update(part).then(() => {
+      done(null, part);
+    }, done);
   }
 
   override _flush(done: TransformCallback): void {

@@ -97,7 +97,9 @@ export function uploadSessionRouter(contexts: ContextFactory): Router {
           req,
         ),
       )
-      .then((r) => reply(res, r))
+      .then((r) => {
+        reply(res, r);
+      })
       .catch(next);
   });
   return router;

@@ -85,9 +85,9 @@ export class UploadService {
       const existing = await this.deps.files.findStored(ctx.em, ds.uniqueId, expectedSha256);
       if (existing) return { existing };
     }
-    await this.sweepExpired(ctx.em).catch((err: unknown) =>
-      ctx.log.warn({ err }, 'upload session sweep failed'),
-    );
+    await this.sweepExpired(ctx.em).catch((err: unknown) => {
+      ctx.log.warn({ err }, 'upload session sweep failed');
+    });
 
     const token = randomBytes(32).toString('base64url');
     const fileMfid = newMfid();

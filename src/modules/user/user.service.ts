@@ -131,7 +131,7 @@ export class UserService {
       isPlatformAdmin: input.isPlatformAdmin ?? false,
     });
     await this.assertIdentifiersFree(em, user);
-    await em.persistAndFlush(user);
+    await em.persist(user).flush();
     return user;
   }
 
@@ -172,7 +172,7 @@ export class UserService {
       label: opts.label ?? null,
       expiresAt: opts.expiresAt ?? null,
     });
-    await em.persistAndFlush(key);
+    await em.persist(key).flush();
     return { key, secret };
   }
 
