@@ -25,6 +25,7 @@ export async function offsetFind<T extends object>(
   em: EntityManager,
   entity: EntityName<T>,
   where: FilterQuery<T>,
+  // eslint-disable-next-line @typescript-eslint/no-generated-empty-object-type -- MikroORM's order map of a generic entity
   orderBy: QueryOrderMap<T>,
   page: { limit: number; offset: number },
 ): Promise<OffsetPage<T>> {

@@ -9,6 +9,7 @@ import { Entity, OptionalProps, Property } from '@mikro-orm/core';
  */
 @ObjectType()
 @Entity({ abstract: true })
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- subclasses name their defaulted columns for MikroORM's OptionalProps
 export abstract class TimedRecord<Optional extends string = never> {
   [OptionalProps]?: 'creationTime' | 'modificationTime' | Optional;
 

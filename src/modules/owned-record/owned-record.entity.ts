@@ -13,6 +13,7 @@ import { Project } from '../project/project.entity';
 @Entity({ abstract: true })
 @Index({ properties: ['project', 'uniqueId'] })
 @Index({ properties: ['owner', 'uniqueId'] })
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- subclasses name their defaulted columns for MikroORM's OptionalProps
 export abstract class OwnedRecordEntity<Optional extends string = never> extends TimedRecord<
   'public' | Optional
 > {
