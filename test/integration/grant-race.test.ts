@@ -4,6 +4,7 @@ import { rest, type Reply } from '../support/http';
 import { addMember, makeProject, makeUser, type TestUser } from '../support/factories';
 import { newDataset } from '../support/catalog';
 import { rawQuery } from '../../src/core/db/raw';
+import { onServer } from '../support/pg-server';
 
 /**
  * Grant changes racing ownership transfer and project reassignment. The window is widened
@@ -15,7 +16,7 @@ import { rawQuery } from '../../src/core/db/raw';
  * Runs on a PostgreSQL server (CI's pass, or `scripts/pg-up.sh`): the embedded database runs
  * one transaction at a time, so a lock held from a second connection stalls every request.
  */
-const serverPass = process.env.CATALOG_TEST_DB !== 'embedded';
+const serverPass = onServer;
 const maybe = serverPass ? test : test.skip;
 let t: TestApp;
 let owner: TestUser;
