@@ -25,7 +25,7 @@ export const RequiredString = (opts: SchemaOptions = {}): TUnsafe<string> =>
 
 /** Any JSON value, passed on to the service, which validates it (its rules are in the description). */
 export const Checked = <T = unknown>(description: string, shape: Record<string, unknown> = {}): TUnsafe<T> =>
-  Type.Unsafe<T>({ ...shape, description });
+  Type.Unsafe<T>({ ...shape, description: `${description} (checked by the service)` });
 
 /** Read-only fields clients echo back from a record they read: accepted and ignored. */
 export function echoed(names: readonly string[]): Record<string, TSchema> {
