@@ -4,11 +4,12 @@ import { migrate } from '../src/core/db/orm';
 import { buildGraphqlSchema, printSortedSchema } from '../src/core/graphql/schema';
 import { RESOLVERS } from '../src/modules/resolvers';
 import { scratchOrm } from './lib/db';
+import { openapiText } from './emit-openapi';
 
 /**
  * CI guard: builds a fresh database from the committed migrations and fails when the entities
  * would need more SQL, when migrations/index.ts misses a migration file, or when schema.graphql
- * differs from the schema the resolvers produce.
+ * (openapi.json) differs from the schema the resolvers (the REST route specs) produce.
  */
 async function main(): Promise<void> {
   const problems: string[] = [];
@@ -36,13 +37,17 @@ async function main(): Promise<void> {
     problems.push('schema.graphql is out of date: run `npm run schema:emit` and commit it');
   }
 
+  if (!fs.existsSync('openapi.json') || fs.readFileSync('openapi.json', 'utf8') !== openapiText()) {
+    problems.push('openapi.json is out of date: run `npm run openapi:emit` and commit it');
+  }
+
   if (problems.length) {
     console.error(
-      `Drift found:\n- ${problems.join('\n- ')}\n\nFix: npm run migration:create -- <name>; npm run schema:emit`,
+      `Drift found:\n- ${problems.join('\n- ')}\n\nFix: npm run migration:create -- <name>; npm run schema:emit; npm run openapi:emit`,
     );
     process.exit(1);
   }
-  console.log('No drift: migrations, entities and schema.graphql agree.');
+  console.log('No drift: migrations, entities, schema.graphql and openapi.json agree.');
 }
 
 main().catch((err: unknown) => {

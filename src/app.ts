@@ -31,7 +31,8 @@ import { RESOLVERS } from './modules/resolvers';
 import type { User } from './modules/user/user.entity';
 import type { AccessScope, GrantSnapshot } from './modules/access/access.service';
 import type { Permission } from './modules/access/permission';
-import { mountRoutes, publicRoutes } from './modules/routes';
+import { apiDocument, mountRoutes, publicRoutes } from './modules/routes';
+import { docsRouter } from './core/rest/docs';
 import { HealthService } from './modules/health/health.service';
 import { healthRouter } from './modules/health/health.rest';
 import { ensureBootstrapAdmin, type BootstrapResult } from './modules/user/bootstrap';
@@ -187,12 +188,15 @@ export async function createApp(opts: AppOptions): Promise<App> {
   );
   const open = publicRoutes(services, contexts, log);
   app.use('/api/v2', open);
+  // the OpenAPI document and its browser: open, like the GraphQL schema
+  const docs = docsRouter(apiDocument());
+  app.use('/api/v2', docs);
   const api = express.Router();
   // the key is checked before any body is read
   api.use(authenticate(contexts));
   api.use(jsonBodies(config.limits.maxJsonBodyBytes), rebindScope);
   mountRoutes(api);
-  api.use(noRoute(open, healthRoutes, api));
+  api.use(noRoute(open, docs, healthRoutes, api));
   app.use('/api/v2', api);
   app.use(noRoute(healthRoutes));
   app.use(restErrorHandler(log));

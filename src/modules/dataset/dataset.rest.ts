@@ -1,17 +1,35 @@
-import type { Router } from 'express';
 import { recordRoutes } from '../../core/rest/record-routes';
-import { optionalString } from '../../core/rest/body';
-import { parseRecordCreate, parseRecordPatch } from '../owned-record/owned-record.legacy';
+import { NullableString, Type } from '../../core/rest/schema';
+import type { Route } from '../../core/rest/route';
+import {
+  INCLUDE_QUERY,
+  recordCreateBody,
+  recordCreateInput,
+  recordPatchBody,
+  recordPatchInput,
+} from '../owned-record/owned-record.legacy';
 import { UPDATABLE } from './dataset.fields';
 import type { DatasetCreateInput, DatasetPatch } from './dataset.service';
-import { datasetDetail, datasetItems, parseFilter, toLegacyDataset } from './dataset.legacy';
+import {
+  DATASET,
+  DATASET_QUERY,
+  datasetDetail,
+  datasetItems,
+  parseFilter,
+  toLegacyDataset,
+} from './dataset.legacy';
 
 const INSTRUMENT_FIELDS = [
   ['instrument_name', 'instrumentName'],
   ['instrument_id', 'instrumentId'],
   ['instrument_mfid', 'instrumentMfid'],
 ] as const;
-const INSTRUMENT_WIRE = INSTRUMENT_FIELDS.map(([wire]) => wire);
+const INSTRUMENT_PROPERTIES = Object.fromEntries(
+  INSTRUMENT_FIELDS.map(([wire]) => [
+    wire,
+    Type.Optional(NullableString({ description: 'names the instrument' })),
+  ]),
+);
 /** Read-only fields of a dataset that clients echo back from a record they read: dropped on create. */
 const ECHOED = ['size', 'project_relation', 'instrument'];
 /**
@@ -21,33 +39,37 @@ const ECHOED = ['size', 'project_relation', 'instrument'];
  */
 const DROPPED_ON_CREATE = ['source_folder'];
 
-function parseCreate(raw: unknown): DatasetCreateInput {
-  const { body, input } = parseRecordCreate(UPDATABLE, raw, {
-    fields: INSTRUMENT_WIRE,
-    ignore: [...ECHOED, ...DROPPED_ON_CREATE],
-  });
-  const out: DatasetCreateInput = input;
-  for (const [wire, key] of INSTRUMENT_FIELDS) out[key] = optionalString(body, wire);
+function parseCreate(body: Record<string, unknown>): DatasetCreateInput {
+  const out: DatasetCreateInput = recordCreateInput(UPDATABLE, body);
+  for (const [wire, key] of INSTRUMENT_FIELDS) out[key] = body[wire] as string | null | undefined;
   return out;
 }
 
 /** The instrument fields may only repeat the current instrument (the service checks). */
-function parsePatch(raw: unknown): DatasetPatch {
-  const { body, patch } = parseRecordPatch(UPDATABLE, raw, INSTRUMENT_WIRE);
-  const out: DatasetPatch = patch;
-  for (const [wire, key] of INSTRUMENT_FIELDS) if (wire in body) out[key] = optionalString(body, wire);
+function parsePatch(body: Record<string, unknown>): DatasetPatch {
+  const out: DatasetPatch = recordPatchInput(UPDATABLE, body);
+  for (const [wire, key] of INSTRUMENT_FIELDS) if (wire in body) out[key] = body[wire] as string | null;
   return out;
 }
 
-export function datasetRoutes(router: Router): void {
-  recordRoutes(router, {
-    path: '/datasets',
-    service: (ctx) => ctx.services.dataset,
-    parseFilter,
-    parseCreate,
-    parsePatch,
-    items: (ctx, page, q) => datasetItems(ctx, page.items, q, page.relations),
-    detail: datasetDetail,
-    written: (ctx, ds, capabilities) => toLegacyDataset(ctx, ds, { includeOwner: true, capabilities }),
-  });
-}
+export const datasetRoutes: Route[] = recordRoutes({
+  path: '/datasets',
+  noun: 'dataset',
+  tag: 'datasets',
+  record: DATASET,
+  listQuery: DATASET_QUERY,
+  detailQuery: INCLUDE_QUERY,
+  createBody: recordCreateBody(UPDATABLE, {
+    fields: INSTRUMENT_PROPERTIES,
+    ignore: [...ECHOED, ...DROPPED_ON_CREATE],
+    title: 'DatasetCreate',
+  }),
+  patchBody: recordPatchBody(UPDATABLE, { fields: INSTRUMENT_PROPERTIES, title: 'DatasetPatch' }),
+  service: (ctx) => ctx.services.dataset,
+  parseFilter,
+  parseCreate,
+  parsePatch,
+  items: (ctx, page, q) => datasetItems(ctx, page.items, q, page.relations),
+  detail: datasetDetail,
+  written: (ctx, ds, capabilities) => toLegacyDataset(ctx, ds, { includeOwner: true, capabilities }),
+});

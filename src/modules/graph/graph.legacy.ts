@@ -1,3 +1,4 @@
+import { NullableString, Type } from '../../core/rest/schema';
 import type { GraphRows } from './graph.service';
 
 /**
@@ -30,3 +31,16 @@ export function toNodeLink(graph: GraphRows): Record<string, unknown> {
     links: edges,
   };
 }
+
+/** The node-link graph (networkx `node_link_data`). */
+export const NODE_LINK = Type.Object(
+  {
+    directed: Type.Boolean(),
+    multigraph: Type.Boolean(),
+    graph: Type.Object({}),
+    nodes: Type.Array(Type.Object({ id: Type.String(), entity_type: Type.String(), name: NullableString() })),
+    edges: Type.Array(Type.Object({ source: Type.String(), target: Type.String() })),
+    links: Type.Array(Type.Object({ source: Type.String(), target: Type.String() })),
+  },
+  { title: 'NodeLinkGraph' },
+);
