@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { handle, param } from '../../core/rest/handler';
-import { bodyObject, qInt, qLimit, qList } from '../../core/rest/params';
+import { bodyObject, qList, qOffsetPage } from '../../core/rest/params';
 import { withMetadata } from '../resource/resource.legacy';
 import { pickFields, optionalString, requiredString, type Body } from '../../core/rest/body';
 import { toLegacyProject } from './project.legacy';
@@ -48,8 +48,7 @@ export function projectRoutes(router: Router): void {
   router.get(
     '/users/:id/projects',
     handle(async (ctx, req) => {
-      const limit = qLimit(req.query, ctx.config.limits.defaultPageSize, ctx.config.limits.maxPageSize);
-      const offset = qInt(req.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+      const { limit, offset } = qOffsetPage(req.query, ctx.config.limits);
       const all = await ctx.services.projectMember.projectsOf(ctx, param(req, 'id'));
       const items = await Promise.all(
         all.slice(offset, offset + limit).map((m) => toLegacyProject(ctx, m.project)),
@@ -60,16 +59,10 @@ export function projectRoutes(router: Router): void {
   router.get(
     '/projects',
     handle(async (ctx, req) => {
-      const limit = qLimit(req.query, ctx.config.limits.defaultPageSize, ctx.config.limits.maxPageSize);
-      const offset = qInt(req.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
-      const page = await ctx.services.project.list(
-        ctx,
-        { limit, offset },
-        {
-          accessibleToUser: qList(req.query, 'accessible_to_user'),
-          accessibleToProject: qList(req.query, 'accessible_to_project'),
-        },
-      );
+      const page = await ctx.services.project.list(ctx, qOffsetPage(req.query, ctx.config.limits), {
+        accessibleToUser: qList(req.query, 'accessible_to_user'),
+        accessibleToProject: qList(req.query, 'accessible_to_project'),
+      });
       const items = await Promise.all(
         page.items.map(async (p) =>
           withMetadata(

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { handle, param } from '../../core/rest/handler';
-import { bodyObject, qBool, qInt, qLimit, qStr } from '../../core/rest/params';
+import { bodyObject, qBool, qOffsetPage, qStr } from '../../core/rest/params';
 import { optionalString, pickFields, type Body } from '../../core/rest/body';
 import { validationError } from '../../core/errors';
 import { parseUserPatch, toLegacyUser, toPublicUser } from './user.legacy';
@@ -18,8 +18,7 @@ export function userRoutes(router: Router): void {
   router.get(
     '/users',
     handle(async (ctx, req) => {
-      const limit = qLimit(req.query, ctx.config.limits.defaultPageSize, ctx.config.limits.maxPageSize);
-      const offset = qInt(req.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+      const { limit, offset } = qOffsetPage(req.query, ctx.config.limits);
       const page = await ctx.services.userAdmin.list(
         ctx,
         {
