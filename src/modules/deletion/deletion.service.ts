@@ -171,7 +171,7 @@ export class DeletionService {
           `resource ${r.uniqueId} has no approved deletion request: approve one, or delete with force=True`,
         );
       }
-      const request = approved ?? requests[0] ?? null;
+      const request = approved ?? requests.at(0) ?? null;
       if (request?.status === 'pending') {
         Object.assign(request, {
           status: 'approved',
