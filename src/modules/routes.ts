@@ -9,7 +9,7 @@ import type { ContextFactory } from '../core/context-factory';
 import type { Logger } from '../core/logger';
 import type { Services } from './services';
 import { fileRoutes } from './file/file.rest';
-import { signedDownloadRouter } from './file/file.public';
+import { signedDownloadRouter } from './file/file-public';
 import { uploadRoutes, uploadSessionRouter } from './upload/upload.rest';
 import { thumbnailRoutes } from './thumbnail/thumbnail.rest';
 import { searchRoutes } from './search/search.rest';

@@ -5,8 +5,8 @@ import { pickFields, type Body } from '../../core/rest/body';
 import { validationError } from '../../core/errors';
 import { sendObject } from '../../core/storage/send';
 import { toLegacyFile } from './file.legacy';
-import type { RemoteFileInput } from './file.input';
-import { receiveFormUpload } from './file.form';
+import type { RemoteFileInput } from './file-input';
+import { receiveFormUpload } from './file-form';
 import { streamArchive } from './archive';
 
 const REMOTE_FIELDS = ['filename', 'storage_backend', 'storage_path', 'access_note', 'size', 'sha256_hash'];

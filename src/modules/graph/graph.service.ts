@@ -5,7 +5,7 @@ import { sql, type Sql } from '../../core/db/sql';
 import type { AccessService } from '../access/access.service';
 import type { ProjectService } from '../project/project.service';
 import type { EdgeKind, RelationshipType } from '../link/relationship';
-import { ADJACENCY, NODES_AND_EDGES } from './graph.sql';
+import { ADJACENCY, NODES_AND_EDGES } from './graph-sql';
 
 export type GraphDirection = 'ancestors' | 'descendants' | 'both';
 export type NodeType = 'dataset' | 'sample';

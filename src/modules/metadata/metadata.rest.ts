@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { handle, param } from '../../core/rest/handler';
 import { qBool, qInt, qStr } from '../../core/rest/params';
-import { MAX_SEARCH_LIMIT } from './metadata.search';
+import { MAX_SEARCH_LIMIT } from './metadata-search';
 import { toLegacyMetadata, toLegacyHit } from './metadata.legacy';
 
 export function metadataRoutes(router: Router): void {
