@@ -1,5 +1,11 @@
+const os = require('node:os');
+
 /** @type {import('jest').Config} */
 module.exports = {
+  // At least two workers: with one, jest runs the files in its own process, beside the embedded
+  // database (global-setup.ts), so the service, the test and the database share one thread. Two
+  // workers keep both cores busy; the embedded database serves them all over its socket.
+  maxWorkers: Math.max(2, os.availableParallelism() - 1),
   testEnvironment: 'node',
   roots: ['<rootDir>/test', '<rootDir>/src'],
   testMatch: ['**/*.test.ts', '**/*.spec.ts'],

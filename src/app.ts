@@ -183,7 +183,12 @@ export async function createApp(opts: AppOptions): Promise<App> {
     // the caller is known, and the document bounded, before anything is parsed
     ...graphqlGate(contexts, config),
     rebindScope,
-    expressMiddleware(apollo, { context: ({ req }) => Promise.resolve(req.ctx!) }),
+    expressMiddleware(apollo, {
+      context: ({ req }) =>
+        req.ctx
+          ? Promise.resolve(req.ctx)
+          : Promise.reject(new Error('no request context: graphqlGate sets it first')),
+    }),
     graphqlRequestErrors(log),
   );
   const open = publicRoutes(services, contexts, log);

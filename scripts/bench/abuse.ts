@@ -134,7 +134,8 @@ async function underLoad(url: string, mode: 'abuse' | 'control') {
   for (const a of answers) {
     for (const [name, counts] of Object.entries(a)) {
       for (const [status, n] of Object.entries(counts)) {
-        (total[name] ??= {})[Number(status)] = (total[name]?.[Number(status)] ?? 0) + n;
+        const into = (total[name] ??= {});
+        into[Number(status)] = (into[Number(status)] ?? 0) + n;
       }
     }
   }
@@ -148,15 +149,17 @@ async function abuse(url: string, first: number, mode: 'abuse' | 'control'): Pro
     (k) => !only || k.name.includes(only),
   );
   const answers: Answers = {};
-  let stop = false;
-  parentPort!.once('message', () => (stop = true));
-  for (let i = first; !stop; i++) {
+  const port = parentPort;
+  if (!port) throw new Error('the abuse client runs as a worker thread');
+  const state = { stop: false };
+  port.once('message', () => (state.stop = true));
+  for (let i = first; !state.stop; i++) {
     const kind = kinds[i % kinds.length];
     const status = await kind.send().catch(() => 0);
     const counts = (answers[kind.name] ??= {});
     counts[status] = (counts[status] ?? 0) + 1;
   }
-  parentPort!.postMessage(answers);
+  port.postMessage(answers);
 }
 
 async function main(): Promise<void> {

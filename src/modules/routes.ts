@@ -15,7 +15,7 @@ import { DOCS_SPEC, DOCUMENT_SPEC } from '../core/rest/docs';
 import { HEALTH_SPECS } from './health/health.rest';
 import { packageVersion } from './health/health.service';
 import { fileRoutes } from './file/file.rest';
-import { SIGNED_DOWNLOAD_SPEC, signedDownloadRouter } from './file/file.public';
+import { SIGNED_DOWNLOAD_SPEC, signedDownloadRouter } from './file/file-public';
 import { UPLOAD_CHUNK_SPEC, uploadRoutes, uploadSessionRouter } from './upload/upload.rest';
 import { thumbnailRoutes } from './thumbnail/thumbnail.rest';
 import { searchRoutes } from './search/search.rest';

@@ -18,7 +18,7 @@ import {
 
 /**
  * THE AUTHORIZATION TABLE: every REST route and every GraphQL query and mutation, with who may
- * call it. `matrix.test.ts` runs each row for every role (rules.ts) on a private and a public
+ * call it. `matrix.rest.test.ts` and `matrix.graphql.test.ts` run each row for every role (rules.ts) on a private and a public
  * record, and fails when a route registered in Express or a field of the schema has no row
  * here. Adding an operation means adding its row.
  *

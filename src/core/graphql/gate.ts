@@ -46,10 +46,12 @@ function checkDocument(query: string, limits: DocumentLimits): AppError | null {
         return new AppError('PAYLOAD_TOO_LARGE', `The document has more than ${limits.tokens} tokens`);
       }
       if (token.kind === TokenKind.COLON && previous) name = previous;
-      previous = token.kind === TokenKind.NAME ? (token.value ?? '') : '';
+      // graphql-js types `value` as a string, but punctuation tokens carry none
+      const value = token.value as string | undefined;
+      previous = token.kind === TokenKind.NAME ? (value ?? '') : '';
       if (
         (token.kind === TokenKind.STRING || token.kind === TokenKind.BLOCK_STRING) &&
-        token.value?.includes('\u0000')
+        value?.includes('\u0000')
       ) {
         return new AppError('VALIDATION', `${name}: must not contain NUL characters (\\u0000)`, [
           { field: name, message: 'must not contain NUL characters (\\u0000)' },

@@ -51,7 +51,9 @@ export class AccessService {
    */
   async loadScope(ctx: RequestContext): Promise<AccessScope> {
     const user = ctx.caller.user;
-    return (await this.loadScopes(ctx.em, [user])).get(user.uniqueId)!;
+    const scope = (await this.loadScopes(ctx.em, [user])).get(user.uniqueId);
+    if (!scope) throw new Error(`no access scope loaded for ${user.uniqueId}`); // loadScopes makes one per user
+    return scope;
   }
 
   /** The scopes of many users in one statement (previews ask about every affected user). */
@@ -85,7 +87,8 @@ export class AccessService {
       [ids, ids, ids],
     );
     for (const row of rows) {
-      const scope = scopes.get(row.user_id)!;
+      const scope = scopes.get(row.user_id);
+      if (!scope) continue; // the statement selects only these users
       if (row.kind === 'group' || !row.role) {
         scope.groups.push(row.id);
         continue;
@@ -107,7 +110,7 @@ export class AccessService {
        where resource_id in (?)`,
       [[...new Set(resourceIds)]],
     );
-    for (const row of rows) snapshot.get(row.resource_id)!.push(row);
+    for (const row of rows) snapshot.get(row.resource_id)?.push(row); // only these resources
     return snapshot;
   }
 

@@ -13,8 +13,8 @@ import { pageOf } from '../../core/rest/params';
 import { validationError } from '../../core/errors';
 import { sendObject } from '../../core/storage/send';
 import { FILE, toLegacyFile } from './file.legacy';
-import type { RemoteFileInput } from './file.input';
-import { receiveFormUpload } from './file.form';
+import type { RemoteFileInput } from './file-input';
+import { receiveFormUpload } from './file-form';
 import { streamArchive } from './archive';
 
 const tag = 'files';

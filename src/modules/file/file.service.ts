@@ -13,7 +13,7 @@ import type { FilePolicy } from './file.policy';
 import { FileQuery, type FileFilter } from './file.query';
 import { cleanContentType, cleanFilename, ingestorName } from './filename';
 import { StoredFileHooks } from './stored-file';
-import { applyFilePatch, checkRemoteInput, type FilePatch, type RemoteFileInput } from './file.input';
+import { applyFilePatch, checkRemoteInput, type FilePatch, type RemoteFileInput } from './file-input';
 
 /** Bytes already written to the store, ready to become a file record. */
 export interface StoredUpload {

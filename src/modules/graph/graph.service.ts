@@ -5,7 +5,7 @@ import { sql, type Sql } from '../../core/db/sql';
 import type { AccessService } from '../access/access.service';
 import type { ProjectService } from '../project/project.service';
 import type { EdgeKind, RelationshipType } from '../link/relationship';
-import { ADJACENCY, NODES_AND_EDGES } from './graph.sql';
+import { ADJACENCY, NODES_AND_EDGES } from './graph-sql';
 
 export type GraphDirection = 'ancestors' | 'descendants' | 'both';
 export type NodeType = 'dataset' | 'sample';
@@ -68,7 +68,7 @@ export class GraphService {
     const depth = opts.depth ?? max;
     if (!Number.isInteger(depth) || depth < 0) throw validationError('depth', 'must be a whole number >= 0');
     const direction = opts.direction ?? 'both';
-    if (!STEPS[direction]) throw validationError('direction', 'must be ancestors, descendants or both');
+    if (!(direction in STEPS)) throw validationError('direction', 'must be ancestors, descendants or both');
     const [d, s] = await this.readable(ctx);
     const rows = await rawQuery<GraphRows>(
       ctx.em,

@@ -129,7 +129,7 @@ export class InstrumentService {
   async create(ctx: RequestContext, input: InstrumentCreateInput): Promise<Instrument> {
     this.policy.assertCanCreate(ctx);
     const problems = checkText(input);
-    const name = (input.instrumentName ?? '').trim();
+    const name = ((input.instrumentName as string | undefined) ?? '').trim(); // REST may omit it
     if (!name) problems.push({ field: 'instrument_name', message: 'is required' });
     else if (name.length > 200)
       problems.push({ field: 'instrument_name', message: 'must be at most 200 characters' });

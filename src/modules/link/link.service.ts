@@ -11,7 +11,7 @@ import type { Sample } from '../sample/sample.entity';
 import type { SampleService } from '../sample/sample.service';
 import type { SampleFilter } from '../sample/sample.query';
 import type { LinkRow } from './link.loaders';
-import type { RelativeFilter } from './link.filters';
+import type { RelativeFilter } from './link.filter';
 import { isRelationshipType, type EdgeKind, type RelationshipType } from './relationship';
 import type { LinkPolicy } from './link.policy';
 

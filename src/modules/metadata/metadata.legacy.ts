@@ -1,6 +1,6 @@
 import { NullableString, Type } from '../../core/rest/schema';
 import type { MetadataRecord } from './metadata.service';
-import type { MetadataHit } from './metadata.search';
+import type { MetadataHit } from './metadata-search';
 
 /** `{unique_id, scientific_metadata}`, or JSON null when the resource has no metadata. */
 export const toLegacyMetadata = (r: MetadataRecord) =>

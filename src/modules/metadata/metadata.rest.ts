@@ -1,6 +1,6 @@
 import { defineRoute, type Route } from '../../core/rest/route';
 import { Checked, QBool, QInt, QStr, Type } from '../../core/rest/schema';
-import { MAX_SEARCH_LIMIT } from './metadata.search';
+import { MAX_SEARCH_LIMIT } from './metadata-search';
 import { METADATA, METADATA_HIT, toLegacyMetadata, toLegacyHit } from './metadata.legacy';
 
 const tag = 'metadata';

@@ -9,8 +9,8 @@ import type { OwnedRecordPolicy } from '../access/owned-record.policy';
 import { User } from '../user/user.entity';
 import type { UserService } from '../user/user.service';
 import type { ProjectService } from '../project/project.service';
-import { checkOptionalDocument } from '../metadata/metadata.document';
-import type { MetadataStore } from '../metadata/metadata.store';
+import { checkOptionalDocument } from '../metadata/metadata-document';
+import type { MetadataStore } from '../metadata/metadata-store';
 import type { OwnedRecordEntity } from './owned-record.entity';
 import { checkTextSpec, textValues, type TextSpec, type TextValues } from './owned-record.fields';
 

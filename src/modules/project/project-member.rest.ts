@@ -21,7 +21,8 @@ function queryMember(query: { email?: string; username?: string }): MemberRef {
     const value = query[field];
     if (value) ids.push([field, value]);
   }
-  const [first, ...rest] = ids;
+  const first = ids.at(0);
+  const rest = ids.slice(1);
   if (!first) throw validationError('email', 'give the email or username of the user');
   return { ids: [first, ...rest] };
 }

@@ -11,7 +11,7 @@ import { Project } from './project.entity';
 import type { ProjectMember } from './project-member.entity';
 import type { ProjectPolicy } from './project.policy';
 import type { ProjectService } from './project.service';
-import type { Membership, ProjectLookup } from './project.lookup';
+import type { Membership, ProjectLookup } from './project-lookup';
 
 /** One identifier of a user (ORCID, MFID, username or email) and the input field that gave it. */
 export type MemberId = [field: string, value: string];

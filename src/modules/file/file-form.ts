@@ -27,7 +27,7 @@ export async function receiveFormUpload(
   if (declared > max + FORM_OVERHEAD) throw tooLarge(max);
 
   return new Promise<FileAdded>((resolve, reject) => {
-    const fields: Record<string, string> = {};
+    const fields: Partial<Record<string, string>> = {};
     let work: Promise<FileAdded> | null = null;
     let extraFile = false;
     let parser: busboy.Busboy;

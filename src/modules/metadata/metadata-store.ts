@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../../core/db/raw';
 import type { ResourceType } from '../access/access-grant.entity';
-import { mergeTopLevel, type MetadataDocument } from './metadata.document';
+import { mergeTopLevel, type MetadataDocument } from './metadata-document';
 
 /** How a write treats existing metadata. */
 export type WriteMode = 'merge' | 'replace';
