@@ -26,6 +26,7 @@ export default tseslint.config(
       'migrations/Migration*.ts',
       '*.js',
       '*.mjs',
+      'scripts/*.mjs',
     ],
   },
   js.configs.recommended,

@@ -12,7 +12,7 @@ import { createOrm, migrate } from './core/db/orm';
 import { ENTITIES } from './modules/entities';
 import { holdLiveness } from './core/db/liveness';
 import type { RequestContext } from './core/context';
-import { ContextFactory } from './core/context-factory';
+import { ContextFactory, type CallerSource } from './core/context-factory';
 import { accessLog, authenticate, rebindScope, requestId } from './core/http/middleware';
 import { cors } from './core/http/cors';
 import { graphqlMetrics, httpMetrics, metricsEndpoint } from './core/metrics/http';
@@ -29,7 +29,14 @@ import { createServices, initServices, type Services } from './modules/services'
 import { createLoaders, type Loaders } from './modules/loaders';
 import { RESOLVERS } from './modules/resolvers';
 import type { User } from './modules/user/user.entity';
-import type { AccessScope, GrantSnapshot } from './modules/access/access.service';
+import {
+  addScopeRow,
+  emptyScope,
+  scopeRowsSql,
+  type AccessScope,
+  type GrantSnapshot,
+  type ScopeRow,
+} from './modules/access/access.service';
 import type { Permission } from './modules/access/permission';
 import { apiDocument, mountRoutes, publicRoutes } from './modules/routes';
 import { docsRouter } from './core/rest/docs';
@@ -62,7 +69,19 @@ export function createContexts(
   config: Config,
   log: Logger,
 ): ContextFactory {
-  return new ContextFactory(orm, services.user, {
+  // the key, its user and the user's access scope in one statement
+  const scope = `(select coalesce(json_agg(s), '[]'::json) from (${scopeRowsSql('= u.unique_id')}) s)`;
+  const callers: CallerSource = {
+    async authenticate(em, token) {
+      const caller = await services.user.authenticate(em, token, scope);
+      if (!caller) return null;
+      const access = emptyScope(caller.user);
+      for (const row of caller.attached as ScopeRow[]) addScopeRow(access, row);
+      return { user: caller.user, apiKey: caller.apiKey, token, scope: access };
+    },
+    get: (em, uniqueId) => services.user.get(em, uniqueId),
+  };
+  return new ContextFactory(orm, callers, {
     config,
     log,
     services,

@@ -44,7 +44,7 @@ class Components {
     const plain = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, this.ref(v)]));
     const title = (schema as { title?: unknown }).title;
     if (typeof title !== 'string') return plain;
-    const known = this.schemas[title];
+    const known = this.schemas[title] as Record<string, unknown> | undefined;
     if (known && !isDeepStrictEqual(known, plain))
       throw new Error(`two different schemas are titled ${title}`);
     this.schemas[title] = plain;
@@ -66,7 +66,7 @@ function parameters(spec: RouteSpec, c: Components): Json[] {
     name,
     in: 'path',
     required: true,
-    description: (spec.params as Record<string, string> | undefined)?.[name ?? ''] ?? undefined,
+    description: (spec.params as Record<string, string> | undefined)?.[name],
     schema: { type: 'string' },
   }));
   const query = Object.entries(spec.query ?? {}).map(([name, schema]) => {
@@ -135,7 +135,7 @@ export function openapiDocument(specs: readonly RouteSpec[], info: DocumentInfo)
   for (const spec of specs) {
     const path = openapiPath(spec.path);
     const item = (paths[path] ??= {});
-    if (item[spec.method]) throw new Error(`${spec.method.toUpperCase()} ${path} is defined twice`);
+    if (spec.method in item) throw new Error(`${spec.method.toUpperCase()} ${path} is defined twice`);
     item[spec.method] = operation(spec, c);
   }
   const used = [...new Set(specs.map((s) => s.tag))];

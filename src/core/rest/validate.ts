@@ -158,5 +158,7 @@ export function dropEchoed(
   properties: Record<string, Record<string, unknown>>,
   body: Record<string, unknown>,
 ): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(body).filter(([name]) => !properties[name]?.[ECHOED]));
+  return Object.fromEntries(
+    Object.entries(body).filter(([name]) => !(name in properties && properties[name][ECHOED])),
+  );
 }
