@@ -34,7 +34,8 @@ function hasBody(req: Request): boolean {
 
 /**
  * Request bodies of the REST routes: JSON (parsed, then checked for NUL characters and depth,
- * naming the field), or multipart/form-data left to the upload routes that stream it. Any other
+ * naming the field), or multipart/form-data left unread for the routes that stream it (`handle`
+ * answers 415 on every other route, before it does anything). Any other
  * body is 415 rather than silently ignored. Mount after authentication, so nothing is read for
  * callers without a valid key.
  */

@@ -78,19 +78,23 @@ export function fileRoutes(router: Router): void {
   );
   router.post(
     '/datasets/:id/files',
-    handle(async (ctx, req, res) => {
-      const datasetId = param(req, 'id');
-      if (isMultipart(req)) {
-        const added = await receiveFormUpload(ctx, ctx.services.file, req, datasetId);
-        res.status(added.created ? 201 : 200).json(toLegacyFile(added.file));
-        return undefined;
-      }
-      if (!req.is('application/json')) {
-        throw validationError('body', 'send the file as multipart/form-data, or a remote file as JSON');
-      }
-      const body = pickFields(bodyObject(req.body), REMOTE_FIELDS, { ignore: ECHOED });
-      return toLegacyFile(await ctx.services.file.addRemote(ctx, datasetId, fileInput(body)));
-    }, 201),
+    handle(
+      async (ctx, req, res) => {
+        const datasetId = param(req, 'id');
+        if (isMultipart(req)) {
+          const added = await receiveFormUpload(ctx, ctx.services.file, req, datasetId);
+          res.status(added.created ? 201 : 200).json(toLegacyFile(added.file));
+          return undefined;
+        }
+        if (!req.is('application/json')) {
+          throw validationError('body', 'send the file as multipart/form-data, or a remote file as JSON');
+        }
+        const body = pickFields(bodyObject(req.body), REMOTE_FIELDS, { ignore: ECHOED });
+        return toLegacyFile(await ctx.services.file.addRemote(ctx, datasetId, fileInput(body)));
+      },
+      201,
+      { form: true },
+    ),
   );
   router.get(
     '/datasets/:id/download_links',
