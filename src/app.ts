@@ -158,6 +158,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
         defaultPageSize: config.limits.defaultPageSize,
         maxPageSize: config.limits.maxPageSize,
         listMax: config.limits.graphqlListMax,
+        graphMaxNodes: config.limits.graphMaxNodes,
       }),
       requireCaller,
       graphqlMetrics,

@@ -72,9 +72,14 @@ export function fileRoutes(router: Router): void {
     }),
   );
 
+  // a plain list (legacy): the first MAX_PAGE_SIZE files unless `limit` / `offset` ask for a page
   router.get(
     '/datasets/:id/files',
-    handle(async (ctx, req) => (await ctx.services.file.ofDataset(ctx, param(req, 'id'))).map(toLegacyFile)),
+    handle(async (ctx, req) => {
+      const { maxPageSize } = ctx.config.limits;
+      const page = qOffsetPage(req.query, { defaultPageSize: maxPageSize, maxPageSize });
+      return (await ctx.services.file.ofDataset(ctx, param(req, 'id'), page)).map(toLegacyFile);
+    }),
   );
   router.post(
     '/datasets/:id/files',

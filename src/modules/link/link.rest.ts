@@ -87,9 +87,14 @@ export function linkRoutes(router: Router): void {
       return toLegacyLinkInfo(info);
     }, 201),
   );
+  // a plain list (legacy): the first MAX_PAGE_SIZE links unless `limit` / `offset` ask for a page
   router.get(
     '/resources/:id/links',
-    handle(async (ctx, req) => (await ctx.services.link.linksOf(ctx, param(req, 'id'))).map(toLegacyLink)),
+    handle(async (ctx, req) => {
+      const { maxPageSize } = ctx.config.limits;
+      const page = qOffsetPage(req.query, { defaultPageSize: maxPageSize, maxPageSize });
+      return (await ctx.services.link.linksOf(ctx, param(req, 'id'), page)).map(toLegacyLink);
+    }),
   );
   router.delete(
     '/resources/:a/links/:b',
