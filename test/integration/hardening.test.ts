@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { startTestApp, type TestApp } from '../support/app';
 import { makeUser, type TestUser } from '../support/factories';
 import { gql, rest } from '../support/http';
@@ -263,5 +264,40 @@ describe('explicit null for fields that cannot be null', () => {
     expect(res.errors?.[0].extensions?.fields?.[0].field).toBe('public');
     const after = await rest(t.url, 'GET', `/datasets/${ds}`, { key: alice.key });
     expect(after.body.public).toBe(false);
+  });
+});
+
+describe('oversized or unwanted bodies are refused before they are read', () => {
+  /** Sends the headers and 1 KiB of a body declared `declared` bytes long, then waits for an answer. */
+  const partial = (path: string, headers: Record<string, string>, declared: number) =>
+    new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
+      const req = http.request(`${t.url}${path}`, {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(declared) },
+      });
+      req.on('response', (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body });
+        });
+      });
+      req.on('error', reject);
+      req.write(Buffer.alloc(1024, ' '));
+      // the rest of the body is never sent: the server must answer from the headers alone
+    });
+
+  test.each([
+    ['anonymous GraphQL', '/graphql', {}, 413],
+    ['signed GraphQL over MAX_JSON_BODY_BYTES', '/graphql', { key: true }, 413],
+    ['signed REST JSON over MAX_JSON_BODY_BYTES', '/api/v2/datasets', { key: true }, 413],
+    ['anonymous REST JSON', '/api/v2/datasets', {}, 401],
+  ] as const)('%s', async (_name, path, opts, status) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if ('key' in opts) headers.authorization = `Bearer ${alice.key}`;
+    const res = await partial(path, headers, 64 * 1024 * 1024);
+    expect(res.status).toBe(status);
+    expect(res.connection).toBe('close');
+    expect(res.body).toMatch(/PAYLOAD_TOO_LARGE|UNAUTHENTICATED/);
   });
 });

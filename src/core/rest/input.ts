@@ -1,6 +1,7 @@
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import { AppError, validationError } from '../errors';
 import { jsonProblem } from '../json-guard';
+import { declaredTooLarge } from '../http/unread-body';
 
 /**
  * Refuses paths and query strings PostgreSQL could not take before any route sees them: a path
@@ -40,7 +41,12 @@ function hasBody(req: Request): boolean {
  * callers without a valid key.
  */
 export function jsonBodies(limitBytes: number): RequestHandler[] {
-  const parse = express.json({ limit: limitBytes, type: JSON_TYPES });
+  const json = express.json({ limit: limitBytes, type: JSON_TYPES });
+  const parse: RequestHandler = (req, res, next) => {
+    const tooLarge = req.is(JSON_TYPES) ? declaredTooLarge(req, limitBytes) : null;
+    if (tooLarge) next(tooLarge);
+    else json(req, res, next);
+  };
   const check: RequestHandler = (req, _res, next) => {
     if (!hasBody(req)) {
       next();
