@@ -43,7 +43,9 @@ async function startServer(): Promise<{ url: string; stop: () => Promise<void> }
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  for (let i = 0; i < 600; i++) {
+  // a loaded machine can take a minute or more to start the embedded database
+  for (let i = 0; ; i++) {
+    if (i === 3000) throw new Error('the service did not become ready within 5 minutes');
     try {
       if ((await fetch(`${url}/health/ready`)).ok) break;
     } catch {
