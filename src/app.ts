@@ -174,12 +174,14 @@ export async function createApp(opts: AppOptions): Promise<App> {
         stopGracePeriodMillis: config.shutdownTimeoutMs,
       }),
       ApolloServerPluginLandingPageDisabled(),
+      // before the limits: an operation an anonymous caller may not run is refused unmeasured
+      requireCaller,
       queryLimits(config.limits.graphqlMaxDepth, config.limits.graphqlMaxComplexity, {
         defaultPageSize: config.limits.defaultPageSize,
         maxPageSize: config.limits.maxPageSize,
         listMax: config.limits.graphqlListMax,
+        graphMaxNodes: config.limits.graphMaxNodes,
       }),
-      requireCaller,
       graphqlMetrics,
       unavailableStatus,
     ],

@@ -7,6 +7,7 @@ import type { Logger } from '../logger';
 import { AppError, RETRY_AFTER_SECONDS, unauthenticated } from '../errors';
 import { databaseError } from '../db/errors';
 import { jsonProblem } from '../json-guard';
+import { closeIfUnread, declaredTooLarge } from '../http/unread-body';
 
 /** What one caller may send to /graphql before anything is parsed. */
 export interface DocumentLimits {
@@ -86,7 +87,8 @@ export function graphqlGate(contexts: ContextFactory, config: Config): RequestHa
     tokens: limits.graphqlAnonymousMaxTokens,
   };
   const signedJson = express.json({ limit: limits.maxJsonBodyBytes });
-  const anonymousJson = express.json({ limit: anonymous.bytes + 4096 });
+  const anonymousBodyBytes = anonymous.bytes + 4096;
+  const anonymousJson = express.json({ limit: anonymousBodyBytes });
   const uploads = graphqlUploadExpress({
     maxFileSize: limits.maxUploadBytes,
     maxFiles: limits.maxUploadFiles,
@@ -104,7 +106,14 @@ export function graphqlGate(contexts: ContextFactory, config: Config): RequestHa
         next(unauthenticated('Uploads need an API key: send "Authorization: Bearer <api key>"'));
         return;
       }
-      anonymousJson(req, res, next);
+      const tooLarge = declaredTooLarge(req, anonymousBodyBytes);
+      if (tooLarge) next(tooLarge);
+      else anonymousJson(req, res, next);
+      return;
+    }
+    const tooLarge = req.is('multipart/form-data') ? null : declaredTooLarge(req, limits.maxJsonBodyBytes);
+    if (tooLarge) {
+      next(tooLarge);
       return;
     }
     signedJson(req, res, (err?: unknown) => {
@@ -141,6 +150,7 @@ export function graphqlRequestErrors(log: Logger): ErrorRequestHandler {
       return;
     }
     const e = (err ?? {}) as { type?: string; status?: number; expose?: boolean; message?: string };
+    closeIfUnread(req, res);
     let known: AppError | null = err instanceof AppError ? err : databaseError(err);
     if (!known && e.type === 'entity.parse.failed')
       known = new AppError('BAD_REQUEST', 'The body is not valid JSON');

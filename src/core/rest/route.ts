@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import type { RequestContext } from '../context';
-import { unauthenticated } from '../errors';
+import { AppError, unauthenticated } from '../errors';
 import { bodyObject } from './params';
 import { check, compile, decodeQuery, dropEchoed } from './validate';
 
@@ -107,6 +107,21 @@ function inputReader<Path extends string, Q extends TProperties>(
 }
 
 /**
+ * A multipart/form-data body sent to a route that does not read forms: the body parser lets
+ * forms through unread (they stream to the routes that take them), so the route itself refuses
+ * it (415) before doing anything.
+ */
+function unreadForm(req: Request): AppError | null {
+  if (!req.is('multipart/form-data')) return null;
+  const length = req.headers['content-length'];
+  if (req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) return null;
+  return new AppError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    `${req.method} ${req.path} does not take multipart/form-data: send the request body as application/json`,
+  );
+}
+
+/**
  * An authenticated route: the handler gets the request context and the checked input, and
  * returns the value to encode as JSON with the spec's status (`null` is JSON null; `undefined`
  * means the handler wrote the response itself).
@@ -120,6 +135,8 @@ export function defineRoute<const Path extends string, const Q extends TProperti
     try {
       const ctx = req.ctx;
       if (!ctx) throw unauthenticated();
+      const form = spec.multipart ? null : unreadForm(req);
+      if (form) throw form;
       const result = await fn(ctx, read(req), req, res);
       if (result === undefined) return;
       res.status(spec.status ?? 200).json(result);

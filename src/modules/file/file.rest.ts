@@ -148,10 +148,17 @@ export const fileRoutes: Route[] = [
       path: '/datasets/:id/files',
       tag,
       summary: "A dataset's files",
+      description:
+        'A plain list (legacy): the first MAX_PAGE_SIZE files unless `limit` / `offset` ask for another page.',
       params: datasetId,
+      query: OFFSET_PAGE,
       response: Type.Array(FILE),
     },
-    async (ctx, { params }) => (await ctx.services.file.ofDataset(ctx, params.id)).map(toLegacyFile),
+    async (ctx, { params, query }) => {
+      const { maxPageSize } = ctx.config.limits;
+      const page = pageOf(query, { defaultPageSize: maxPageSize, maxPageSize });
+      return (await ctx.services.file.ofDataset(ctx, params.id, page)).map(toLegacyFile);
+    },
   ),
   defineRoute(
     {

@@ -3,7 +3,8 @@ import type { GraphRows } from './graph.service';
 
 /**
  * The legacy node-link shape (networkx `node_link_data`): directed, edges from parent to child,
- * under both `edges` (networkx >= 3.6) and `links` (older releases).
+ * under both `edges` (networkx >= 3.6) and `links` (older releases). A graph cut at the caps
+ * says so in the graph attributes: `"graph": {"truncated": true}` (otherwise `{}`).
  */
 export function toNodeLink(graph: GraphRows): Record<string, unknown> {
   const edges = graph.edges.map((e) => ({
@@ -15,7 +16,7 @@ export function toNodeLink(graph: GraphRows): Record<string, unknown> {
   return {
     directed: true,
     multigraph: false,
-    graph: {},
+    graph: graph.truncated ? { truncated: true } : {},
     nodes: graph.nodes.map((n) => ({
       id: n.id,
       unique_id: n.id,

@@ -142,10 +142,17 @@ export const linkRoutes: Route[] = [
       path: '/resources/:id/links',
       tag,
       summary: "A record's links",
+      description:
+        'A plain list (legacy): the first MAX_PAGE_SIZE links unless `limit` / `offset` ask for another page.',
       params: id,
+      query: OFFSET_PAGE,
       response: Type.Array(LINK),
     },
-    async (ctx, { params }) => (await ctx.services.link.linksOf(ctx, params.id)).map(toLegacyLink),
+    async (ctx, { params, query }) => {
+      const { maxPageSize } = ctx.config.limits;
+      const page = pageOf(query, { defaultPageSize: maxPageSize, maxPageSize });
+      return (await ctx.services.link.linksOf(ctx, params.id, page)).map(toLegacyLink);
+    },
   ),
   defineRoute(
     {
