@@ -258,7 +258,8 @@ async function main(): Promise<void> {
           abusiveSeconds += r.seconds;
           for (const [name, counts] of Object.entries(r.total)) {
             for (const [status, n] of Object.entries(counts)) {
-              (answered[name] ??= {})[Number(status)] = (answered[name]?.[Number(status)] ?? 0) + n;
+              const byStatus = (answered[name] ??= {}) as Record<number, number | undefined>;
+              byStatus[Number(status)] = (byStatus[Number(status)] ?? 0) + n;
               abusiveSent += n;
             }
           }
