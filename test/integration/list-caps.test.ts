@@ -3,6 +3,7 @@ import { makeProject, makeUser, type TestUser } from '../support/factories';
 import { gql, rest } from '../support/http';
 import { newDataset } from '../support/catalog';
 import { rawQuery } from '../../src/core/db/raw';
+import { formUpload } from '../support/files';
 
 /**
  * Every list a caller can make grow is bounded: graphs are cut at GRAPH_MAX_NODES and say so,
@@ -110,6 +111,38 @@ describe('links page', () => {
     expect(page.body.map((l: { unique_id: string }) => l.unique_id)).toEqual(
       all.body.slice(12).map((l: { unique_id: string }) => l.unique_id),
     );
+  });
+});
+
+describe("a dataset's files page", () => {
+  test('REST files and download_links: every file by default, a page with limit and offset', async () => {
+    const ds = await newDataset(t.url, alice.key);
+    const names = ['a.txt', 'b.txt', 'c.txt'];
+    for (const name of names) {
+      const up = await formUpload(t.url, alice.key, ds, [{ name, data: Buffer.from(`content of ${name}`) }]);
+      expect(up.status).toBe(201);
+    }
+    const get = (path: string, query?: Record<string, string>) =>
+      rest(t.url, 'GET', `/datasets/${ds}/${path}`, { key: alice.key, query });
+    const all = await get('files');
+    expect(all.status).toBe(200);
+    const ids = (all.body as { mfid: string }[]).map((f) => f.mfid);
+    expect(ids).toHaveLength(3);
+    const first = await get('files', { limit: '2' });
+    const rest2 = await get('files', { limit: '2', offset: '2' });
+    expect([...first.body, ...rest2.body].map((f: { mfid: string }) => f.mfid)).toEqual(ids);
+    expect(first.body).toHaveLength(2);
+
+    const links = await get('download_links');
+    expect(Object.keys(links.body as object).sort()).toEqual([...ids].sort());
+    const page1 = await get('download_links', { limit: '2' });
+    const page2 = await get('download_links', { limit: '2', offset: '2' });
+    expect(Object.keys(page1.body as object)).toHaveLength(2);
+    expect(Object.keys(page2.body as object)).toHaveLength(1);
+    expect([...Object.keys(page1.body as object), ...Object.keys(page2.body as object)].sort()).toEqual(
+      [...ids].sort(),
+    );
+    expect((await get('download_links', { limit: '0' })).status).toBe(422);
   });
 });
 

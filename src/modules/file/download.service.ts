@@ -104,8 +104,9 @@ export class DownloadService {
     ctx: RequestContext,
     datasetId: string,
     opts: LinkOptions = {},
+    page?: { limit: number; offset: number },
   ): Promise<Record<string, string>> {
-    const stored = (await this.deps.files.ofDataset(ctx, datasetId)).filter((f) => f.storageKey);
+    const stored = (await this.deps.files.ofDataset(ctx, datasetId, page)).filter((f) => f.storageKey);
     // this wording makes older clients read the 404 as "no links" rather than an error
     if (!stored.length) throw new AppError('NOT_FOUND', `No files found in storage for dataset ${datasetId}`);
     const links: Record<string, string> = {};

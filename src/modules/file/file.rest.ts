@@ -199,10 +199,17 @@ export const fileRoutes: Route[] = [
       path: '/datasets/:id/download_links',
       tag,
       summary: "Signed download URLs of a dataset's files",
+      description:
+        'File MFID → URL of the stored files among the first MAX_PAGE_SIZE files (by MFID), unless `limit` / `offset` ask for another page.',
       params: datasetId,
+      query: OFFSET_PAGE,
       response: Type.Object({}, { additionalProperties: true }),
     },
-    (ctx, { params }) => ctx.services.download.datasetLinks(ctx, params.id, { viaService: true }),
+    (ctx, { params, query }) => {
+      const { maxPageSize } = ctx.config.limits;
+      const page = pageOf(query, { defaultPageSize: maxPageSize, maxPageSize });
+      return ctx.services.download.datasetLinks(ctx, params.id, { viaService: true }, page);
+    },
   ),
   defineRoute(
     {
