@@ -201,7 +201,8 @@ suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () 
     await drainJobs(t);
     await page.getByRole('status').filter({ hasText: 'Ingestion: complete' }).waitFor();
     const fileRow = page.getByRole('row', { name: /notes\.json/ });
-    await expect(fileRow.locator('td.ingestion').textContent()).resolves.toBe('complete');
+    // the status line ends, then the page reloads the dataset: its files table follows
+    await fileRow.locator('td.ingestion', { hasText: /^complete$/ }).waitFor();
     await fileRow.getByRole('link', { name: 'Download notes.json' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, '05-dataset-after-upload');
