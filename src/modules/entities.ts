@@ -8,6 +8,7 @@ import { Project } from './project/project.entity';
 import { ProjectMember } from './project/project-member.entity';
 import { Instrument } from './instrument/instrument.entity';
 import { Dataset } from './dataset/dataset.entity';
+import { DatasetText } from './dataset/dataset-text.entity';
 import { AccessGrant } from './access/access-grant.entity';
 import { Keyword } from './keyword/keyword.entity';
 import { DatasetKeyword } from './keyword/dataset-keyword.entity';
@@ -43,6 +44,7 @@ export const ENTITIES = [
   ProjectMember,
   Instrument,
   Dataset,
+  DatasetText,
   AccessGrant,
   Keyword,
   DatasetKeyword,

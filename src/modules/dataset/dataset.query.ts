@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../core/context';
 import { and, likeEscape, sql, type Sql } from '../../core/db/sql';
+import { validationError } from '../../core/errors';
 import { countRows, selectPage, type PageRequest } from '../../core/db/page';
 import { rawQuery } from '../../core/db/raw';
 import { Dataset } from './dataset.entity';
@@ -27,7 +28,15 @@ export interface DatasetFilter extends OwnedRecordFilter {
   sessionName?: string;
   /** associated with this sample (which the caller must be able to read) */
   sampleMfid?: string;
+  /**
+   * full-text query (`websearch_to_tsquery` syntax, English stemming) over the dataset's text
+   * fields and its scientific metadata; the order stays newest first
+   */
+  text?: string;
 }
+
+/** The longest full-text query a dataset filter takes. */
+export const MAX_TEXT = 200;
 
 export interface DatasetPage {
   items: Dataset[];
@@ -72,6 +81,7 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
         ),
       );
     }
+    if (f.text !== undefined) parts.push(textCondition(f.text));
     if (f.instrumentName !== undefined) {
       parts.push(
         sql(
@@ -149,4 +159,20 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
     if (scope === 'shared') return shared;
     return { sql: `(${assigned.sql}) or (${shared.sql})`, params: [...assigned.params, ...shared.params] };
   }
+}
+
+/**
+ * Datasets whose text (fields and metadata, `dataset_text`) matches the full-text query. The
+ * GIN index finds rare terms; for common ones the planner walks the newest-first order and stops
+ * at the page, so no ranking runs over every match (docs/scale.md).
+ */
+function textCondition(text: string): Sql {
+  const q = text.trim();
+  if (q === '') throw validationError('text', 'must not be blank');
+  if (q.length > MAX_TEXT) throw validationError('text', `must be at most ${MAX_TEXT} characters`);
+  return sql(
+    `exists (select 1 from dataset_text dt where dt.dataset_mfid = d.unique_id
+     and dt.search @@ websearch_to_tsquery('english', ?))`,
+    q,
+  );
 }
