@@ -136,6 +136,13 @@ async function rebuildDerived(em: EntityManager): Promise<void> {
      from dataset d left join scientific_metadata m on m.resource_id = d.unique_id
      on conflict (dataset_mfid) do update set search = excluded.search`,
   );
+  await rawQuery(em, 'delete from dataset_tally');
+  await rawQuery(
+    em,
+    `insert into dataset_tally (public, owner_id, project_mfid, instrument_mfid, measurement, data_type, n)
+     select public, owner_id, project_mfid, instrument_mfid, measurement, data_type, count(*)
+     from dataset group by 1, 2, 3, 4, 5, 6`,
+  );
 }
 
 async function catalog(size: number): Promise<Catalog> {

@@ -9,6 +9,7 @@ import { ProjectMember } from './project/project-member.entity';
 import { Instrument } from './instrument/instrument.entity';
 import { Dataset } from './dataset/dataset.entity';
 import { DatasetText } from './dataset/dataset-text.entity';
+import { DatasetTally } from './dataset/dataset-tally.entity';
 import { AccessGrant } from './access/access-grant.entity';
 import { Keyword } from './keyword/keyword.entity';
 import { DatasetKeyword } from './keyword/dataset-keyword.entity';
@@ -45,6 +46,7 @@ export const ENTITIES = [
   Instrument,
   Dataset,
   DatasetText,
+  DatasetTally,
   AccessGrant,
   Keyword,
   DatasetKeyword,

@@ -1,7 +1,8 @@
 import { startTestApp, type TestApp } from '../support/app';
 import { gql, rest } from '../support/http';
-import { addMember, makeProject, makeUser, unique, type TestUser } from '../support/factories';
+import { addMember, grant, makeProject, makeUser, unique, type TestUser } from '../support/factories';
 import type { Project } from '../../src/modules/project/project.entity';
+import { rawQuery } from '../../src/core/db/raw';
 
 /**
  * Dataset facets (GraphQL `datasetFacets`, REST `GET /datasets/facets`) and the full-text `text`
@@ -218,4 +219,98 @@ test('bad filters are refused and count nothing', async () => {
   // an unknown sample or project selects nothing rather than failing open
   const none = (await restFacets(alice.key, { session_name: session, project_mfid: 'none' })).body;
   expect(none.total).toBe(0);
+});
+
+describe('totals and facets from the tally', () => {
+  interface Item {
+    unique_id: string;
+    measurement: string | null;
+    data_type: string | null;
+    public: boolean;
+  }
+  /** every item of the list (the row query), to compare the tallied figures with */
+  const items = async (key: string, query: Record<string, string | boolean>) => {
+    const res = await rest(t.url, 'GET', '/datasets', { key, query: { ...query, limit: 1000 } });
+    expect(res.status).toBe(200);
+    return { total: res.body.total as number, items: res.body.items as Item[] };
+  };
+  const tally = (list: Item[], pick: (i: Item) => string | null) => {
+    const out: Record<string, number> = {};
+    for (const i of list) {
+      const v = pick(i);
+      if (v !== null) out[v] = (out[v] ?? 0) + 1;
+    }
+    return out;
+  };
+  const agree = async () => {
+    for (const who of [admin, alice, bob, stranger]) {
+      for (const query of [
+        { session_name: session },
+        { measurement: 'TEM' },
+        { project_id: project.projectId },
+        { public: true, measurement: 'SEM' },
+        { owner_orcid: alice.user.uniqueId, data_type: 'raw' },
+        { instrument_mfid: instrument.id },
+      ] as Record<string, string | boolean>[]) {
+        const list = await items(who.key, query);
+        expect(list.total).toBe(list.items.length);
+        const facets = (await restFacets(who.key, query)).body;
+        expect(facets.total).toBe(list.total);
+        if (list.total < FACET_VALUES) {
+          expect(counts(facets.measurement)).toEqual(tally(list.items, (i) => i.measurement));
+          expect(counts(facets.public)).toEqual(tally(list.items, (i) => String(i.public)));
+        }
+      }
+    }
+  };
+  const FACET_VALUES = 20;
+
+  test('the total is read from the tally, not from the rows', async () => {
+    const em = t.app.orm.em.fork();
+    const before = (await items(admin.key, { measurement: 'TEM' })).total;
+    await rawQuery(
+      em,
+      `insert into dataset_tally (public, owner_id, measurement, n) values (false, 'probe', 'TEM', 1000)`,
+    );
+    try {
+      expect(
+        (await rest(t.url, 'GET', '/datasets', { key: admin.key, query: { measurement: 'TEM', limit: 1 } }))
+          .body.total,
+      ).toBe(before + 1000);
+      // a filter the tally cannot answer counts the rows
+      expect((await items(admin.key, { measurement: 'TEM', session_name: session })).total).toBeLessThan(
+        1000,
+      );
+    } finally {
+      await rawQuery(em, `delete from dataset_tally where owner_id = 'probe'`);
+    }
+  });
+
+  test('grants, deletion requests, changes and removal keep them exact', async () => {
+    await agree();
+    // a grant lets the stranger read alice's private dataset
+    await grant(t.app, ids.priv, 'dataset', 'user', stranger.user.uniqueId, 'viewer');
+    expect((await items(stranger.key, { session_name: session })).total).toBe(3);
+    // a pending deletion request hides one of the project datasets
+    const requested = await rest(t.url, 'POST', `/resources/${ids.p1}/delete`, {
+      key: alice.key,
+      query: { reason: 'bench' },
+    });
+    expect(requested.status).toBe(201);
+    expect((await items(bob.key, { session_name: session })).total).toBe(3);
+    // public, measurement and data type changes move the dataset between tally rows
+    for (const body of [{ public: true }, { measurement: 'TEM', data_type: 'processed' }]) {
+      const res = await rest(t.url, 'PATCH', `/datasets/${ids.p0}`, { key: alice.key, body });
+      expect(res.status).toBe(200);
+    }
+    await agree();
+    // removal
+    const removed = await rest(t.url, 'DELETE', `/resources/${ids.own}`, {
+      key: admin.key,
+      query: { force: true },
+    });
+    expect(removed.status).toBe(200);
+    await agree();
+    expect((await items(admin.key, { session_name: session, measurement: 'TEM' })).total).toBe(2);
+  });
 });

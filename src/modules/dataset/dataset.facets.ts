@@ -38,9 +38,9 @@ interface Row {
 }
 
 /**
- * The facet counts of the datasets `filter` selects for the caller: the same WHERE clause as
- * the list (visibility, deletion and every filter), grouped once by grouping sets over the
- * dataset columns and once by keyword. Datasets without a value in a dimension (no instrument,
+ * The facet counts of the datasets `filter` selects for the caller: the same result set as the
+ * list (visibility, deletion and every filter), counted by grouping sets over the tally when it
+ * answers the filter, else over the dataset rows (docs/scale.md), and by keyword over the rows. Datasets without a value in a dimension (no instrument,
  * no measurement...) are not counted in it; `public` always sums to the total.
  */
 export async function datasetFacets(
@@ -48,7 +48,7 @@ export async function datasetFacets(
   query: DatasetQuery,
   filter: DatasetFilter,
 ): Promise<DatasetFacets> {
-  const { where } = await query.compile(ctx, filter);
+  const source = await query.source(ctx, filter);
   const columns = await rawQuery<Row>(
     ctx.em,
     `select dim, value, n from (
@@ -61,14 +61,16 @@ export async function datasetFacets(
                      else 'public' end as dim,
                 coalesce(d.measurement, d.instrument_mfid, d.project_mfid, d.data_type, d.owner_id,
                          d.public::text) as value,
-                count(*)::int as n
-         from dataset d where ${where.sql}
+                sum(d.n)::int as n
+         from (${source.sql}) d
          group by grouping sets ((d.measurement), (d.instrument_mfid), (d.project_mfid), (d.data_type),
                                  (d.owner_id), (d.public))
+         having sum(d.n) > 0
        ) g where value is not null
      ) ranked where rk <= ?`,
-    [...where.params, FACET_LIMIT],
+    [...source.params, FACET_LIMIT],
   );
+  const { where } = await query.compile(ctx, filter);
   const keywords = await rawQuery<Row>(
     ctx.em,
     `select 'keyword' as dim, k.text as value, count(*)::int as n

@@ -4,6 +4,8 @@ import { validationError } from '../../core/errors';
 import { countRows, selectPage, type PageRequest } from '../../core/db/page';
 import { rawQuery } from '../../core/db/raw';
 import { Dataset } from './dataset.entity';
+import type { AccessService } from '../access/access.service';
+import { scanSource, tallyAnswers, tallySource, type TallySource } from './dataset.tally';
 import {
   OwnedRecordQuery,
   type ExactColumn,
@@ -66,8 +68,11 @@ const EXACT: ExactColumn<DatasetFilter>[] = [
  * project filter, how each dataset relates to the project.
  */
 export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
+  private readonly access: AccessService;
+
   constructor(deps: OwnedRecordQueryDeps<Dataset>) {
     super('dataset', 'd', deps);
+    this.access = deps.access;
   }
 
   async compile(ctx: RequestContext, f: DatasetFilter): Promise<Compiled> {
@@ -129,9 +134,37 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
     return rows.map((r) => r.unique_id);
   }
 
+  /** The exact total: from the tally when it answers the filter, else a count of the rows. */
   async count(ctx: RequestContext, f: DatasetFilter): Promise<number> {
+    const tallied = await this.tallied(ctx, f);
+    if (tallied) {
+      const rows = await rawQuery<{ n: number }>(
+        ctx.em,
+        `select coalesce(sum(x.n), 0)::int as n from (${tallied.sql}) x`,
+        tallied.params,
+      );
+      return rows[0].n;
+    }
     const { where } = await this.compile(ctx, f);
     return countRows(ctx.em, 'dataset d', where);
+  }
+
+  /** The rows facets are counted from (docs/scale.md): the tally's when it answers the filter. */
+  async source(ctx: RequestContext, f: DatasetFilter): Promise<TallySource> {
+    const tallied = await this.tallied(ctx, f);
+    if (tallied) return tallied;
+    return scanSource((await this.compile(ctx, f)).where);
+  }
+
+  /** The tally source of `f`, or null when the filter needs the dataset rows. */
+  private async tallied(ctx: RequestContext, f: DatasetFilter): Promise<TallySource | null> {
+    if (!tallyAnswers(f)) return null;
+    if (f.projectId === undefined && f.projectMfid === undefined) {
+      return tallySource(ctx, this.access, f, undefined);
+    }
+    const project = await this.findProject(ctx, f);
+    // an unknown project: the row query answers (a legacy slug, or nothing)
+    return project ? tallySource(ctx, this.access, f, project) : null;
   }
 
   private async findProject(ctx: RequestContext, f: DatasetFilter): Promise<string | null> {
