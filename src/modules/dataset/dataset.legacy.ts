@@ -114,6 +114,7 @@ export function parseFilter(q: Query): DatasetFilter {
     dataType: qStr(q, 'data_type'),
     sessionName: qStr(q, 'session_name'),
     sampleMfid: qStr(q, 'sample_mfid'),
+    text: qStr(q, 'text'),
     accessibleToUser: qList(q, 'accessible_to_user'),
     accessibleToProject: qList(q, 'accessible_to_project'),
   };

@@ -1,6 +1,8 @@
 import type { Router } from 'express';
 import { recordRoutes } from '../../core/rest/record-routes';
 import { optionalString } from '../../core/rest/body';
+import { handle } from '../../core/rest/handler';
+import type { DatasetFacets } from './dataset.facets';
 import { parseRecordCreate, parseRecordPatch } from '../owned-record/owned-record.legacy';
 import { UPDATABLE } from './dataset.fields';
 import type { DatasetCreateInput, DatasetPatch } from './dataset.service';
@@ -39,7 +41,26 @@ function parsePatch(raw: unknown): DatasetPatch {
   return out;
 }
 
+/** Facet counts as the wire names them (snake_case dimensions, `{value, label, count}` items). */
+function facetsWire(f: DatasetFacets): Record<string, unknown> {
+  return {
+    total: f.total,
+    measurement: f.measurement,
+    instrument: f.instrument,
+    project: f.project,
+    keyword: f.keyword,
+    data_type: f.dataType,
+    owner: f.owner,
+    public: f.public,
+  };
+}
+
 export function datasetRoutes(router: Router): void {
+  // a literal path: before `/datasets/:id`
+  router.get(
+    '/datasets/facets',
+    handle(async (ctx, req) => facetsWire(await ctx.services.dataset.facets(ctx, parseFilter(req.query)))),
+  );
   recordRoutes(router, {
     path: '/datasets',
     service: (ctx) => ctx.services.dataset,

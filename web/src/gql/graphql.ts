@@ -40,6 +40,8 @@ export type DatasetFilterInput = {
   sampleMfid?: string | null | undefined;
   /** Session name. */
   sessionName?: string | null | undefined;
+  /** Full-text query (web-search syntax: words, "phrases", or, -not; English stemming) over the name, measurement, data type, data format, session name and scientific metadata (keys and values). The order stays newest first. */
+  text?: string | null | undefined;
   /** Timestamp, as stored. */
   timestamp?: string | null | undefined;
 };
