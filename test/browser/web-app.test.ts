@@ -17,6 +17,8 @@ if (!available && process.env.CI) {
   });
 }
 const suite = available ? describe : describe.skip;
+// each test drives several pages of a real browser: generous on a loaded machine
+jest.setTimeout(180_000);
 
 suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () => {
   let t: TestApp;
@@ -110,12 +112,13 @@ suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () 
   test('find: a filter and a metadata condition, the query in the URL, keyset paging', async () => {
     const page = await newPage();
     await signInWith(page, t.url, owner.key);
-    await page.getByLabel('Project').selectOption(projectId);
-    await page.getByLabel('Measurement').fill('XRD');
-    await page.getByRole('button', { name: 'Add a metadata condition' }).click();
-    await page.getByLabel('Path').fill('beam.energy_keV');
-    await page.getByLabel('Operator').selectOption('gte');
-    await page.getByLabel('Value').fill('12');
+    const form = page.getByRole('search');
+    await form.getByLabel('Project').selectOption(projectId);
+    await form.getByLabel('Measurement').fill('XRD');
+    await form.getByRole('button', { name: 'Add a metadata condition' }).click();
+    await form.getByLabel('Path').fill('beam.energy_keV');
+    await form.getByLabel('Operator').selectOption('gte');
+    await form.getByLabel('Value').fill('12');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByText('3 datasets found').waitFor();
     const names = await page.locator('table.results tbody td:nth-child(2) a').allTextContents();
@@ -124,6 +127,15 @@ suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () 
     expect(url.searchParams.get('project')).toBe(projectId);
     expect(url.searchParams.get('measurement')).toBe('XRD');
     expect(url.searchParams.getAll('m')).toEqual(['beam.energy_keV|gte|12']);
+    // facet counts for the same filter; a value links to the search narrowed to it
+    const facets = page.getByRole('navigation', { name: 'Refine by' });
+    await facets.getByRole('link', { name: 'XRD (3)' }).waitFor();
+    await facets.getByRole('link', { name: 'private (1)' }).waitFor();
+    await facets.getByRole('link', { name: 'public (2)' }).click();
+    await page.getByText('2 datasets found').waitFor();
+    expect(new URL(page.url()).searchParams.get('visibility')).toBe('public');
+    await page.goBack();
+    await page.getByText('3 datasets found').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, '02-find-filtered');
 
@@ -135,6 +147,15 @@ suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () 
     await again.getByText('3 datasets found').waitFor();
     expect(again.url()).toBe(page.url());
     await again.close();
+
+    // full-text search over names and metadata, with a filter
+    await page.goto(`${t.url}/?q=scan&project=${projectId}`);
+    await page.getByText('2 datasets found').waitFor();
+    expect((await page.locator('table.results tbody td:nth-child(2) a').allTextContents()).sort()).toEqual([
+      `${tag} chain1`,
+      `${tag} chain3`,
+    ]);
+    expect(await page.getByLabel('Search', { exact: true }).inputValue()).toBe('scan');
 
     await page.goto(`${t.url}/?project=${projectId}&measurement=SEM`);
     await page.getByText('27 datasets found').waitFor();

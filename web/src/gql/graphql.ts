@@ -193,6 +193,13 @@ export type ReviewDeletionRequestMutationVariables = Exact<{
 
 export type ReviewDeletionRequestMutation = { reviewDeletionRequest: { id: number, status: string } };
 
+export type DatasetFacetsQueryVariables = Exact<{
+  filter?: DatasetFilterInput | null | undefined;
+}>;
+
+
+export type DatasetFacetsQuery = { datasetFacets: { total: number, measurement: Array<{ value: string, label: string | null, count: number }>, dataType: Array<{ value: string, label: string | null, count: number }>, keyword: Array<{ value: string, label: string | null, count: number }>, owner: Array<{ value: string, label: string | null, count: number }>, instrument: Array<{ value: string, label: string | null, count: number }>, project: Array<{ value: string, label: string | null, count: number }>, public: Array<{ value: string, label: string | null, count: number }> } };
+
 export type DatasetListQueryVariables = Exact<{
   first?: number | null | undefined;
   after?: string | null | undefined;
@@ -201,14 +208,6 @@ export type DatasetListQueryVariables = Exact<{
 
 
 export type DatasetListQuery = { datasets: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ uniqueId: string, datasetName: string | null, measurement: string | null, dataType: string | null, creationTime: string, public: boolean, ownerOrcid: string, owner: { uniqueId: string, username: string | null } | null, project: { projectId: string, title: string | null } | null, instrument: { uniqueId: string, instrumentName: string } | null, firstThumbnail: { id: number, mimeType: string, thumbnailB64str: string, thumbnailName: string } | null }> } };
-
-export type DatasetTextSearchQueryVariables = Exact<{
-  q: string;
-  first: number;
-}>;
-
-
-export type DatasetTextSearchQuery = { searchDatasets: Array<{ uniqueId: string, datasetName: string | null, measurement: string | null, dataType: string | null, creationTime: string, public: boolean, ownerOrcid: string, owner: { uniqueId: string, username: string | null } | null, project: { projectId: string, title: string | null } | null, instrument: { uniqueId: string, instrumentName: string } | null, firstThumbnail: { id: number, mimeType: string, thumbnailB64str: string, thumbnailName: string } | null }> };
 
 export type DatasetRowFragment = { uniqueId: string, datasetName: string | null, measurement: string | null, dataType: string | null, creationTime: string, public: boolean, ownerOrcid: string, owner: { uniqueId: string, username: string | null } | null, project: { projectId: string, title: string | null } | null, instrument: { uniqueId: string, instrumentName: string } | null, firstThumbnail: { id: number, mimeType: string, thumbnailB64str: string, thumbnailName: string } | null };
 
@@ -253,7 +252,7 @@ export type SamplePageQuery = { sample: { uniqueId: string, sampleName: string |
 export type FilterChoicesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type FilterChoicesQuery = { projects: { nodes: Array<{ projectId: string, title: string | null }> }, instruments: { nodes: Array<{ uniqueId: string, instrumentName: string }> } };
+export type FilterChoicesQuery = { projects: { nodes: Array<{ uniqueId: string, projectId: string, title: string | null }> }, instruments: { nodes: Array<{ uniqueId: string, instrumentName: string }> } };
 
 export type SignInCheckQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -483,6 +482,48 @@ export const ReviewDeletionRequestDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ReviewDeletionRequestMutation, ReviewDeletionRequestMutationVariables>;
+export const DatasetFacetsDocument = new TypedDocumentString(`
+    query DatasetFacets($filter: DatasetFilterInput) {
+  datasetFacets(filter: $filter) {
+    total
+    measurement {
+      value
+      label
+      count
+    }
+    dataType {
+      value
+      label
+      count
+    }
+    keyword {
+      value
+      label
+      count
+    }
+    owner {
+      value
+      label
+      count
+    }
+    instrument {
+      value
+      label
+      count
+    }
+    project {
+      value
+      label
+      count
+    }
+    public {
+      value
+      label
+      count
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DatasetFacetsQuery, DatasetFacetsQueryVariables>;
 export const DatasetListDocument = new TypedDocumentString(`
     query DatasetList($first: Int, $after: String, $filter: DatasetFilterInput) {
   datasets(first: $first, after: $after, filter: $filter) {
@@ -523,39 +564,6 @@ export const DatasetListDocument = new TypedDocumentString(`
     thumbnailName
   }
 }`) as unknown as TypedDocumentString<DatasetListQuery, DatasetListQueryVariables>;
-export const DatasetTextSearchDocument = new TypedDocumentString(`
-    query DatasetTextSearch($q: String!, $first: Int!) {
-  searchDatasets(q: $q, first: $first) {
-    ...DatasetRow
-  }
-}
-    fragment DatasetRow on Dataset {
-  uniqueId
-  datasetName
-  measurement
-  dataType
-  creationTime
-  public
-  ownerOrcid
-  owner {
-    uniqueId
-    username
-  }
-  project {
-    projectId
-    title
-  }
-  instrument {
-    uniqueId
-    instrumentName
-  }
-  firstThumbnail {
-    id
-    mimeType
-    thumbnailB64str
-    thumbnailName
-  }
-}`) as unknown as TypedDocumentString<DatasetTextSearchQuery, DatasetTextSearchQueryVariables>;
 export const EntityGraphDocument = new TypedDocumentString(`
     query EntityGraph($id: ID!, $depth: Int) {
   entityGraph(id: $id, depth: $depth) {
@@ -707,6 +715,7 @@ export const FilterChoicesDocument = new TypedDocumentString(`
     query FilterChoices {
   projects(first: 200) {
     nodes {
+      uniqueId
       projectId
       title
     }

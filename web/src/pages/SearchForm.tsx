@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
 import { graphql } from '../gql';
-import { useQuery } from '../hooks';
+import type { FilterChoicesQuery } from '../gql/graphql';
 import { OPERATORS, searchUrl, type Condition, type Search } from './find-query';
 
-const Choices = graphql(`
+export const Choices = graphql(`
   query FilterChoices {
     projects(first: 200) {
       nodes {
+        uniqueId
         projectId
         title
       }
@@ -21,9 +22,16 @@ const Choices = graphql(`
 `);
 
 /** The search and its filters; submitting puts them in the URL (which runs the search). */
-export function SearchForm({ initial, onSearch }: { initial: Search; onSearch: (url: string) => void }) {
+export function SearchForm({
+  initial,
+  choices,
+  onSearch,
+}: {
+  initial: Search;
+  choices: FilterChoicesQuery | null;
+  onSearch: (url: string) => void;
+}) {
   const [s, setS] = useState<Search>(initial);
-  const choices = useQuery(Choices, {});
   const set = (field: keyof Omit<Search, 'conditions'>) => (e: Event) => {
     setS({ ...s, [field]: (e.currentTarget as HTMLInputElement | HTMLSelectElement).value });
   };
@@ -56,7 +64,7 @@ export function SearchForm({ initial, onSearch }: { initial: Search; onSearch: (
           Project
           <select value={s.project} onChange={set('project')}>
             <option value="">Any</option>
-            {choices.data?.projects.nodes.map((p) => (
+            {choices?.projects.nodes.map((p) => (
               <option key={p.projectId} value={p.projectId}>
                 {p.title ?? p.projectId}
               </option>
@@ -67,7 +75,7 @@ export function SearchForm({ initial, onSearch }: { initial: Search; onSearch: (
           Instrument
           <select value={s.instrument} onChange={set('instrument')}>
             <option value="">Any</option>
-            {choices.data?.instruments.nodes.map((i) => (
+            {choices?.instruments.nodes.map((i) => (
               <option key={i.uniqueId} value={i.uniqueId}>
                 {i.instrumentName}
               </option>

@@ -83,6 +83,7 @@ export function typedValue(text: string): unknown {
 
 export function toFilter(s: Search): DatasetFilterInput {
   const f: DatasetFilterInput = {};
+  if (s.q.trim()) f.text = s.q.trim();
   if (s.project) f.projectId = s.project;
   if (s.instrument) f.instrumentMfid = s.instrument;
   if (s.measurement) f.measurement = s.measurement;
