@@ -7,6 +7,7 @@ import { createLogger } from '../../src/core/logger';
 import { rawQuery } from '../../src/core/db/raw';
 import { newMfid } from '../../src/core/ids';
 import { createApp } from '../../src/app';
+import { indexedValues } from '../../src/modules/metadata/metadata.quantities';
 import { ok, percentile, scratchDatabase } from './lib';
 
 /**
@@ -107,6 +108,21 @@ async function seed(
         `insert into scientific_metadata (resource_id, resource_type, data)
          select id, 'dataset', data::jsonb from unnest(?::varchar[], ?::text[]) as t(id, data)`,
         [`{${cols.id.join(',')}}`, `{${cols.meta.map((m) => `"${m.replace(/"/g, '\\"')}"`).join(',')}}`],
+      );
+      // the typed side index, as MetadataStore writes it (the paths here need no quoting)
+      const values = cols.meta.flatMap((m, k) =>
+        indexedValues(JSON.parse(m)).map((v) => ({ id: cols.id[k], ...v })),
+      );
+      await rawQuery(
+        tx,
+        `insert into metadata_value (resource_id, path, dim, num)
+         select * from unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::float8[])`,
+        [
+          `{${values.map((v) => v.id).join(',')}}`,
+          `{${values.map((v) => `"${v.path}"`).join(',')}}`,
+          `{${values.map((v) => `"${v.dim}"`).join(',')}}`,
+          `{${values.map((v) => v.num).join(',')}}`,
+        ],
       );
     });
   }
@@ -259,6 +275,10 @@ const CASES: [string, Case][] = [
   [
     'metadata equality',
     graphql(NESTED, { f: { metadata: [{ path: 'sample.material', op: 'eq', value: 'material7' }] } }),
+  ],
+  [
+    'metadata unit-aware range (> 350 K)',
+    graphql(NESTED, { f: { metadata: [{ path: 'temperature', op: 'gt', value: '350 K' }] } }),
   ],
   [
     'metadata numeric range',

@@ -100,8 +100,8 @@ export function fileRoutes(router: Router): void {
     '/datasets/:id/download',
     handle(async (ctx, req, res) => {
       const datasetId = param(req, 'id');
-      const targets = await ctx.services.download.archiveTargets(ctx, datasetId, qList(req.query, 'include'));
-      await streamArchive(res, ctx.services.file.store, targets, `${datasetId}.zip`, ctx.log);
+      const plan = await ctx.services.download.archiveTargets(ctx, datasetId, qList(req.query, 'include'));
+      await streamArchive(res, ctx.services.file.store, plan, `${datasetId}.zip`, ctx.log);
       return undefined;
     }),
   );
