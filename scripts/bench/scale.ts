@@ -7,7 +7,7 @@ import { createLogger } from '../../src/core/logger';
 import { rawQuery } from '../../src/core/db/raw';
 import { newMfid } from '../../src/core/ids';
 import { createApp } from '../../src/app';
-import { indexedValues } from '../../src/modules/metadata/metadata.quantities';
+import { indexedValues } from '../../src/modules/metadata/metadata-quantities';
 import { ok, percentile, scratchDatabase } from './lib';
 
 /**

@@ -4,7 +4,7 @@ import type { Logger } from '../core/logger';
 import { JobWorker } from '../core/jobs/worker';
 import type { Services } from './services';
 import { INGESTION_QUEUE } from './ingestion/ingestion.service';
-import { IngestionRunner } from './ingestion/ingestion.runner';
+import { IngestionRunner } from './ingestion/ingestion-runner';
 import { provenance } from './health/health.service';
 
 /**

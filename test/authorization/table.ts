@@ -18,7 +18,7 @@ import {
 
 /**
  * THE AUTHORIZATION TABLE: every REST route and every GraphQL query and mutation, with who may
- * call it. `matrix.test.ts` runs each row for every role (rules.ts) on a private and a public
+ * call it. `matrix.rest.test.ts` and `matrix.graphql.test.ts` run each row for every role (rules.ts) on a private and a public
  * record, and fails when a route registered in Express or a field of the schema has no row
  * here. Adding an operation means adding its row.
  *
@@ -127,6 +127,9 @@ export const TABLE: Row[] = [
   R('GET /graphql/assets/:name', OPEN, () => '/graphql/assets/graphiql.css', { root: true }),
   // open unless METRICS_TOKEN is set (then its bearer token, never an API key: metrics.test.ts)
   R('GET /metrics', OPEN, () => '/metrics', { root: true }),
+  // the OpenAPI document and its browsable page: public descriptions of the API
+  R('GET /openapi.json', OPEN, () => '/openapi.json'),
+  R('GET /docs', OPEN, () => ({ path: '/docs', headers: { accept: 'text/html' } })),
   // --- URLs that are their own credential (an upload session token, a download signature)
   R('PUT /upload-sessions/:token', credential(404), () => `/upload-sessions/${newMfid()}`),
   R('GET /signed/objects/*key', credential(403), (w) => `/signed/objects/${w.dataset}/x?expires=1&sig=bad`),

@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import type { TestApp } from '../support/app';
 import { rest } from '../support/http';
-import { addMember, grant, makeProject, makeUser, type TestUser } from '../support/factories';
+import { addMember, makeProject, makeUser, type TestUser } from '../support/factories';
+import { AccessGrant, type ResourceType } from '../../src/modules/access/access-grant.entity';
 import { formUpload } from '../support/files';
 import { unique } from '../support/factories';
 import type { Project } from '../../src/modules/project/project.entity';
@@ -54,10 +55,8 @@ export async function buildCast(t: TestApp): Promise<Cast> {
       body: { instrument_name: unique('Matrix'), owner: users.owner.user.uniqueId },
     }),
   );
-  for (const role of GRANTEES) {
-    await grant(t.app, project.uniqueId, 'project', 'user', users[role].user.uniqueId, role);
-    await grant(t.app, instrument.unique_id, 'instrument', 'user', users[role].user.uniqueId, role);
-  }
+  await grantAll(t, users, project.uniqueId, 'project');
+  await grantAll(t, users, instrument.unique_id as string, 'instrument');
   const group = unique('matrix-group');
   await ok(rest(t.url, 'POST', `/users/${heir.user.uniqueId}/access_groups/${group}`, { key: admin.key }));
   const account = await ok(
@@ -78,6 +77,27 @@ export async function buildCast(t: TestApp): Promise<Cast> {
   };
 }
 
+/** Each grantee's grant of its level on a record, written in one transaction. */
+async function grantAll(
+  t: TestApp,
+  users: Cast['users'],
+  resourceId: string,
+  resourceType: ResourceType,
+): Promise<void> {
+  const em = t.app.orm.em.fork();
+  for (const role of GRANTEES) {
+    const principalId = users[role].user.uniqueId;
+    em.create(AccessGrant, {
+      resourceId,
+      resourceType,
+      principalType: 'user',
+      principalId,
+      permission: role,
+    });
+  }
+  await em.flush();
+}
+
 /** A dataset of the project, owned by the owner, with the grantees' grants. */
 async function dataset(t: TestApp, cast: Cast, visibility: Visibility): Promise<string> {
   const owner = cast.users.owner;
@@ -87,8 +107,7 @@ async function dataset(t: TestApp, cast: Cast, visibility: Visibility): Promise<
       body: { dataset_name: 'matrix', project_id: cast.project.projectId, public: visibility === 'public' },
     }),
   );
-  for (const role of GRANTEES)
-    await grant(t.app, created.unique_id, 'dataset', 'user', cast.users[role].user.uniqueId, role);
+  await grantAll(t, cast.users, created.unique_id as string, 'dataset');
   return created.unique_id as string;
 }
 
@@ -99,8 +118,7 @@ async function sample(t: TestApp, cast: Cast, visibility: Visibility): Promise<s
       body: { sample_name: 'matrix', project_id: cast.project.projectId, public: visibility === 'public' },
     }),
   );
-  for (const role of GRANTEES)
-    await grant(t.app, created.unique_id, 'sample', 'user', cast.users[role].user.uniqueId, role);
+  await grantAll(t, cast.users, created.unique_id as string, 'sample');
   return created.unique_id as string;
 }
 

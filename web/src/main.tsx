@@ -116,4 +116,6 @@ function App() {
 }
 
 document.addEventListener('click', interceptLinks);
-render(<App />, document.getElementById('app')!);
+const root = document.getElementById('app');
+if (!root) throw new Error('index.html has no #app element');
+render(<App />, root);

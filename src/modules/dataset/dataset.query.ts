@@ -5,7 +5,7 @@ import { countRows, selectPage, type PageRequest } from '../../core/db/page';
 import { rawQuery } from '../../core/db/raw';
 import { Dataset } from './dataset.entity';
 import type { AccessService } from '../access/access.service';
-import { scanSource, tallyAnswers, tallySource, type TallySource } from './dataset.tally';
+import { scanSource, tallyAnswers, tallySource, type TallySource } from './dataset-tally';
 import {
   OwnedRecordQuery,
   type ExactColumn,

@@ -6,7 +6,7 @@ import type { UserService } from '../user/user.service';
 import type { ProjectService } from '../project/project.service';
 import type { InstrumentService } from '../instrument/instrument.service';
 import type { AccessService } from '../access/access.service';
-import type { AccessSelectors } from '../access/access.selectors';
+import type { AccessSelectors } from '../access/access-selectors';
 import type { PageRequest } from '../../core/db/page';
 import {
   OwnedRecords,
@@ -14,11 +14,11 @@ import {
   type OwnedRecordPatch,
 } from '../owned-record/owned-record.service';
 import { Dataset } from './dataset.entity';
-import type { MetadataStore } from '../metadata/metadata.store';
+import type { MetadataStore } from '../metadata/metadata-store';
 import type { DatasetPolicy } from './dataset.policy';
 import { checkTextFields, TEXT_FIELDS, UPDATABLE, type TextField } from './dataset.fields';
 import { DatasetQuery, type DatasetFilter, type DatasetPage } from './dataset.query';
-import { datasetFacets, type DatasetFacets } from './dataset.facets';
+import { datasetFacets, type DatasetFacets } from './dataset-facets';
 
 export interface DatasetCreateInput extends OwnedRecordCreate<TextField> {
   instrumentName?: string | null;

@@ -2,7 +2,7 @@ import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphq
 import { IsOptional, MaxLength } from 'class-validator';
 import { connectionTypes } from '../../core/graphql/connection';
 import { Dataset } from './dataset.entity';
-import { FACET_LIMIT } from './dataset.facets';
+import { FACET_LIMIT } from './dataset-facets';
 import {
   OwnedRecordChangesInput,
   OwnedRecordFilterInput,

@@ -13,7 +13,7 @@ import type { FilePolicy } from './file.policy';
 import { FileQuery, type FileFilter } from './file.query';
 import { cleanContentType, cleanFilename, ingestorName } from './filename';
 import { StoredFileHooks } from './stored-file';
-import { applyFilePatch, checkRemoteInput, type FilePatch, type RemoteFileInput } from './file.input';
+import { applyFilePatch, checkRemoteInput, type FilePatch, type RemoteFileInput } from './file-input';
 
 /** Bytes already written to the store, ready to become a file record. */
 export interface StoredUpload {
@@ -77,9 +77,18 @@ export class FileService {
   }
 
   /** A dataset the caller may read, with the files it holds, oldest first. */
-  async ofDataset(ctx: RequestContext, datasetId: string): Promise<AssociatedFile[]> {
+  /** The files of a readable dataset, oldest first: all of them, or a page (`limit` after `offset`). */
+  async ofDataset(
+    ctx: RequestContext,
+    datasetId: string,
+    page?: { limit: number; offset: number },
+  ): Promise<AssociatedFile[]> {
     const ds = await this.deps.datasets.get(ctx, datasetId);
-    return ctx.em.find(AssociatedFile, { dataset: ds.uniqueId }, { orderBy: { uniqueId: 'asc' } });
+    return ctx.em.find(
+      AssociatedFile,
+      { dataset: ds.uniqueId },
+      { orderBy: { uniqueId: 'asc' }, ...(page ? { limit: page.limit, offset: page.offset } : {}) },
+    );
   }
 
   list(ctx: RequestContext, filter: FileFilter, page: { limit: number; offset: number }) {

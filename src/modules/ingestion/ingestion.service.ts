@@ -12,8 +12,8 @@ import { ingestorName } from '../file/filename';
 import { AssociatedFile } from '../file/file.entity';
 import { isMfid } from '../../core/ids';
 import { FINAL_STATUSES, IngestionRequest } from './ingestion-request.entity';
-import { checkPatch, type IngestionPatch } from './ingestion.patch';
-import { parseRequestId } from './ingestion.ids';
+import { checkPatch, type IngestionPatch } from './ingestion-patch';
+import { parseRequestId } from './ingestion-ids';
 import type { IngestionPolicy } from './ingestion.policy';
 
 /** The queue ingestion jobs wait on (`{request_id, dataset_mfid}`). */

@@ -1,6 +1,6 @@
 import { validationError } from '../../core/errors';
 import { and, sql, type Sql } from '../../core/db/sql';
-import { PLAIN, quantityOf } from './metadata.quantities';
+import { PLAIN, quantityOf } from './metadata-quantities';
 
 export const METADATA_OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'contains', 'exists'] as const;
 export type MetadataOperator = (typeof METADATA_OPERATORS)[number];

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../../core/db/raw';
 import type { ResourceType } from '../access/access-grant.entity';
-import { mergeTopLevel, type MetadataDocument } from './metadata.document';
-import { indexedValues } from './metadata.quantities';
+import { mergeTopLevel, type MetadataDocument } from './metadata-document';
+import { indexedValues } from './metadata-quantities';
 
 /** How a write treats existing metadata. */
 export type WriteMode = 'merge' | 'replace';

@@ -4,7 +4,7 @@ import { and, or, sql, type Sql } from '../../core/db/sql';
 import type { User } from '../user/user.entity';
 import type { UserService } from '../user/user.service';
 import type { Project } from '../project/project.entity';
-import type { ProjectLookup } from '../project/project.lookup';
+import type { ProjectLookup } from '../project/project-lookup';
 import type { ProjectPolicy } from '../project/project.policy';
 import type { AccessService } from './access.service';
 

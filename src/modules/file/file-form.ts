@@ -3,7 +3,6 @@ import type { Request } from 'express';
 import type { RequestContext } from '../../core/context';
 import { validationError } from '../../core/errors';
 import { tooLarge } from '../../core/storage/hashing';
-import { qStr } from '../../core/rest/params';
 import type { FileAdded, FileService } from './file.service';
 
 /** Room for the multipart framing and small fields around the file itself. */
@@ -20,6 +19,7 @@ export async function receiveFormUpload(
   files: FileService,
   req: Request,
   datasetId: string,
+  query: { ingestor?: string; ingestion_class?: string },
 ): Promise<FileAdded> {
   await files.datasetForAdding(ctx, datasetId);
   const declared = Number(req.get('content-length') ?? 0);
@@ -27,7 +27,7 @@ export async function receiveFormUpload(
   if (declared > max + FORM_OVERHEAD) throw tooLarge(max);
 
   return new Promise<FileAdded>((resolve, reject) => {
-    const fields: Record<string, string> = {};
+    const fields: Partial<Record<string, string>> = {};
     let work: Promise<FileAdded> | null = null;
     let extraFile = false;
     let parser: busboy.Busboy;
@@ -41,11 +41,7 @@ export async function receiveFormUpload(
       fields[name] = value;
     });
     parser.on('file', (_name, stream, info) => {
-      const ingestor =
-        qStr(req.query, 'ingestor') ??
-        qStr(req.query, 'ingestion_class') ??
-        fields.ingestor ??
-        fields.ingestion_class;
+      const ingestor = query.ingestor ?? query.ingestion_class ?? fields.ingestor ?? fields.ingestion_class;
       work = files.addStored(ctx, datasetId, {
         filename: info.filename,
         open: () => stream,

@@ -1,6 +1,6 @@
 import { assertNoProblems, type FieldProblem } from '../../core/errors';
 import { INGESTION_STATUSES, type IngestionStatus } from './ingestion-request.entity';
-import { parseRequestId } from './ingestion.ids';
+import { parseRequestId } from './ingestion-ids';
 
 /**
  * A worker's report on a request, checked. Absent and null fields are left as they are (the

@@ -26,10 +26,19 @@ export const ADJACENCY = `
   union all select dataset_mfid::text, 'dataset', sample_mfid::text, 'sample', 'up' from dataset_sample`;
 
 /**
- * Given a CTE `nodes(id, type, depth)`, one row with two JSON columns: the nodes with their
- * display fields, and the edges whose two ends are both nodes.
+ * Given a CTE `nodes(id, type, depth)` (already cut to the node cap) and a boolean SQL
+ * expression `cut` (whether nodes were left out), one row with the nodes and their display
+ * fields, the edges whose two ends are both nodes (at most `?` of them: the one parameter, to
+ * be passed after the CTEs' own), and `truncated`: `cut`, or more edges than the cap.
  */
-export const NODES_AND_EDGES = `
+export function nodesAndEdges(cut: string): string {
+  return `
+  , edge_rows as (
+     select e.* from nodes p
+     join (${EDGES}) e on e.from_id = p.id and e.from_type = p.type
+     join nodes c on c.id = e.to_id and c.type = e.to_type
+     order by e.kind, e.from_id, e.to_id
+     limit ? + 1)
   select
     (select coalesce(json_agg(json_build_object(
         'id', n.id, 'type', n.type, 'depth', n.depth,
@@ -43,6 +52,6 @@ export const NODES_AND_EDGES = `
     (select coalesce(json_agg(json_build_object(
         'source', e.from_id, 'target', e.to_id, 'kind', e.kind, 'relationship_type', e.relationship_type)
         order by e.kind, e.from_id, e.to_id), '[]'::json)
-     from nodes p
-     join (${EDGES}) e on e.from_id = p.id and e.from_type = p.type
-     join nodes c on c.id = e.to_id and c.type = e.to_type) as edges`;
+     from edge_rows e) as edges,
+    (${cut}) as truncated`;
+}

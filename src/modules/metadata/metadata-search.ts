@@ -5,8 +5,8 @@ import { sql, type Sql } from '../../core/db/sql';
 import type { ResourceType } from '../access/access-grant.entity';
 import type { ProjectPolicy } from '../project/project.policy';
 import type { AccessService } from '../access/access.service';
-import { notHiddenByDeletion } from '../deletion/deletion.visibility';
-import type { MetadataDocument } from './metadata.document';
+import { notHiddenByDeletion } from '../deletion/deletion-visibility';
+import type { MetadataDocument } from './metadata-document';
 
 /** One ranked match of a metadata search. */
 export interface MetadataHit {

@@ -10,7 +10,7 @@ import { detectIngestor, findIngestor } from '../../ingestors/registry';
 import { StoredSource } from '../../ingestors/source';
 import { AssociatedFile } from '../file/file.entity';
 import type { IngestionStatus } from './ingestion-request.entity';
-import { applyResults, prepareResults, type ResultServices } from './ingestion.apply';
+import { applyResults, prepareResults, type ResultServices } from './ingestion-apply';
 
 export interface RunnerDeps extends ResultServices {
   store: ObjectStore;

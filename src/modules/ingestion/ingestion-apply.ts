@@ -5,7 +5,7 @@ import { toMetadata } from '../../ingestors/sanitize';
 import type { DatasetService } from '../dataset/dataset.service';
 import type { FileService } from '../file/file.service';
 import type { KeywordService } from '../keyword/keyword.service';
-import type { MetadataStore } from '../metadata/metadata.store';
+import type { MetadataStore } from '../metadata/metadata-store';
 import type { ThumbnailService } from '../thumbnail/thumbnail.service';
 import type { AssociatedFile } from '../file/file.entity';
 import { FINAL_STATUSES, type IngestionStatus } from './ingestion-request.entity';
