@@ -6,6 +6,10 @@ import { Migration20261122001217_access_control as M3 } from './Migration2026112
 import { Migration20261122001521_ingestion as M4 } from './Migration20261122001521_ingestion';
 import { Migration20261123162353_user_disabled as M5 } from './Migration20261123162353_user_disabled';
 import { Migration20261123162517_liveness as M6 } from './Migration20261123162517_liveness';
+import { Migration20261123193859_dataset_text as M7 } from './Migration20261123193859_dataset_text';
+import { Migration20261123195744_dataset_tally as M8 } from './Migration20261123195744_dataset_tally';
+import { Migration20261123201118_metadata_value as M9 } from './Migration20261123201118_metadata_value';
+import { Migration20261123201119_metadata_value_backfill as M10 } from './Migration20261123201119_metadata_value_backfill';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -16,4 +20,8 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122001521_ingestion', class: M4 },
   { name: 'Migration20261123162353_user_disabled', class: M5 },
   { name: 'Migration20261123162517_liveness', class: M6 },
+  { name: 'Migration20261123193859_dataset_text', class: M7 },
+  { name: 'Migration20261123195744_dataset_tally', class: M8 },
+  { name: 'Migration20261123201118_metadata_value', class: M9 },
+  { name: 'Migration20261123201119_metadata_value_backfill', class: M10 },
 ];

@@ -22,6 +22,7 @@ import { queryLimits } from './core/graphql/limits';
 import { formatGraphqlError, unavailableStatus } from './core/graphql/errors';
 import { graphqlGate, graphqlRequestErrors } from './core/graphql/gate';
 import { explorerRouter } from './core/graphql/explorer';
+import { webAppRouter } from './core/http/web-app';
 import { restErrorHandler } from './core/rest/errors';
 import { jsonBodies, noRoute, pathAndQueryGuard } from './core/rest/input';
 import { stopDigestThread } from './core/storage/digest-thread';
@@ -224,6 +225,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   mountRoutes(api);
   api.use(noRoute(open, docs, healthRoutes, api));
   app.use('/api/v2', api);
+  app.use(webAppRouter());
   app.use(noRoute(healthRoutes));
   app.use(restErrorHandler(log));
 

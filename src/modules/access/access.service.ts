@@ -177,12 +177,13 @@ export class AccessService {
   /**
    * The condition, on rows of a table aliased `alias` with columns `unique_id`, `owner_id`,
    * `public` and (optionally) `project_mfid`, that keeps what the caller may read. Null for
-   * platform admins (no restriction).
+   * platform admins (no restriction). `grants: false` leaves out the grants (for tables without
+   * `unique_id`, such as the dataset tally, which add the granted records themselves).
    */
   async readableCondition(
     ctx: RequestContext,
     alias: string,
-    opts: { project?: boolean } = {},
+    opts: { project?: boolean; grants?: boolean } = {},
   ): Promise<Sql | null> {
     const scope = await ctx.scope();
     if (scope.isPlatformAdmin) return null;
@@ -192,10 +193,12 @@ export class AccessService {
       sql(`${alias}.public = true`),
       sql(`${alias}.owner_id = ?`, scope.userId),
       opts.project === false ? null : inList(`${alias}.project_mfid`, projects),
-      {
-        sql: `exists (select 1 from access_grant g where g.resource_id = ${alias}.unique_id and (${grants.sql}))`,
-        params: grants.params,
-      },
+      opts.grants === false
+        ? null
+        : {
+            sql: `exists (select 1 from access_grant g where g.resource_id = ${alias}.unique_id and (${grants.sql}))`,
+            params: grants.params,
+          },
     );
   }
 

@@ -120,6 +120,7 @@ export const DATASET_QUERY = {
   data_type: QStr('exact data type'),
   session_name: QStr('exact session name'),
   sample_mfid: QStr('linked to this sample'),
+  text: QStr('full-text search over name, description, keywords and metadata (words, all required)'),
   accessible_to_user: QList('readable by these users (ORCIDs)'),
   accessible_to_project: QList('readable by these projects'),
   ...INCLUDE_QUERY,
@@ -146,6 +147,7 @@ export function parseFilter(q: DatasetQuery): DatasetFilter {
     dataType: q.data_type,
     sessionName: q.session_name,
     sampleMfid: q.sample_mfid,
+    text: q.text,
     accessibleToUser: q.accessible_to_user,
     accessibleToProject: q.accessible_to_project,
   };

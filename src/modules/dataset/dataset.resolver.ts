@@ -13,6 +13,7 @@ import {
   CreateDatasetInput,
   DatasetCapabilities,
   DatasetConnection,
+  DatasetFacetsType,
   DatasetFilterInput,
   KeywordCountType,
   ProjectScopeEnum,
@@ -51,6 +52,18 @@ export class DatasetResolver extends ownedRecordResolver(Dataset) {
     @Ctx() ctx: RequestContext,
   ) {
     return datasetConnection(ctx, { ...(filter ?? {}) }, args);
+  }
+
+  @Query(() => DatasetFacetsType, {
+    description:
+      'Counts of the datasets you may read that match the filter, by measurement, instrument, project, keyword, data type, owner and public/private.',
+  })
+  datasetFacets(
+    @Arg('filter', () => DatasetFilterInput, { nullable: true, description: 'Filters; all must match.' })
+    filter: DatasetFilterInput | undefined,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.dataset.facets(ctx, { ...(filter ?? {}) });
   }
 
   @Mutation(() => Dataset, { description: 'Creates a dataset record (files are added afterwards).' })

@@ -1,6 +1,6 @@
 import { recordRoutes } from '../../core/rest/record-routes';
+import { defineRoute, type Route } from '../../core/rest/route';
 import { NullableString, Type } from '../../core/rest/schema';
-import type { Route } from '../../core/rest/route';
 import {
   INCLUDE_QUERY,
   recordCreateBody,
@@ -8,6 +8,7 @@ import {
   recordPatchBody,
   recordPatchInput,
 } from '../owned-record/owned-record.legacy';
+import type { DatasetFacets, FacetValue } from './dataset-facets';
 import { UPDATABLE } from './dataset.fields';
 import type { DatasetCreateInput, DatasetPatch } from './dataset.service';
 import {
@@ -52,24 +53,79 @@ function parsePatch(body: Record<string, unknown>): DatasetPatch {
   return out;
 }
 
-export const datasetRoutes: Route[] = recordRoutes({
-  path: '/datasets',
-  noun: 'dataset',
-  tag: 'datasets',
-  record: DATASET,
-  listQuery: DATASET_QUERY,
-  detailQuery: INCLUDE_QUERY,
-  createBody: recordCreateBody(UPDATABLE, {
-    fields: INSTRUMENT_PROPERTIES,
-    ignore: [...ECHOED, ...DROPPED_ON_CREATE],
-    title: 'DatasetCreate',
+/** Facet counts as the wire names them (snake_case dimensions, `{value, label, count}` items). */
+function facetsWire(f: DatasetFacets): Record<string, FacetValue[] | number> {
+  return {
+    total: f.total,
+    measurement: f.measurement,
+    instrument: f.instrument,
+    project: f.project,
+    keyword: f.keyword,
+    data_type: f.dataType,
+    owner: f.owner,
+    public: f.public,
+  };
+}
+
+const FACET_VALUE = Type.Object(
+  {
+    value: Type.String({ description: 'what the filter takes: the text, the MFID or true/false' }),
+    label: NullableString({ description: 'for display: instrument name, project title, owner username' }),
+    count: Type.Integer({ minimum: 0 }),
+  },
+  { title: 'FacetValue' },
+);
+const FACET_LIST = Type.Array(FACET_VALUE);
+
+/** The facet counts of the datasets a list query matches. */
+const DATASET_FACETS = Type.Object(
+  {
+    total: Type.Integer({ minimum: 0, description: 'the number of datasets matched (the list total)' }),
+    measurement: FACET_LIST,
+    instrument: FACET_LIST,
+    project: FACET_LIST,
+    keyword: FACET_LIST,
+    data_type: FACET_LIST,
+    owner: FACET_LIST,
+    public: FACET_LIST,
+  },
+  { title: 'DatasetFacets' },
+);
+
+export const datasetRoutes: Route[] = [
+  // a literal path: before `/datasets/:id`
+  defineRoute(
+    {
+      method: 'get',
+      path: '/datasets/facets',
+      tag: 'datasets',
+      summary: 'Facet counts of the datasets the list filters match',
+      description:
+        'Per dimension the most frequent values (at most 20, ties by value) among the datasets the caller can read that match the same filters as `GET /datasets`.',
+      query: DATASET_QUERY,
+      response: DATASET_FACETS,
+    },
+    async (ctx, { query }) => facetsWire(await ctx.services.dataset.facets(ctx, parseFilter(query))),
+  ),
+  ...recordRoutes({
+    path: '/datasets',
+    noun: 'dataset',
+    tag: 'datasets',
+    record: DATASET,
+    listQuery: DATASET_QUERY,
+    detailQuery: INCLUDE_QUERY,
+    createBody: recordCreateBody(UPDATABLE, {
+      fields: INSTRUMENT_PROPERTIES,
+      ignore: [...ECHOED, ...DROPPED_ON_CREATE],
+      title: 'DatasetCreate',
+    }),
+    patchBody: recordPatchBody(UPDATABLE, { fields: INSTRUMENT_PROPERTIES, title: 'DatasetPatch' }),
+    service: (ctx) => ctx.services.dataset,
+    parseFilter,
+    parseCreate,
+    parsePatch,
+    items: (ctx, page, q) => datasetItems(ctx, page.items, q, page.relations),
+    detail: datasetDetail,
+    written: (ctx, ds, capabilities) => toLegacyDataset(ctx, ds, { includeOwner: true, capabilities }),
   }),
-  patchBody: recordPatchBody(UPDATABLE, { fields: INSTRUMENT_PROPERTIES, title: 'DatasetPatch' }),
-  service: (ctx) => ctx.services.dataset,
-  parseFilter,
-  parseCreate,
-  parsePatch,
-  items: (ctx, page, q) => datasetItems(ctx, page.items, q, page.relations),
-  detail: datasetDetail,
-  written: (ctx, ds, capabilities) => toLegacyDataset(ctx, ds, { includeOwner: true, capabilities }),
-});
+];

@@ -18,6 +18,7 @@ import type { MetadataStore } from '../metadata/metadata-store';
 import type { DatasetPolicy } from './dataset.policy';
 import { checkTextFields, TEXT_FIELDS, UPDATABLE, type TextField } from './dataset.fields';
 import { DatasetQuery, type DatasetFilter, type DatasetPage } from './dataset.query';
+import { datasetFacets, type DatasetFacets } from './dataset-facets';
 
 export interface DatasetCreateInput extends OwnedRecordCreate<TextField> {
   instrumentName?: string | null;
@@ -70,6 +71,11 @@ export class DatasetService {
 
   count(ctx: RequestContext, filter: DatasetFilter): Promise<number> {
     return this.query.count(ctx, filter);
+  }
+
+  /** Facet counts of the datasets `filter` selects for the caller. */
+  facets(ctx: RequestContext, filter: DatasetFilter): Promise<DatasetFacets> {
+    return datasetFacets(ctx, this.query, filter);
   }
 
   /** A new dataset; its instrument (optional) must be registered. */

@@ -217,6 +217,8 @@ export const fileRoutes: Route[] = [
       path: '/datasets/:id/download',
       tag,
       summary: "A zip archive of a dataset's files",
+      description:
+        'Files the archive cannot hold (remote files) are listed in a `SKIPPED.tsv` entry of the archive, and the `X-Archive-Skipped` response header counts them (0 when none).',
       params: datasetId,
       query: { include: QList('only these file names') },
       responseType: 'application/zip',

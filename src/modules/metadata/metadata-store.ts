@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../../core/db/raw';
 import type { ResourceType } from '../access/access-grant.entity';
 import { mergeTopLevel, type MetadataDocument } from './metadata-document';
+import { indexedValues } from './metadata-quantities';
 
 /** How a write treats existing metadata. */
 export type WriteMode = 'merge' | 'replace';
@@ -46,11 +47,29 @@ export class MetadataStore {
        returning data`,
       [id, type, JSON.stringify(next)],
     );
+    await writeIndexedValues(tx, id, saved[0].data);
     return saved[0].data;
   }
 
   /** Stores the initial metadata of a record being created in `tx`. */
   async initialize(tx: EntityManager, type: ResourceType, id: string, doc: MetadataDocument): Promise<void> {
     await this.writeIn(tx, type, id, 'replace', doc);
+  }
+}
+
+/**
+ * Replaces the typed side index of one document (`metadata_value`: numbers, and quantities in
+ * SI) inside `tx`. The document is not changed. Exported for the migration that backfills it.
+ */
+export async function writeIndexedValues(tx: EntityManager, id: string, doc: unknown): Promise<void> {
+  await rawQuery(tx, 'delete from metadata_value where resource_id = ?', [id]);
+  const values = indexedValues(doc);
+  for (let start = 0; start < values.length; start += 1000) {
+    const chunk = values.slice(start, start + 1000);
+    await rawQuery(
+      tx,
+      `insert into metadata_value (resource_id, path, dim, num) values ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}`,
+      chunk.flatMap((v) => [id, v.path, v.dim, v.num]),
+    );
   }
 }
