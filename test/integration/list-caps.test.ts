@@ -210,6 +210,38 @@ describe('caps per record', () => {
     expect(g.data.resourceAccess.grants).toHaveLength(100);
   });
 
+  test('a user belongs to at most 1000 projects', async () => {
+    const em = t.app.orm.em.fork();
+    const bob = await makeUser(t.app);
+    const tag = bob.user.uniqueId.slice(-8);
+    // 1000 projects of alice's; bob is a member of the first 999
+    await rawQuery(
+      em,
+      `insert into project (unique_id, project_id, owner_id)
+       select 'cp' || ? || lpad(i::text, 16, '0'), 'cap-' || ? || '-' || i, ? from generate_series(1, 1000) i`,
+      [tag, tag, alice.user.uniqueId],
+    );
+    await rawQuery(
+      em,
+      `insert into project_member (project_mfid, user_id, role)
+       select 'cp' || ? || lpad(i::text, 16, '0'), ?, 'viewer' from generate_series(1, 999) i`,
+      [tag, bob.user.uniqueId],
+    );
+    const add = (slug: string) =>
+      rest(t.url, 'POST', `/projects/${slug}/users/${bob.user.uniqueId}`, { key: alice.key });
+    expect((await add(`cap-${tag}-1000`)).status).toBeLessThan(300); // the 1000th
+    const other = await makeProject(t.app, alice.user);
+    const refused = await add(other.projectId);
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toMatch(/already belongs to 1000 projects/);
+    const count = await rawQuery<{ n: number }>(
+      em,
+      'select count(*)::int as n from project_member where user_id = ?',
+      [bob.user.uniqueId],
+    );
+    expect(count[0].n).toBe(1000);
+  });
+
   test('a project has at most 1000 members', async () => {
     const project = await makeProject(t.app, alice.user);
     const em = t.app.orm.em.fork();
