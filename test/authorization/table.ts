@@ -130,6 +130,8 @@ export const TABLE: Row[] = [
   // the OpenAPI document and its browsable page: public descriptions of the API
   R('GET /openapi.json', OPEN, () => '/openapi.json'),
   R('GET /docs', OPEN, () => ({ path: '/docs', headers: { accept: 'text/html' } })),
+  // the web catalog page: any other GET asking for HTML (the page signs in with a key itself)
+  R('GET /.*/', OPEN, () => ({ path: '/find/', headers: { accept: 'text/html' } }), { root: true }),
   // --- URLs that are their own credential (an upload session token, a download signature)
   R('PUT /upload-sessions/:token', credential(404), () => `/upload-sessions/${newMfid()}`),
   R('GET /signed/objects/*key', credential(403), (w) => `/signed/objects/${w.dataset}/x?expires=1&sig=bad`),
@@ -245,6 +247,7 @@ export const TABLE: Row[] = [
 
   // --- datasets
   R('GET /datasets', ANY, () => '/datasets'),
+  R('GET /datasets/facets', ANY, () => '/datasets/facets'),
   R('POST /datasets', ANY, () => body('/datasets', { dataset_name: 'matrix' })),
   R('GET /datasets/search', ANY, () => ({ path: '/datasets/search', query: { q: 'matrix' } })),
   R('GET /datasets/:id', read('dataset'), (w) => `/datasets/${w.dataset}`),
@@ -510,6 +513,7 @@ export const TABLE: Row[] = [
     id: w.dataset,
   })),
   G('Query.datasets', ANY, '{ datasets { totalCount } }'),
+  G('Query.datasetFacets', ANY, '{ datasetFacets { total } }'),
   G('Query.searchDatasets', ANY, '{ searchDatasets(q: "matrix") { uniqueId } }'),
   G('Query.sample', read('sample'), 'query($id: ID!) { sample(id: $id) { uniqueId } }', (w) => ({
     id: w.sample,
