@@ -36,6 +36,8 @@ suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () 
     const project = await makeProject(t.app, owner.user);
     projectId = project.projectId;
     await addMember(t.app, project, owner.user, 'admin');
+    // newer projects than any picker lists: the project filter offers the signed-in user's own
+    for (let i = 0; i < 201; i++) await makeProject(t.app, stranger.user);
     // a chain of five for the graph walk: chain0 → chain1 → … → chain4
     for (let i = 0; i < 5; i++) {
       ids[`chain${i}`] = await createDataset(t, owner.key, {

@@ -252,7 +252,7 @@ export type SamplePageQuery = { sample: { uniqueId: string, sampleName: string |
 export type FilterChoicesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type FilterChoicesQuery = { projects: { nodes: Array<{ uniqueId: string, projectId: string, title: string | null }> }, instruments: { nodes: Array<{ uniqueId: string, instrumentName: string }> } };
+export type FilterChoicesQuery = { me: { projects: Array<{ project: { uniqueId: string, projectId: string, title: string | null } }> }, instruments: { nodes: Array<{ uniqueId: string, instrumentName: string }> } };
 
 export type SignInCheckQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -713,11 +713,13 @@ export const SamplePageDocument = new TypedDocumentString(`
     `) as unknown as TypedDocumentString<SamplePageQuery, SamplePageQueryVariables>;
 export const FilterChoicesDocument = new TypedDocumentString(`
     query FilterChoices {
-  projects(first: 200) {
-    nodes {
-      uniqueId
-      projectId
-      title
+  me {
+    projects {
+      project {
+        uniqueId
+        projectId
+        title
+      }
     }
   }
   instruments(first: 200) {

@@ -72,8 +72,8 @@ function refine(search: Search, dim: Dimension, value: string, projects: Map<str
     case 'owner':
       return { ...search, owner: value };
     case 'project':
-      // the URL names projects by slug (readable, shareable); facets count them by MFID
-      return { ...search, project: projects.get(value) ?? search.project };
+      // the URL names your projects by slug (readable, shareable), others by the MFID facets count by
+      return { ...search, project: projects.get(value) ?? value };
     default:
       return { ...search, [dim]: value };
   }

@@ -84,7 +84,9 @@ export function Find() {
   const total = list.data?.datasets.totalCount;
   const loading = list.loading;
   const error = list.error ?? moreError;
-  const projects = new Map((choices.data?.projects.nodes ?? []).map((p) => [p.uniqueId, p.projectId]));
+  const projects = new Map(
+    (choices.data?.me.projects ?? []).map(({ project: p }) => [p.uniqueId, p.projectId]),
+  );
 
   const loadMore = async () => {
     setLoadingMore(true);

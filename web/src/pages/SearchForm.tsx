@@ -5,11 +5,13 @@ import { OPERATORS, searchUrl, type Condition, type Search } from './find-query'
 
 export const Choices = graphql(`
   query FilterChoices {
-    projects(first: 200) {
-      nodes {
-        uniqueId
-        projectId
-        title
+    me {
+      projects {
+        project {
+          uniqueId
+          projectId
+          title
+        }
       }
     }
     instruments(first: 200) {
@@ -64,11 +66,14 @@ export function SearchForm({
           Project
           <select value={s.project} onChange={set('project')}>
             <option value="">Any</option>
-            {choices?.projects.nodes.map((p) => (
+            {choices?.me.projects.map(({ project: p }) => (
               <option key={p.projectId} value={p.projectId}>
                 {p.title ?? p.projectId}
               </option>
             ))}
+            {s.project && !choices?.me.projects.some(({ project: p }) => p.projectId === s.project) && (
+              <option value={s.project}>{s.project}</option>
+            )}
           </select>
         </label>
         <label>
@@ -80,6 +85,9 @@ export function SearchForm({
                 {i.instrumentName}
               </option>
             ))}
+            {s.instrument && !choices?.instruments.nodes.some((i) => i.uniqueId === s.instrument) && (
+              <option value={s.instrument}>{s.instrument}</option>
+            )}
           </select>
         </label>
         <label>

@@ -81,10 +81,17 @@ export function typedValue(text: string): unknown {
   return text;
 }
 
+/** The shape of an MFID (slugs never take it). */
+const MFID = /^[0-9a-hjkmnp-tv-z]{25}[048cgmrw]$/;
+
 export function toFilter(s: Search): DatasetFilterInput {
   const f: DatasetFilterInput = {};
   if (s.q.trim()) f.text = s.q.trim();
-  if (s.project) f.projectId = s.project;
+  // the URL names a project by slug (readable) or, from a facet of a project you are not in, by MFID
+  if (s.project) {
+    if (MFID.test(s.project)) f.projectMfid = s.project;
+    else f.projectId = s.project;
+  }
   if (s.instrument) f.instrumentMfid = s.instrument;
   if (s.measurement) f.measurement = s.measurement;
   if (s.keyword) f.keyword = s.keyword;
