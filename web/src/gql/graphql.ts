@@ -62,6 +62,25 @@ export type EntityType =
   /** A sample. */
   | 'sample';
 
+/** Who a grant is given to. */
+export type GrantKind =
+  /** The members of a named access group: its name. */
+  | 'groups'
+  /** The members of a project: MFID or slug. */
+  | 'projects'
+  /** A user: ORCID, MFID, username or email. */
+  | 'users';
+
+/** Two resources to link; their types decide the kind of link. */
+export type LinkResourcesInput = {
+  /** The child. */
+  childId: string | number;
+  /** The parent (for a dataset and a sample: either one). */
+  parentId: string | number;
+  /** Only for two datasets or two samples: an error on a dataset-sample association. */
+  relationshipType?: RelationshipType | null | undefined;
+};
+
 /** A typed condition on scientific metadata: a dot-separated path, an operator and a JSON scalar value. Arrays on the path are searched element-wise. */
 export type MetadataConditionInput = {
   /** The comparison. */
@@ -90,6 +109,19 @@ export type MetadataOperator =
   | 'lte'
   /** The value at the path exists and differs from value. */
   | 'ne';
+
+/** The permission ladder: viewer < contributor < editor < admin < owner. */
+export type PermissionLevel =
+  /** Also grant and revoke access, make public or private, request deletion. */
+  | 'admin'
+  /** Also add files, thumbnails, metadata, keywords and links. */
+  | 'contributor'
+  /** Also change the record's fields; delete files and thumbnails. */
+  | 'editor'
+  /** Also transfer ownership and reassign the project. Never granted: it moves by transfer only. */
+  | 'owner'
+  /** Read the record and everything attached to it. */
+  | 'viewer';
 
 /** Which datasets of a project: assigned to it, shared with it (assigned elsewhere), or both. */
 export type ProjectScope =
@@ -139,7 +171,7 @@ export type DatasetPageQueryVariables = Exact<{
 }>;
 
 
-export type DatasetPageQuery = { dataset: { uniqueId: string, datasetName: string | null, measurement: string | null, dataType: string | null, dataFormat: string | null, sessionName: string | null, timestamp: string | null, public: boolean, size: number, creationTime: string, modificationTime: string, ownerOrcid: string, keywords: Array<string>, scientificMetadata: unknown, owner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null, project: { projectId: string, title: string | null } | null, instrument: { uniqueId: string, instrumentName: string } | null, thumbnails: Array<{ id: number, mimeType: string, thumbnailB64str: string, thumbnailName: string }>, files: { totalCount: number, nodes: Array<{ uniqueId: string, filename: string, size: number | null, sha256: string | null, storageBackend: string, ingestionStatus: string | null, downloadUrl: string | null }> }, parents: Array<{ uniqueId: string, datasetName: string | null }>, children: Array<{ uniqueId: string, datasetName: string | null }>, samples: Array<{ uniqueId: string, sampleName: string | null }>, capabilities: { canUpdate: boolean, canAddFiles: boolean, canEditMetadata: boolean, canRequestDeletion: boolean } | null, deletionRequest: { id: number, status: string, reason: string | null, requestTime: string } | null } };
+export type DatasetPageQuery = { dataset: { uniqueId: string, datasetName: string | null, measurement: string | null, dataType: string | null, dataFormat: string | null, sessionName: string | null, timestamp: string | null, public: boolean, size: number, creationTime: string, modificationTime: string, ownerOrcid: string, keywords: Array<string>, scientificMetadata: unknown, owner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null, project: { projectId: string, title: string | null } | null, instrument: { uniqueId: string, instrumentName: string } | null, thumbnails: Array<{ id: number, mimeType: string, thumbnailB64str: string, thumbnailName: string }>, files: { totalCount: number, nodes: Array<{ uniqueId: string, filename: string, size: number | null, sha256: string | null, storageBackend: string, ingestionStatus: string | null, downloadUrl: string | null }> }, parents: Array<{ uniqueId: string, datasetName: string | null }>, children: Array<{ uniqueId: string, datasetName: string | null }>, samples: Array<{ uniqueId: string, sampleName: string | null }>, capabilities: { canUpdate: boolean, canAddFiles: boolean, canEditMetadata: boolean, canRequestDeletion: boolean, canManageAccess: boolean, canTransferOwnership: boolean, canReassignProject: boolean } | null, deletionRequest: { id: number, status: string, reason: string | null, requestTime: string } | null } };
 
 export type UpdateDatasetMutationVariables = Exact<{
   id: string | number;
@@ -179,6 +211,77 @@ export type RequestDatasetDeletionMutationVariables = Exact<{
 
 
 export type RequestDatasetDeletionMutation = { requestDeletion: { id: number, status: string } };
+
+export type MergeDatasetMetadataMutationVariables = Exact<{
+  id: string | number;
+  metadata: Record<string, unknown>;
+}>;
+
+
+export type MergeDatasetMetadataMutation = { mergeScientificMetadata: Record<string, unknown> };
+
+export type LinkRecordsMutationVariables = Exact<{
+  input: LinkResourcesInput;
+}>;
+
+
+export type LinkRecordsMutation = { linkResources: { kind: EdgeKind } };
+
+export type UnlinkRecordsMutationVariables = Exact<{
+  a: string | number;
+  b: string | number;
+}>;
+
+
+export type UnlinkRecordsMutation = { unlinkResources: { kind: EdgeKind } };
+
+export type DatasetAccessQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DatasetAccessQuery = { resourceAccess: { grantsComplete: boolean, grants: Array<{ principalType: string, principalId: string, principalName: string | null, permission: PermissionLevel, grantedBy: string | null }> } };
+
+export type GrantAccessMutationVariables = Exact<{
+  id: string | number;
+  kind: GrantKind;
+  principal: string;
+  permission: PermissionLevel;
+}>;
+
+
+export type GrantAccessMutation = { setAccess: { permission: PermissionLevel } };
+
+export type RevokeAccessMutationVariables = Exact<{
+  id: string | number;
+  kind: GrantKind;
+  principal: string;
+}>;
+
+
+export type RevokeAccessMutation = { revokeAccess: boolean };
+
+export type ChangePreviewFieldsFragment = { action: string, applied: boolean, token: string, currentOwner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null, newOwner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null, currentProject: { projectId: string } | null, newProject: { projectId: string } | null, gains: Array<{ before: PermissionLevel | null, after: PermissionLevel | null, user: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } }>, losses: Array<{ before: PermissionLevel | null, after: PermissionLevel | null, user: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } }>, grantsAffected: Array<{ principalType: string, principalId: string, permission: string, effect: string, reason: string }> };
+
+export type TransferDatasetMutationVariables = Exact<{
+  id: string | number;
+  newOwner: string;
+  confirm: boolean;
+  token?: string | null | undefined;
+}>;
+
+
+export type TransferDatasetMutation = { transferOwnership: { action: string, applied: boolean, token: string, currentOwner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null, newOwner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null, currentProject: { projectId: string } | null, newProject: { projectId: string } | null, gains: Array<{ before: PermissionLevel | null, after: PermissionLevel | null, user: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } }>, losses: Array<{ before: PermissionLevel | null, after: PermissionLevel | null, user: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } }>, grantsAffected: Array<{ principalType: string, principalId: string, permission: string, effect: string, reason: string }> } };
+
+export type ReassignDatasetMutationVariables = Exact<{
+  id: string | number;
+  projectId: string;
+  confirm: boolean;
+  token?: string | null | undefined;
+}>;
+
+
+export type ReassignDatasetMutation = { reassignProject: { action: string, applied: boolean, token: string, currentOwner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null, newOwner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null, currentProject: { projectId: string } | null, newProject: { projectId: string } | null, gains: Array<{ before: PermissionLevel | null, after: PermissionLevel | null, user: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } }>, losses: Array<{ before: PermissionLevel | null, after: PermissionLevel | null, user: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } }>, grantsAffected: Array<{ principalType: string, principalId: string, permission: string, effect: string, reason: string }> } };
 
 export type PendingDeletionRequestsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -277,6 +380,58 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
+export const ChangePreviewFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ChangePreviewFields on ChangePreviewType {
+  action
+  applied
+  token
+  currentOwner {
+    uniqueId
+    username
+    firstName
+    lastName
+  }
+  newOwner {
+    uniqueId
+    username
+    firstName
+    lastName
+  }
+  currentProject {
+    projectId
+  }
+  newProject {
+    projectId
+  }
+  gains {
+    before
+    after
+    user {
+      uniqueId
+      username
+      firstName
+      lastName
+    }
+  }
+  losses {
+    before
+    after
+    user {
+      uniqueId
+      username
+      firstName
+      lastName
+    }
+  }
+  grantsAffected {
+    principalType
+    principalId
+    permission
+    effect
+    reason
+  }
+}
+    `, {"fragmentName":"ChangePreviewFields"}) as unknown as TypedDocumentString<ChangePreviewFieldsFragment, unknown>;
 export const DatasetRowFragmentDoc = new TypedDocumentString(`
     fragment DatasetRow on Dataset {
   uniqueId
@@ -408,6 +563,9 @@ export const DatasetPageDocument = new TypedDocumentString(`
       canAddFiles
       canEditMetadata
       canRequestDeletion
+      canManageAccess
+      canTransferOwnership
+      canReassignProject
     }
     deletionRequest {
       id
@@ -459,6 +617,173 @@ export const RequestDatasetDeletionDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RequestDatasetDeletionMutation, RequestDatasetDeletionMutationVariables>;
+export const MergeDatasetMetadataDocument = new TypedDocumentString(`
+    mutation MergeDatasetMetadata($id: ID!, $metadata: JSONObject!) {
+  mergeScientificMetadata(id: $id, metadata: $metadata)
+}
+    `) as unknown as TypedDocumentString<MergeDatasetMetadataMutation, MergeDatasetMetadataMutationVariables>;
+export const LinkRecordsDocument = new TypedDocumentString(`
+    mutation LinkRecords($input: LinkResourcesInput!) {
+  linkResources(input: $input) {
+    kind
+  }
+}
+    `) as unknown as TypedDocumentString<LinkRecordsMutation, LinkRecordsMutationVariables>;
+export const UnlinkRecordsDocument = new TypedDocumentString(`
+    mutation UnlinkRecords($a: ID!, $b: ID!) {
+  unlinkResources(a: $a, b: $b) {
+    kind
+  }
+}
+    `) as unknown as TypedDocumentString<UnlinkRecordsMutation, UnlinkRecordsMutationVariables>;
+export const DatasetAccessDocument = new TypedDocumentString(`
+    query DatasetAccess($id: ID!) {
+  resourceAccess(id: $id) {
+    grantsComplete
+    grants {
+      principalType
+      principalId
+      principalName
+      permission
+      grantedBy
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DatasetAccessQuery, DatasetAccessQueryVariables>;
+export const GrantAccessDocument = new TypedDocumentString(`
+    mutation GrantAccess($id: ID!, $kind: GrantKind!, $principal: String!, $permission: PermissionLevel!) {
+  setAccess(id: $id, kind: $kind, principal: $principal, permission: $permission) {
+    permission
+  }
+}
+    `) as unknown as TypedDocumentString<GrantAccessMutation, GrantAccessMutationVariables>;
+export const RevokeAccessDocument = new TypedDocumentString(`
+    mutation RevokeAccess($id: ID!, $kind: GrantKind!, $principal: String!) {
+  revokeAccess(id: $id, kind: $kind, principal: $principal)
+}
+    `) as unknown as TypedDocumentString<RevokeAccessMutation, RevokeAccessMutationVariables>;
+export const TransferDatasetDocument = new TypedDocumentString(`
+    mutation TransferDataset($id: ID!, $newOwner: String!, $confirm: Boolean!, $token: String) {
+  transferOwnership(
+    id: $id
+    newOwner: $newOwner
+    confirm: $confirm
+    token: $token
+  ) {
+    ...ChangePreviewFields
+  }
+}
+    fragment ChangePreviewFields on ChangePreviewType {
+  action
+  applied
+  token
+  currentOwner {
+    uniqueId
+    username
+    firstName
+    lastName
+  }
+  newOwner {
+    uniqueId
+    username
+    firstName
+    lastName
+  }
+  currentProject {
+    projectId
+  }
+  newProject {
+    projectId
+  }
+  gains {
+    before
+    after
+    user {
+      uniqueId
+      username
+      firstName
+      lastName
+    }
+  }
+  losses {
+    before
+    after
+    user {
+      uniqueId
+      username
+      firstName
+      lastName
+    }
+  }
+  grantsAffected {
+    principalType
+    principalId
+    permission
+    effect
+    reason
+  }
+}`) as unknown as TypedDocumentString<TransferDatasetMutation, TransferDatasetMutationVariables>;
+export const ReassignDatasetDocument = new TypedDocumentString(`
+    mutation ReassignDataset($id: ID!, $projectId: String!, $confirm: Boolean!, $token: String) {
+  reassignProject(
+    id: $id
+    projectId: $projectId
+    confirm: $confirm
+    token: $token
+  ) {
+    ...ChangePreviewFields
+  }
+}
+    fragment ChangePreviewFields on ChangePreviewType {
+  action
+  applied
+  token
+  currentOwner {
+    uniqueId
+    username
+    firstName
+    lastName
+  }
+  newOwner {
+    uniqueId
+    username
+    firstName
+    lastName
+  }
+  currentProject {
+    projectId
+  }
+  newProject {
+    projectId
+  }
+  gains {
+    before
+    after
+    user {
+      uniqueId
+      username
+      firstName
+      lastName
+    }
+  }
+  losses {
+    before
+    after
+    user {
+      uniqueId
+      username
+      firstName
+      lastName
+    }
+  }
+  grantsAffected {
+    principalType
+    principalId
+    permission
+    effect
+    reason
+  }
+}`) as unknown as TypedDocumentString<ReassignDatasetMutation, ReassignDatasetMutationVariables>;
 export const PendingDeletionRequestsDocument = new TypedDocumentString(`
     query PendingDeletionRequests {
   deletionRequests(first: 100, status: "pending") {

@@ -4,6 +4,16 @@ import { Fields, formatBytes, userName } from '../components/Fields';
 import { MetadataTree } from '../components/MetadataTree';
 import { Thumb } from '../components/Thumb';
 import { EditDataset, AddKeyword, UploadFile, RequestDeletion } from './DatasetActions';
+import { useState } from 'preact/hooks';
+import {
+  AccessPanel,
+  ChangeWithPreview,
+  LinkRecord,
+  MergeMetadata,
+  PreviewView,
+  UnlinkButton,
+  type Preview,
+} from './DatasetManage';
 
 const DatasetQuery = graphql(`
   query DatasetPage($id: ID!) {
@@ -71,6 +81,9 @@ const DatasetQuery = graphql(`
         canAddFiles
         canEditMetadata
         canRequestDeletion
+        canManageAccess
+        canTransferOwnership
+        canReassignProject
       }
       deletionRequest {
         id
@@ -89,6 +102,11 @@ const link = (kind: string, id: string, name: string | null | undefined) => (
 /** Read: one dataset and everything around it; actions appear only where the caller may act. */
 export function DatasetPage({ id }: { id: string }) {
   const q = useQuery(DatasetQuery, { id });
+  const [applied, setApplied] = useState<Preview | null>(null);
+  const onApplied = (p: Preview) => {
+    setApplied(p);
+    q.reload();
+  };
   if (q.error)
     return (
       <p role="alert" class="error">
@@ -98,6 +116,8 @@ export function DatasetPage({ id }: { id: string }) {
   if (!q.data) return <p role="status">Loading…</p>;
   const d = q.data.dataset;
   const can = d.capabilities;
+  const unlink = (other: string, name: string | null | undefined) =>
+    can?.canUpdate && <UnlinkButton id={d.uniqueId} other={other} name={name ?? other} onDone={q.reload} />;
   return (
     <article aria-labelledby="ds-title">
       <h1 id="ds-title">{d.datasetName ?? d.uniqueId}</h1>
@@ -105,6 +125,7 @@ export function DatasetPage({ id }: { id: string }) {
         Dataset <code>{d.uniqueId}</code> · {d.public ? 'public' : 'private'} ·{' '}
         <a href={`/graph/${encodeURIComponent(d.uniqueId)}`}>Entity graph</a>
       </p>
+      {applied && <PreviewView p={applied} />}
       {d.deletionRequest && (
         <p class="notice" role="note">
           Deletion {d.deletionRequest.status} (request {d.deletionRequest.id},{' '}
@@ -164,6 +185,7 @@ export function DatasetPage({ id }: { id: string }) {
       <section aria-labelledby="ds-meta">
         <h2 id="ds-meta">Scientific metadata</h2>
         <MetadataTree metadata={d.scientificMetadata} />
+        {can?.canEditMetadata && <MergeMetadata id={d.uniqueId} onDone={q.reload} />}
       </section>
       <section aria-labelledby="ds-files">
         <h2 id="ds-files">Files ({d.files.totalCount})</h2>
@@ -216,7 +238,10 @@ export function DatasetPage({ id }: { id: string }) {
               d.parents.length ? (
                 <ul class="inline">
                   {d.parents.map((p) => (
-                    <li key={p.uniqueId}>{link('datasets', p.uniqueId, p.datasetName)}</li>
+                    <li key={p.uniqueId}>
+                      {link('datasets', p.uniqueId, p.datasetName)}
+                      {unlink(p.uniqueId, p.datasetName)}
+                    </li>
                   ))}
                 </ul>
               ) : null,
@@ -226,7 +251,10 @@ export function DatasetPage({ id }: { id: string }) {
               d.children.length ? (
                 <ul class="inline">
                   {d.children.map((p) => (
-                    <li key={p.uniqueId}>{link('datasets', p.uniqueId, p.datasetName)}</li>
+                    <li key={p.uniqueId}>
+                      {link('datasets', p.uniqueId, p.datasetName)}
+                      {unlink(p.uniqueId, p.datasetName)}
+                    </li>
                   ))}
                 </ul>
               ) : null,
@@ -236,7 +264,10 @@ export function DatasetPage({ id }: { id: string }) {
               d.samples.length ? (
                 <ul class="inline">
                   {d.samples.map((s) => (
-                    <li key={s.uniqueId}>{link('samples', s.uniqueId, s.sampleName)}</li>
+                    <li key={s.uniqueId}>
+                      {link('samples', s.uniqueId, s.sampleName)}
+                      {unlink(s.uniqueId, s.sampleName)}
+                    </li>
                   ))}
                 </ul>
               ) : null,
@@ -244,7 +275,13 @@ export function DatasetPage({ id }: { id: string }) {
           ]}
         />
         {!d.parents.length && !d.children.length && !d.samples.length && <p>No linked records.</p>}
+        {can?.canUpdate && <LinkRecord id={d.uniqueId} onDone={q.reload} />}
       </section>
+      {can?.canManageAccess && <AccessPanel id={d.uniqueId} />}
+      {can?.canTransferOwnership && (
+        <ChangeWithPreview id={d.uniqueId} mode="transfer" onApplied={onApplied} />
+      )}
+      {can?.canReassignProject && <ChangeWithPreview id={d.uniqueId} mode="reassign" onApplied={onApplied} />}
       {can?.canRequestDeletion && !d.deletionRequest && <RequestDeletion id={d.uniqueId} onDone={q.reload} />}
     </article>
   );
