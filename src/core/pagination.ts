@@ -21,6 +21,8 @@ export interface KeysetPage<T> {
   items: T[];
   /** the cursor of the following page, or null on the last page */
   nextCursor: string | null;
+  /** in a sorted page, each item's cursor by MFID (else the MFID's own cursor) */
+  cursors?: Map<string, string>;
 }
 
 /** Cuts a result fetched with `limit + 1` rows into a page and its next cursor. */

@@ -166,6 +166,27 @@ suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () 
     await page.locator('table.results tbody tr').nth(26).waitFor();
     expect(await page.locator('table.results tbody tr').count()).toBe(27);
     expect(await page.getByRole('button', { name: 'Show 25 more' }).count()).toBe(0);
+
+    // sortable columns: by name (the order in the URL), paged with the sort's own cursors, reversed
+    const rowNames = () => page.locator('table.results tbody td:nth-child(2) a').allTextContents();
+    const firstRow = (name: string) =>
+      page.locator('table.results tbody tr').first().getByRole('link', { name, exact: true }).waitFor();
+    const bulk = Array.from({ length: 27 }, (_, i) => `${tag} bulk${i}`).sort();
+    await page.getByRole('link', { name: 'Sort by Name, ascending' }).click();
+    await page.locator('th[aria-sort="ascending"]', { hasText: 'Name' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('sort')).toBe('datasetName');
+    await page.getByText('27 datasets found').waitFor();
+    await firstRow(bulk[0]);
+    await expect(rowNames()).resolves.toEqual(bulk.slice(0, 25));
+    await page.getByRole('button', { name: 'Show 25 more' }).click();
+    await page.locator('table.results tbody tr').nth(26).waitFor();
+    await expect(rowNames()).resolves.toEqual(bulk);
+    await page.getByRole('link', { name: 'Sort by Name, descending' }).click();
+    await page.locator('th[aria-sort="descending"]', { hasText: 'Name' }).waitFor();
+    await firstRow(bulk[26]);
+    await expect(rowNames()).resolves.toEqual([...bulk].reverse().slice(0, 25));
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, '02b-find-sorted');
     await page.close();
   });
 

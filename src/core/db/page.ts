@@ -11,6 +11,18 @@ export interface PageRequest {
   offset?: number;
 }
 
+/**
+ * A keyset page in another order than newest first: the sort key (an SQL expression; rows order
+ * by whether it is null, then it, then the MFID, all in `direction` but nulls last), the condition
+ * of the rows after the request's cursor, and the cursor of a row from its key (as text) and MFID.
+ */
+export interface PageOrder {
+  key: string;
+  direction: 'asc' | 'desc';
+  after: Sql | null;
+  cursor: (key: string | null, uniqueId: string) => string;
+}
+
 /** An offset page of a list with integer keys (deletion requests, join requests...). */
 export interface OffsetPage<T> {
   items: T[];
@@ -22,6 +34,8 @@ export interface RowPage<T> {
   nextCursor: string | null;
   /** the value of the `extra` column per item MFID, when one was selected */
   extras: Map<string, unknown>;
+  /** in another order than newest first: each item's cursor by MFID */
+  cursors?: Map<string, string>;
 }
 
 /**
@@ -36,21 +50,38 @@ export async function selectPage<T extends { uniqueId: string }>(
   where: Sql,
   page: PageRequest,
   extra: Sql = sql('null'),
+  order?: PageOrder,
 ): Promise<RowPage<T>> {
-  const full = and(where, page.cursor ? sql(`${alias}.unique_id < ?`, page.cursor) : null);
-  const rows = await rawQuery<Record<string, unknown> & { _extra: unknown }>(
+  const after = order ? order.after : page.cursor ? sql(`${alias}.unique_id < ?`, page.cursor) : null;
+  const full = and(where, after);
+  const key = order ? `(${order.key})::text` : 'null';
+  const sort = order
+    ? `(${order.key}) is null, ${order.key} ${order.direction}, ${alias}.unique_id ${order.direction}`
+    : `${alias}.unique_id desc`;
+  const rows = await rawQuery<Record<string, unknown> & { _extra: unknown; _key: string | null }>(
     em,
-    `select ${alias}.*, ${extra.sql} as _extra from ${table} ${alias} where ${full.sql}
-     order by ${alias}.unique_id desc limit ? offset ?`,
+    `select ${alias}.*, ${extra.sql} as _extra, ${key} as _key from ${table} ${alias} where ${full.sql}
+     order by ${sort} limit ? offset ?`,
     [...extra.params, ...full.params, page.limit + 1, page.offset ?? 0],
   );
   const extras = new Map<string, unknown>();
-  const items = rows.map(({ _extra, ...columns }) => {
+  const items = rows.map(({ _extra, _key, ...columns }) => {
     const item = em.map(entity, columns as EntityDictionary<T>);
     extras.set(item.uniqueId, _extra);
     return item;
   });
-  return { ...keysetPage(items, page.limit), extras };
+  const paged = keysetPage(items, page.limit);
+  if (!order) return { ...paged, extras };
+  const cursors = new Map(
+    paged.items.map((item, i) => [item.uniqueId, order.cursor(rows[i]._key, item.uniqueId)]),
+  );
+  const last = paged.items.at(-1);
+  return {
+    ...paged,
+    nextCursor: paged.nextCursor && last ? (cursors.get(last.uniqueId) ?? null) : null,
+    cursors,
+    extras,
+  };
 }
 
 /**

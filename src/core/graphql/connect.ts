@@ -9,7 +9,7 @@ export function toConnection<T extends { uniqueId: string }, C extends object>(
   edgeExtra?: (item: T) => Record<string, unknown>,
 ): C {
   const edges = page.items.map((node) => ({
-    cursor: encodeCursor(node.uniqueId),
+    cursor: page.cursors?.get(node.uniqueId) ?? encodeCursor(node.uniqueId),
     node,
     ...(edgeExtra?.(node) ?? {}),
   }));

@@ -5,6 +5,7 @@ import { countRows, selectPage, type PageRequest } from '../../core/db/page';
 import { rawQuery } from '../../core/db/raw';
 import { Dataset } from './dataset.entity';
 import type { AccessService } from '../access/access.service';
+import { datasetPageOrder, type DatasetOrderInput } from './dataset-order';
 import { scanSource, tallyAnswers, tallySource, type TallySource } from './dataset-tally';
 import {
   OwnedRecordQuery,
@@ -43,6 +44,8 @@ export const MAX_TEXT = 200;
 export interface DatasetPage {
   items: Dataset[];
   nextCursor: string | null;
+  /** in a sorted page: each item's cursor */
+  cursors?: Map<string, string>;
   /** set when the filter names a project: how each item relates to it */
   relations?: Map<string, ProjectRelation>;
 }
@@ -113,14 +116,20 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
     return { where: and(...parts), projectMfid };
   }
 
-  async page(ctx: RequestContext, f: DatasetFilter, page: PageRequest): Promise<DatasetPage> {
+  async page(
+    ctx: RequestContext,
+    f: DatasetFilter,
+    page: PageRequest,
+    order?: DatasetOrderInput,
+  ): Promise<DatasetPage> {
+    const sorted = order ? datasetPageOrder('d', order, page.cursor) : undefined;
     const { where, projectMfid } = await this.compile(ctx, f);
     const relation = projectMfid
       ? sql(`case when d.project_mfid = ? then 'assigned' else 'shared' end`, projectMfid)
       : undefined;
-    const rows = await selectPage(ctx.em, Dataset, 'dataset', 'd', where, page, relation);
+    const rows = await selectPage(ctx.em, Dataset, 'dataset', 'd', where, page, relation, sorted);
     const relations = projectMfid ? (rows.extras as Map<string, ProjectRelation>) : undefined;
-    return { items: rows.items, nextCursor: rows.nextCursor, relations };
+    return { items: rows.items, nextCursor: rows.nextCursor, cursors: rows.cursors, relations };
   }
 
   /** Every matching id, newest first (for inspecting what one user may reach). */

@@ -9,6 +9,7 @@ import { InstrumentRef } from '../instrument/instrument.types';
 import { Project } from '../project/project.entity';
 import { Dataset } from './dataset.entity';
 import type { DatasetFilter } from './dataset.query';
+import { DatasetOrderInput } from './dataset-order';
 import {
   CreateDatasetInput,
   DatasetCapabilities,
@@ -20,8 +21,17 @@ import {
   UpdateDatasetInput,
 } from './dataset.types';
 
-async function datasetConnection(ctx: RequestContext, filter: DatasetFilter, args: PageArgs) {
-  const page = await ctx.services.dataset.list(ctx, filter, pageOf(ctx, args));
+async function datasetConnection(
+  ctx: RequestContext,
+  filter: DatasetFilter,
+  args: PageArgs,
+  order?: DatasetOrderInput,
+) {
+  // a sorted list's cursors carry the sort key: they are decoded by the order, not as MFIDs
+  const request = order
+    ? { limit: pageOf(ctx, { first: args.first }).limit, cursor: args.after ?? undefined }
+    : pageOf(ctx, args);
+  const page = await ctx.services.dataset.list(ctx, filter, request, order);
   return toConnection(
     DatasetConnection,
     page,
@@ -44,14 +54,21 @@ export class DatasetResolver extends ownedRecordResolver(Dataset) {
     return ds;
   }
 
-  @Query(() => DatasetConnection, { description: 'Datasets you may read, newest first.' })
+  @Query(() => DatasetConnection, {
+    description: 'Datasets you may read, newest first unless `orderBy` names a column.',
+  })
   datasets(
     @Args() args: PageArgs,
     @Arg('filter', () => DatasetFilterInput, { nullable: true, description: 'Filters; all must match.' })
     filter: DatasetFilterInput | undefined,
+    @Arg('orderBy', () => DatasetOrderInput, {
+      nullable: true,
+      description: 'Sort by a column (its cursors are valid only with the same order); default newest first.',
+    })
+    orderBy: DatasetOrderInput | undefined,
     @Ctx() ctx: RequestContext,
   ) {
-    return datasetConnection(ctx, { ...(filter ?? {}) }, args);
+    return datasetConnection(ctx, { ...(filter ?? {}) }, args, orderBy ?? undefined);
   }
 
   @Query(() => DatasetFacetsType, {

@@ -17,6 +17,7 @@ import { Dataset } from './dataset.entity';
 import type { MetadataStore } from '../metadata/metadata-store';
 import type { DatasetPolicy } from './dataset.policy';
 import { checkTextFields, TEXT_FIELDS, UPDATABLE, type TextField } from './dataset.fields';
+import type { DatasetOrderInput } from './dataset-order';
 import { DatasetQuery, type DatasetFilter, type DatasetPage } from './dataset.query';
 import { datasetFacets, type DatasetFacets } from './dataset-facets';
 
@@ -60,8 +61,14 @@ export class DatasetService {
     return this.records.get(ctx, uniqueId);
   }
 
-  list(ctx: RequestContext, filter: DatasetFilter, page: PageRequest): Promise<DatasetPage> {
-    return this.query.page(ctx, filter, page);
+  /** A page newest first, or in `order` (then `page.cursor` is the cursor as issued, undecoded). */
+  list(
+    ctx: RequestContext,
+    filter: DatasetFilter,
+    page: PageRequest,
+    order?: DatasetOrderInput,
+  ): Promise<DatasetPage> {
+    return this.query.page(ctx, filter, page, order);
   }
 
   /** The ids of every dataset the caller may read that matches `filter`. */

@@ -46,6 +46,23 @@ export type DatasetFilterInput = {
   timestamp?: string | null | undefined;
 };
 
+/** A column a dataset list can be sorted by. */
+export type DatasetOrderField =
+  | 'creationTime'
+  | 'dataType'
+  | 'datasetName'
+  | 'measurement'
+  | 'modificationTime'
+  | 'size';
+
+/** The order of a dataset list: one column, then the MFID; records without a value come last in both directions. */
+export type DatasetOrderInput = {
+  /** The direction (default asc). */
+  direction?: SortDirection;
+  /** The column. */
+  field: DatasetOrderField;
+};
+
 /** The kind of a link: dataset to child dataset, sample to child sample, or sample to dataset. */
 export type EdgeKind =
   /** A dataset and a dataset derived from it. */
@@ -138,6 +155,11 @@ export type RelationshipType =
   | 'is_derived_from'
   /** The child is a part of the parent. */
   | 'is_part_of';
+
+/** Ascending or descending. */
+export type SortDirection =
+  | 'asc'
+  | 'desc';
 
 /** Changes to a dataset. The instrument is fixed: you may only repeat the current one. */
 export type UpdateDatasetInput = {
@@ -307,6 +329,7 @@ export type DatasetListQueryVariables = Exact<{
   first?: number | null | undefined;
   after?: string | null | undefined;
   filter?: DatasetFilterInput | null | undefined;
+  orderBy?: DatasetOrderInput | null | undefined;
 }>;
 
 
@@ -850,8 +873,8 @@ export const DatasetFacetsDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<DatasetFacetsQuery, DatasetFacetsQueryVariables>;
 export const DatasetListDocument = new TypedDocumentString(`
-    query DatasetList($first: Int, $after: String, $filter: DatasetFilterInput) {
-  datasets(first: $first, after: $after, filter: $filter) {
+    query DatasetList($first: Int, $after: String, $filter: DatasetFilterInput, $orderBy: DatasetOrderInput) {
+  datasets(first: $first, after: $after, filter: $filter, orderBy: $orderBy) {
     totalCount
     pageInfo {
       hasNextPage

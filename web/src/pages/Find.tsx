@@ -7,13 +7,14 @@ import { navigate, useLocation } from '../router';
 import { Thumb } from '../components/Thumb';
 import { Choices, SearchForm } from './SearchForm';
 import { Facets } from './Facets';
-import { readSearch, toFilter } from './find-query';
+import { readSearch, searchUrl, toFilter, toOrder, type Search } from './find-query';
+import type { DatasetOrderField } from '../gql/graphql';
 
 const PAGE = 25;
 
 const DatasetList = graphql(`
-  query DatasetList($first: Int, $after: String, $filter: DatasetFilterInput) {
-    datasets(first: $first, after: $after, filter: $filter) {
+  query DatasetList($first: Int, $after: String, $filter: DatasetFilterInput, $orderBy: DatasetOrderInput) {
+    datasets(first: $first, after: $after, filter: $filter, orderBy: $orderBy) {
       totalCount
       pageInfo {
         hasNextPage
@@ -58,12 +59,42 @@ graphql(`
 
 type Row = DatasetListQuery['datasets']['nodes'][number];
 
+/**
+ * A column header that sorts the list by its column: a first click ascending (newest first for
+ * dates), the next reverses; the order goes in the URL like the rest of the search.
+ */
+function SortHeader({ search, field, label }: { search: Search; field: DatasetOrderField; label: string }) {
+  const dates = field === 'creationTime';
+  // the default order (no sort in the URL) is newest first: the Created column, descending
+  const current = search.sort || 'creationTime';
+  const dir = search.sort ? search.dir : 'desc';
+  const active = current === field;
+  const next: Search = {
+    ...search,
+    sort: field,
+    dir: active ? (dir === 'asc' ? 'desc' : 'asc') : dates ? 'desc' : 'asc',
+  };
+  return (
+    <th scope="col" aria-sort={active ? (dir === 'asc' ? 'ascending' : 'descending') : undefined}>
+      <a
+        href={searchUrl(next)}
+        class="sort"
+        aria-label={`Sort by ${label}, ${next.dir === 'asc' ? 'ascending' : 'descending'}`}
+      >
+        {label}
+        {active && <span aria-hidden="true">{dir === 'asc' ? ' ▲' : ' ▼'}</span>}
+      </a>
+    </th>
+  );
+}
+
 /** Find: the dataset list for the search in the URL, a page at a time (keyset cursors). */
 export function Find() {
   const { query } = useLocation();
   const search = readSearch(query);
   const filter = toFilter(search);
-  const list = useQuery(DatasetList, { first: PAGE, filter });
+  const orderBy = toOrder(search);
+  const list = useQuery(DatasetList, { first: PAGE, filter, orderBy });
   const choices = useQuery(Choices, {});
   const [more, setMore] = useState<{ rows: Row[]; cursor: string | null | undefined; hasNext: boolean }>({
     rows: [],
@@ -92,7 +123,7 @@ export function Find() {
     setLoadingMore(true);
     setMoreError(null);
     try {
-      const next = await request(DatasetList, { first: PAGE, after: cursor, filter });
+      const next = await request(DatasetList, { first: PAGE, after: cursor, filter, orderBy });
       setMore((m) => ({
         rows: [...m.rows, ...next.datasets.nodes],
         cursor: next.datasets.pageInfo.endCursor,
@@ -137,13 +168,13 @@ export function Find() {
                   <th scope="col">
                     <span class="visually-hidden">Thumbnail</span>
                   </th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Measurement</th>
-                  <th scope="col">Data type</th>
+                  <SortHeader search={search} field="datasetName" label="Name" />
+                  <SortHeader search={search} field="measurement" label="Measurement" />
+                  <SortHeader search={search} field="dataType" label="Data type" />
                   <th scope="col">Project</th>
                   <th scope="col">Instrument</th>
                   <th scope="col">Owner</th>
-                  <th scope="col">Created</th>
+                  <SortHeader search={search} field="creationTime" label="Created" />
                 </tr>
               </thead>
               <tbody>

@@ -1,4 +1,9 @@
-import type { DatasetFilterInput, MetadataOperator } from '../gql/graphql';
+import type {
+  DatasetFilterInput,
+  DatasetOrderField,
+  DatasetOrderInput,
+  MetadataOperator,
+} from '../gql/graphql';
 
 /** The search a Find page shows, read from and written to the URL so it can be bookmarked. */
 export interface Search {
@@ -11,7 +16,19 @@ export interface Search {
   owner: string;
   visibility: '' | 'public' | 'private';
   conditions: Condition[];
+  /** the sorted column ('' = newest first) and its direction */
+  sort: '' | DatasetOrderField;
+  dir: 'asc' | 'desc';
 }
+
+export const SORTABLE: DatasetOrderField[] = [
+  'datasetName',
+  'measurement',
+  'dataType',
+  'creationTime',
+  'modificationTime',
+  'size',
+];
 
 export interface Condition {
   path: string;
@@ -43,6 +60,8 @@ export function readSearch(query: URLSearchParams): Search {
     dataType: '',
     owner: '',
     visibility: visibility === 'public' || visibility === 'private' ? visibility : '',
+    sort: SORTABLE.find((f) => f === query.get('sort')) ?? '',
+    dir: query.get('dir') === 'desc' ? 'desc' : 'asc',
     conditions: query.getAll('m').flatMap((m) => {
       const [path, op, ...rest] = m.split('|');
       const known = OPERATORS.find((o) => o.op === op);
@@ -57,6 +76,10 @@ export function searchUrl(s: Search): string {
   const q = new URLSearchParams();
   for (const f of FIELDS) if (s[f].trim()) q.set(f, s[f].trim());
   if (s.visibility) q.set('visibility', s.visibility);
+  if (s.sort) {
+    q.set('sort', s.sort);
+    q.set('dir', s.dir);
+  }
   for (const c of s.conditions) if (c.path.trim()) q.append('m', `${c.path.trim()}|${c.op}|${c.value}`);
   const text = q.toString();
   return text ? `/?${text}` : '/';
@@ -83,6 +106,11 @@ export function typedValue(text: string): unknown {
 
 /** The shape of an MFID (slugs never take it). */
 const MFID = /^[0-9a-hjkmnp-tv-z]{25}[048cgmrw]$/;
+
+/** The list's order: null for the default, newest first. */
+export function toOrder(s: Search): DatasetOrderInput | null {
+  return s.sort ? { field: s.sort, direction: s.dir } : null;
+}
 
 export function toFilter(s: Search): DatasetFilterInput {
   const f: DatasetFilterInput = {};
