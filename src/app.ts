@@ -159,6 +159,10 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const server = http.createServer(app);
   // uploads stream for as long as they take; headersTimeout still guards against idle clients
   server.requestTimeout = 0;
+  // idle keep-alive connections outlive a client's reuse window (and a proxy's 60 s idle timeout):
+  // a client never writes a request into a connection the server is closing (ECONNRESET on a PUT)
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const apollo = new ApolloServer<RequestContext>({
     schema: await buildGraphqlSchema(RESOLVERS),
     introspection: true,
