@@ -176,6 +176,67 @@ suite(`managing records in the web app${available ? '' : ` (skipped: ${reason})`
     await page.close();
   });
 
+  test('the sample page: merge metadata, link a dataset, grant access, reassign with a preview', async () => {
+    const made = await must<{ createSample: { uniqueId: string } }>(
+      t,
+      ada.key,
+      'mutation($input: CreateSampleInput!) { createSample(input: $input) { uniqueId } }',
+      { input: { sampleName: `${tag} wafer`, projectId: first, scientificMetadata: { batch: 7 } } },
+    );
+    const id = made.createSample.uniqueId;
+    const measured = await createDataset(t, ada.key, { datasetName: `${tag} on wafer`, projectId: first });
+    const page = await browser.context.newPage();
+    page.setDefaultTimeout(15_000);
+    await signInWith(page, t.url, ada.key);
+    await page.goto(`${t.url}/samples/${id}`);
+    await page.getByRole('heading', { level: 1, name: `${tag} wafer` }).waitFor();
+
+    const merge = page.getByRole('form', { name: 'Merge metadata' });
+    await merge.getByLabel('Metadata to merge (JSON)').fill('{"thickness_nm": 300}');
+    await merge.getByRole('button', { name: 'Merge metadata' }).click();
+    await page.locator('.metadata', { hasText: 'thickness_nm: 300' }).waitFor();
+
+    const linkForm = page.getByRole('form', { name: 'Link a record' });
+    await linkForm.getByLabel('Link to (MFID)').fill(measured);
+    await linkForm.getByLabel("It is this sample's").selectOption('child');
+    await linkForm.getByRole('button', { name: 'Link' }).click();
+    await page.getByRole('link', { name: `${tag} on wafer` }).waitFor();
+
+    const access = page.getByRole('region', { name: 'Access' });
+    const grantForm = access.getByRole('form', { name: 'Grant access' });
+    await grantForm.getByLabel('Principal').fill(bob.user.username ?? '');
+    await grantForm.getByRole('button', { name: 'Grant' }).click();
+    await access.getByRole('button', { name: `Revoke ${bob.user.username}` }).waitFor();
+
+    const reassign = page.getByRole('region', { name: 'Reassign project' });
+    await reassign.getByLabel('New project (slug)').fill(second);
+    await reassign.getByRole('button', { name: 'Preview' }).click();
+    await reassign.getByText(`Project: ${first} → ${second} (nothing has changed yet)`).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, '15-sample-manage');
+
+    const after = await must<any>(
+      t,
+      bob.key,
+      'query($id: ID!) { sample(id: $id) { scientificMetadata project { projectId } datasets { uniqueId } } }',
+      { id },
+    );
+    expect(after.sample).toEqual({
+      scientificMetadata: { batch: 7, thickness_nm: 300 },
+      project: { projectId: first },
+      datasets: [],
+    });
+    // bob may read the sample, not the dataset: the link is there for ada
+    const mine = await must<any>(
+      t,
+      ada.key,
+      'query($id: ID!) { sample(id: $id) { datasets { uniqueId } } }',
+      { id },
+    );
+    expect(mine.sample.datasets).toEqual([{ uniqueId: measured }]);
+    await page.close();
+  });
+
   test('a platform admin approves a deletion request on the review page', async () => {
     const id = await createDataset(t, ada.key, { datasetName: `${tag} obsolete`, projectId: first });
     await must(t, ada.key, 'mutation($id: ID!) { requestDeletion(id: $id, reason: "superseded") { id } }', {

@@ -373,7 +373,7 @@ export type SamplePageQueryVariables = Exact<{
 }>;
 
 
-export type SamplePageQuery = { sample: { uniqueId: string, sampleName: string | null, sampleType: string | null, description: string | null, timestamp: string | null, public: boolean, creationTime: string, ownerOrcid: string, scientificMetadata: unknown, owner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null, project: { projectId: string, title: string | null } | null, datasets: Array<{ uniqueId: string, datasetName: string | null }>, parents: Array<{ uniqueId: string, sampleName: string | null }>, children: Array<{ uniqueId: string, sampleName: string | null }>, deletionRequest: { id: number, status: string } | null } };
+export type SamplePageQuery = { sample: { uniqueId: string, sampleName: string | null, sampleType: string | null, description: string | null, timestamp: string | null, public: boolean, creationTime: string, ownerOrcid: string, scientificMetadata: unknown, owner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null, project: { projectId: string, title: string | null } | null, datasets: Array<{ uniqueId: string, datasetName: string | null }>, parents: Array<{ uniqueId: string, sampleName: string | null }>, children: Array<{ uniqueId: string, sampleName: string | null }>, deletionRequest: { id: number, status: string } | null, capabilities: { canUpdate: boolean, canEditMetadata: boolean, canManageAccess: boolean, canTransferOwnership: boolean, canReassignProject: boolean } | null } };
 
 export type FilterChoicesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1055,6 +1055,13 @@ export const SamplePageDocument = new TypedDocumentString(`
     deletionRequest {
       id
       status
+    }
+    capabilities {
+      canUpdate
+      canEditMetadata
+      canManageAccess
+      canTransferOwnership
+      canReassignProject
     }
   }
 }

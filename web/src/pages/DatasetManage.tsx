@@ -186,8 +186,16 @@ export function MergeMetadata({ id, onDone }: { id: string; onDone: () => void }
 
 const RELATIONSHIPS: RelationshipType[] = ['is_derived_from', 'is_part_of'];
 
-/** Link this dataset to another record (as its parent or its child), by MFID. */
-export function LinkRecord({ id, onDone }: { id: string; onDone: () => void }) {
+/** Link this dataset (or sample) to another record (as its parent or its child), by MFID. */
+export function LinkRecord({
+  id,
+  noun = 'dataset',
+  onDone,
+}: {
+  id: string;
+  noun?: 'dataset' | 'sample';
+  onDone: () => void;
+}) {
   const [other, setOther] = useState('');
   const [role, setRole] = useState<'parent' | 'child'>('parent');
   const [relationship, setRelationship] = useState('');
@@ -212,10 +220,10 @@ export function LinkRecord({ id, onDone }: { id: string; onDone: () => void }) {
         Link to (MFID) <input value={other} onInput={(e) => setOther(e.currentTarget.value)} />
       </label>
       <label>
-        It is this dataset's
+        It is this {noun}'s
         <select value={role} onChange={(e) => setRole(e.currentTarget.value as 'parent' | 'child')}>
-          <option value="parent">parent (or sample)</option>
-          <option value="child">child</option>
+          <option value="parent">{noun === 'dataset' ? 'parent (or sample)' : 'parent'}</option>
+          <option value="child">{noun === 'dataset' ? 'child' : 'child (or dataset)'}</option>
         </select>
       </label>
       <label>
@@ -277,7 +285,7 @@ const kindOf = (principalType: string): GrantKind =>
   principalType === 'project' ? 'projects' : principalType === 'group' ? 'groups' : 'users';
 const PERMISSIONS: PermissionLevel[] = ['viewer', 'contributor', 'editor', 'admin'];
 
-/** Who may access the dataset: the grants, revoke one, grant a user, project or group. */
+/** Who may access the record: the grants, revoke one, grant a user, project or group. */
 export function AccessPanel({ id }: { id: string }) {
   const q = useQuery(AccessQuery, { id });
   const [kind, setKind] = useState<GrantKind>('users');

@@ -2,6 +2,15 @@ import { graphql } from '../gql';
 import { useQuery } from '../hooks';
 import { Fields, userName } from '../components/Fields';
 import { MetadataTree } from '../components/MetadataTree';
+import { useState } from 'preact/hooks';
+import {
+  AccessPanel,
+  ChangeWithPreview,
+  LinkRecord,
+  MergeMetadata,
+  PreviewView,
+  type Preview,
+} from './DatasetManage';
 
 const SampleQuery = graphql(`
   query SamplePage($id: ID!) {
@@ -41,6 +50,13 @@ const SampleQuery = graphql(`
         id
         status
       }
+      capabilities {
+        canUpdate
+        canEditMetadata
+        canManageAccess
+        canTransferOwnership
+        canReassignProject
+      }
     }
   }
 `);
@@ -58,6 +74,11 @@ const list = (kind: string, items: { uniqueId: string; name?: string | null }[])
 
 export function SamplePage({ id }: { id: string }) {
   const q = useQuery(SampleQuery, { id });
+  const [applied, setApplied] = useState<Preview | null>(null);
+  const onApplied = (p: Preview) => {
+    setApplied(p);
+    q.reload();
+  };
   if (q.error)
     return (
       <p role="alert" class="error">
@@ -66,6 +87,7 @@ export function SamplePage({ id }: { id: string }) {
     );
   if (!q.data) return <p role="status">Loading…</p>;
   const s = q.data.sample;
+  const can = s.capabilities;
   return (
     <article aria-labelledby="s-title">
       <h1 id="s-title">{s.sampleName ?? s.uniqueId}</h1>
@@ -73,6 +95,7 @@ export function SamplePage({ id }: { id: string }) {
         Sample <code>{s.uniqueId}</code> · {s.public ? 'public' : 'private'} ·{' '}
         <a href={`/graph/${encodeURIComponent(s.uniqueId)}`}>Entity graph</a>
       </p>
+      {applied && <PreviewView p={applied} />}
       {s.deletionRequest && (
         <p class="notice">
           Deletion {s.deletionRequest.status} (request {s.deletionRequest.id})
@@ -118,11 +141,18 @@ export function SamplePage({ id }: { id: string }) {
             ],
           ]}
         />
+        {can?.canUpdate && <LinkRecord id={s.uniqueId} noun="sample" onDone={q.reload} />}
       </section>
       <section aria-labelledby="s-meta">
         <h2 id="s-meta">Scientific metadata</h2>
         <MetadataTree metadata={s.scientificMetadata} />
+        {can?.canEditMetadata && <MergeMetadata id={s.uniqueId} onDone={q.reload} />}
       </section>
+      {can?.canManageAccess && <AccessPanel id={s.uniqueId} />}
+      {can?.canTransferOwnership && (
+        <ChangeWithPreview id={s.uniqueId} mode="transfer" onApplied={onApplied} />
+      )}
+      {can?.canReassignProject && <ChangeWithPreview id={s.uniqueId} mode="reassign" onApplied={onApplied} />}
     </article>
   );
 }
