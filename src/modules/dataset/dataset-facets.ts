@@ -90,9 +90,11 @@ export async function datasetFacets(
   const sample = `sample as materialized (select d.unique_id, ${SAMPLE_COLUMNS}, 1 as n from dataset d
      where ${where.sql} order by d.unique_id desc limit ?),
      counted as (select * from sample order by unique_id desc limit ?)`;
-  const keywordFacet = `select 'keyword' as dim, k.text as value, count(*)::int as n
-     from counted s join dataset_keyword dk on dk.dataset_mfid = s.unique_id
-     join keyword k on k.id = dk.keyword_id group by k.text order by n desc, k.text limit ?`;
+  // a keyword probe per sampled dataset (an index-only lookup), not a join with every pair
+  const keywordFacet = `select 'keyword' as dim, k.text as value, x.n
+     from (select kid, count(*)::int as n from (select unnest(array(select dk.keyword_id
+       from dataset_keyword dk where dk.dataset_mfid = s.unique_id)) as kid from counted s) u group by kid) x
+     join keyword k on k.id = x.kid order by x.n desc, k.text limit ?`;
   const sampled = `select 'sampled' as dim, '' as value, count(*)::int as n from sample`;
   const rows = tallied
     ? await rawQuery<Row>(
