@@ -22,6 +22,10 @@ import { ok, percentile, scratchDatabase } from './lib';
  */
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
+/** only the cases whose name contains one of these (comma separated), e.g. `BENCH_CASES=keyword,facets` */
+const ONLY = (process.env.BENCH_CASES ?? '').split(',').filter((c) => c !== '');
+/** `BENCH_KEEP=1` keeps the seeded databases (on a server) and prints their URLs, for EXPLAIN */
+const KEEP = process.env.BENCH_KEEP === '1';
 const BATCH = 20000;
 const PROJECTS = 100;
 const OWNERS = 200;
@@ -212,6 +216,7 @@ async function catalog(size: number): Promise<Catalog> {
     [Math.floor(size / 2)],
   );
   console.log(`Seeded ${size} datasets in ${seconds.toFixed(1)} s.`);
+  if (KEEP) console.log(`Kept: ${db.url} (user ${user.uniqueId})`);
   return {
     size,
     base: `http://127.0.0.1:${port}`,
@@ -223,7 +228,7 @@ async function catalog(size: number): Promise<Catalog> {
     close: async () => {
       app.server.closeAllConnections();
       await app.close();
-      await db.drop();
+      if (!KEEP) await db.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -294,7 +299,7 @@ async function main(): Promise<void> {
       `| case | caller | p50 ${small.size} | p95 ${small.size} | p50 ${large.size} | p95 ${large.size} | ratio p50 |`,
     );
     console.log('|---|---|---:|---:|---:|---:|---:|');
-    for (const [name, run] of CASES) {
+    for (const [name, run] of CASES.filter(([n]) => ONLY.length === 0 || ONLY.some((o) => n.includes(o)))) {
       for (const who of ['user', 'admin'] as const) {
         const times: [number[], number[]] = [[], []];
         for (let r = 0; r < ROUNDS + 2; r++) {

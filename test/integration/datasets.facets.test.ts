@@ -3,6 +3,7 @@ import { gql, rest } from '../support/http';
 import { addMember, grant, makeProject, makeUser, unique, type TestUser } from '../support/factories';
 import type { Project } from '../../src/modules/project/project.entity';
 import { rawQuery } from '../../src/core/db/raw';
+import { FACET_SAMPLE } from '../../src/modules/dataset/dataset-facets';
 
 /**
  * Dataset facets (GraphQL `datasetFacets`, REST `GET /datasets/facets`) and the full-text `text`
@@ -24,7 +25,7 @@ interface Facet {
   label: string | null;
   count: number;
 }
-type Facets = Record<string, Facet[]> & { total: number };
+type Facets = Record<string, Facet[]> & { total: number; capped: boolean };
 
 const create = async (key: string, body: Record<string, unknown>) => {
   const res = await rest(t.url, 'POST', '/datasets', { key, body });
@@ -37,7 +38,7 @@ const gqlFacets = (key: string, filter: Record<string, unknown>) =>
   gql<{ datasetFacets: Facets }>(
     t.url,
     key,
-    `query($f: DatasetFilterInput) { datasetFacets(filter: $f) { total
+    `query($f: DatasetFilterInput) { datasetFacets(filter: $f) { total capped
       measurement { value label count } instrument { value label count } project { value label count }
       keyword { value label count } dataType { value label count } owner { value label count }
       public { value label count } } }`,
@@ -312,5 +313,118 @@ describe('totals and facets from the tally', () => {
     expect(removed.status).toBe(200);
     await agree();
     expect((await items(admin.key, { session_name: session, measurement: 'TEM' })).total).toBe(2);
+  });
+});
+
+describe('facets over more than FACET_SAMPLE datasets', () => {
+  let carol: TestUser;
+  let bulk: string;
+  let fresh: string;
+  let old: string;
+  const N = FACET_SAMPLE + 5;
+
+  beforeAll(async () => {
+    carol = await makeUser(t.app);
+    bulk = unique('bulk');
+    fresh = unique('kwfresh');
+    old = unique('kwold');
+    const em = t.app.orm.em.fork();
+    // carol's N private datasets, MFIDs in creation order (zzz…: newer than any real MFID)
+    const prefix = `zzz${Math.random().toString(36).slice(2, 8)}`;
+    await rawQuery(
+      em,
+      `insert into dataset (unique_id, dataset_name, owner_id, measurement, data_type, public, session_name)
+       select ? || lpad(g::text, 26 - length(?), '0'), 'bulk ' || g, ?, 'BULK', case when g % 2 = 0 then 'even' else 'odd' end, false, ?
+       from generate_series(1, ?) g`,
+      [prefix, prefix, carol.user.uniqueId, bulk, N],
+    );
+    // the five newest carry `fresh`, the five oldest `old`; alice's private dataset carries `fresh` too
+    const mine = await create(alice.key, { dataset_name: 'alice in bulk', session_name: bulk });
+    for (const [keyword, datasets] of [
+      [
+        fresh,
+        `select unique_id from dataset where session_name = '${bulk}' and owner_id = '${carol.user.uniqueId}' order by unique_id desc limit 5`,
+      ],
+      [
+        old,
+        `select unique_id from dataset where session_name = '${bulk}' and owner_id = '${carol.user.uniqueId}' order by unique_id limit 5`,
+      ],
+    ]) {
+      const [{ id }] = await rawQuery<{ id: number }>(
+        em,
+        'insert into keyword (text) values (?) returning id',
+        [keyword],
+      );
+      await rawQuery(
+        em,
+        `insert into dataset_keyword (dataset_mfid, keyword_id) select unique_id, ? from (${datasets}) x`,
+        [id],
+      );
+    }
+    await rawQuery(
+      em,
+      'insert into dataset_keyword (dataset_mfid, keyword_id) select ?, id from keyword where text = ?',
+      [mine, fresh],
+    );
+  });
+
+  test('a filter the tally does not answer: counts over the newest FACET_SAMPLE, the total exact, capped', async () => {
+    const facets = (await restFacets(carol.key, { session_name: bulk })).body;
+    expect(facets.capped).toBe(true);
+    expect(facets.total).toBe(N);
+    // the five newest are in the sample, the five oldest are not; alice's dataset is never counted
+    expect(counts(facets.keyword)).toEqual({ [fresh]: 5 });
+    expect(counts(facets.measurement)).toEqual({ BULK: FACET_SAMPLE });
+    expect(counts(facets.public)).toEqual({ false: FACET_SAMPLE });
+    const list = await rest(t.url, 'GET', '/datasets', {
+      key: carol.key,
+      query: { session_name: bulk, limit: 1 },
+    });
+    expect(list.body.total).toBe(N);
+  });
+
+  test('a tallied filter: exact column counts and total, keyword counts over the sample', async () => {
+    const facets = (await gqlFacets(carol.key, { ownerOrcid: carol.user.uniqueId })).data!.datasetFacets;
+    expect(facets.capped).toBe(true);
+    expect(facets.total).toBe(N);
+    expect(counts(facets.measurement)).toEqual({ BULK: N });
+    expect(counts(facets.dataType)).toEqual({ even: Math.floor(N / 2), odd: Math.ceil(N / 2) });
+    expect(counts(facets.keyword)).toEqual({ [fresh]: 5 });
+  });
+
+  test('under the sample every count is exact and not capped', async () => {
+    for (const keyword of [fresh, old]) {
+      const facets = (await restFacets(carol.key, { session_name: bulk, keyword })).body;
+      expect(facets.capped).toBe(false);
+      expect(facets.total).toBe(5);
+      expect(counts(facets.keyword)).toEqual({ [keyword]: 5 });
+      expect(counts(facets.measurement)).toEqual({ BULK: 5 });
+    }
+    // alice reads her own dataset with `fresh`, none of carol's
+    const hers = (await restFacets(alice.key, { session_name: bulk, keyword: fresh })).body;
+    expect(hers.capped).toBe(false);
+    expect(hers.total).toBe(1);
+    expect(counts(hers.keyword)).toEqual({ [fresh]: 1 });
+    const adminView = (await gqlFacets(admin.key, { sessionName: bulk, keyword: fresh })).data!.datasetFacets;
+    expect(adminView.total).toBe(6);
+    expect(adminView.capped).toBe(false);
+  });
+
+  test('the keyword filter pages newest first and agrees with its total', async () => {
+    const page = await rest(t.url, 'GET', '/datasets', {
+      key: carol.key,
+      query: { keyword: fresh, limit: 3 },
+    });
+    expect(page.body.total).toBe(5);
+    const items = page.body.items as { dataset_name: string }[];
+    expect(items.map((d) => d.dataset_name)).toEqual([`bulk ${N}`, `bulk ${N - 1}`, `bulk ${N - 2}`]);
+    expect(
+      (
+        await rest(t.url, 'GET', '/datasets', {
+          key: carol.key,
+          query: { keyword: 'no-such-keyword-x', limit: 1 },
+        })
+      ).body.total,
+    ).toBe(0);
   });
 });

@@ -29,29 +29,30 @@ export interface FacetValue {
 export type DatasetFacets = Record<FacetDimension, FacetValue[]> & {
   /** the number of datasets in the result set (the list's total) */
   total: number;
+  /**
+   * true when the result set is larger than `FACET_SAMPLE`: the keyword counts, and for a filter
+   * the tally does not answer every dimension's counts, are over its newest `FACET_SAMPLE`
+   * datasets; false when every count is exact
+   */
+  capped: boolean;
 };
 
+/**
+ * Counts the tally cannot give (keywords; every dimension of a filter on keywords, text,
+ * metadata...) are taken over at most this many datasets of the result set, the newest first
+ * (docs/scale.md): their cost is bounded by it, not by the size of the result set.
+ */
+export const FACET_SAMPLE = 2000;
+
 interface Row {
-  dim: FacetDimension;
+  dim: FacetDimension | 'sampled';
   value: string;
   n: number;
 }
 
-/**
- * The facet counts of the datasets `filter` selects for the caller: the same result set as the
- * list (visibility, deletion and every filter), counted by grouping sets over the tally when it
- * answers the filter, else over the dataset rows (docs/scale.md), and by keyword over the rows. Datasets without a value in a dimension (no instrument,
- * no measurement...) are not counted in it; `public` always sums to the total.
- */
-export async function datasetFacets(
-  ctx: RequestContext,
-  query: DatasetQuery,
-  filter: DatasetFilter,
-): Promise<DatasetFacets> {
-  const source = await query.source(ctx, filter);
-  const columns = await rawQuery<Row>(
-    ctx.em,
-    `select dim, value, n from (
+/** The six column dimensions of `source` (rows of the tally's columns and `n`): top values each. */
+function columnFacets(source: string): string {
+  return `select dim, value, n from (
        select dim, value, n, row_number() over (partition by dim order by n desc, value) as rk from (
          select case when grouping(d.measurement) = 0 then 'measurement'
                      when grouping(d.instrument_mfid) = 0 then 'instrument'
@@ -62,25 +63,56 @@ export async function datasetFacets(
                 coalesce(d.measurement, d.instrument_mfid, d.project_mfid, d.data_type, d.owner_id,
                          d.public::text) as value,
                 sum(d.n)::int as n
-         from (${source.sql}) d
+         from (${source}) d
          group by grouping sets ((d.measurement), (d.instrument_mfid), (d.project_mfid), (d.data_type),
                                  (d.owner_id), (d.public))
          having sum(d.n) > 0
        ) g where value is not null
-     ) ranked where rk <= ?`,
-    [...source.params, FACET_LIMIT],
-  );
+     ) ranked where rk <= ?`;
+}
+
+/**
+ * The facet counts of the datasets `filter` selects for the caller: the same result set as the
+ * list (visibility, deletion and every filter). When the tally answers the filter, the six column
+ * dimensions and the total are exact sums over it; the keyword dimension (and, for any other
+ * filter, every dimension) is counted over the newest `FACET_SAMPLE` datasets of the result set
+ * (`capped` when there are more; the total then comes from the list's count). Datasets without a
+ * value in a dimension (no instrument, no measurement...) are not counted in it.
+ */
+export async function datasetFacets(
+  ctx: RequestContext,
+  query: DatasetQuery,
+  filter: DatasetFilter,
+): Promise<DatasetFacets> {
+  const tallied = await query.tallied(ctx, filter);
   const { where } = await query.compile(ctx, filter);
-  const keywords = await rawQuery<Row>(
-    ctx.em,
-    `select 'keyword' as dim, k.text as value, count(*)::int as n
-     from dataset d join dataset_keyword dk on dk.dataset_mfid = d.unique_id
-     join keyword k on k.id = dk.keyword_id
-     where ${where.sql} group by k.text order by n desc, k.text limit ?`,
-    [...where.params, FACET_LIMIT],
-  );
+  // the newest FACET_SAMPLE + 1 matches (the extra row tells whether the sample is capped)
+  const sample = `sample as materialized (select d.unique_id, ${SAMPLE_COLUMNS}, 1 as n from dataset d
+     where ${where.sql} order by d.unique_id desc limit ?),
+     counted as (select * from sample order by unique_id desc limit ?)`;
+  // a keyword probe per sampled dataset (an index-only lookup), not a join with every pair
+  const keywordFacet = `select 'keyword' as dim, k.text as value, x.n
+     from (select kid, count(*)::int as n from (select unnest(array(select dk.keyword_id
+       from dataset_keyword dk where dk.dataset_mfid = s.unique_id)) as kid from counted s) u group by kid) x
+     join keyword k on k.id = x.kid order by x.n desc, k.text limit ?`;
+  const sampled = `select 'sampled' as dim, '' as value, count(*)::int as n from sample`;
+  const rows = tallied
+    ? await rawQuery<Row>(
+        ctx.em,
+        `with ${sample}
+         (${columnFacets(tallied.sql)}) union all (${keywordFacet}) union all (${sampled})`,
+        [...where.params, FACET_SAMPLE + 1, FACET_SAMPLE, ...tallied.params, FACET_LIMIT, FACET_LIMIT],
+      )
+    : await rawQuery<Row>(
+        ctx.em,
+        `with ${sample}
+         (${columnFacets('select * from counted')}) union all (${keywordFacet}) union all (${sampled})`,
+        [...where.params, FACET_SAMPLE + 1, FACET_SAMPLE, FACET_LIMIT, FACET_LIMIT],
+      );
+  const sampledRows = rows.find((r) => r.dim === 'sampled')?.n ?? 0;
   const out: DatasetFacets = {
     total: 0,
+    capped: sampledRows > FACET_SAMPLE,
     measurement: [],
     instrument: [],
     project: [],
@@ -89,13 +121,17 @@ export async function datasetFacets(
     owner: [],
     public: [],
   };
-  for (const row of [...columns, ...keywords].sort((a, b) => b.n - a.n || cmp(a.value, b.value))) {
+  const counts = rows.filter((r): r is Row & { dim: FacetDimension } => r.dim !== 'sampled');
+  for (const row of counts.sort((a, b) => b.n - a.n || cmp(a.value, b.value))) {
     out[row.dim].push({ value: row.value, label: null, count: row.n });
   }
-  out.total = out.public.reduce((sum, v) => sum + v.count, 0);
+  out.total =
+    tallied || !out.capped ? out.public.reduce((sum, v) => sum + v.count, 0) : await query.count(ctx, filter);
   await label(ctx, out);
   return out;
 }
+
+const SAMPLE_COLUMNS = 'd.public, d.owner_id, d.project_mfid, d.instrument_mfid, d.measurement, d.data_type';
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

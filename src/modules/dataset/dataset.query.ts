@@ -6,7 +6,7 @@ import { rawQuery } from '../../core/db/raw';
 import { Dataset } from './dataset.entity';
 import type { AccessService } from '../access/access.service';
 import { datasetPageOrder, type DatasetOrderInput } from './dataset-order';
-import { scanSource, tallyAnswers, tallySource, type TallySource } from './dataset-tally';
+import { tallyAnswers, tallySource, type TallySource } from './dataset-tally';
 import {
   OwnedRecordQuery,
   type ExactColumn,
@@ -80,15 +80,7 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
 
   async compile(ctx: RequestContext, f: DatasetFilter): Promise<Compiled> {
     const parts: (Sql | null)[] = this.exact(f, EXACT);
-    if (f.keyword !== undefined) {
-      parts.push(
-        sql(
-          `exists (select 1 from dataset_keyword dk join keyword k on k.id = dk.keyword_id
-           where dk.dataset_mfid = d.unique_id and lower(k.text) like ? escape '\\')`,
-          `%${likeEscape(f.keyword.toLowerCase())}%`,
-        ),
-      );
-    }
+    if (f.keyword !== undefined) parts.push(await keywordCondition(ctx, f.keyword));
     if (f.text !== undefined) parts.push(textCondition(f.text));
     if (f.instrumentName !== undefined) {
       parts.push(
@@ -158,15 +150,11 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
     return countRows(ctx.em, 'dataset d', where);
   }
 
-  /** The rows facets are counted from (docs/scale.md): the tally's when it answers the filter. */
-  async source(ctx: RequestContext, f: DatasetFilter): Promise<TallySource> {
-    const tallied = await this.tallied(ctx, f);
-    if (tallied) return tallied;
-    return scanSource((await this.compile(ctx, f)).where);
-  }
-
-  /** The tally source of `f`, or null when the filter needs the dataset rows. */
-  private async tallied(ctx: RequestContext, f: DatasetFilter): Promise<TallySource | null> {
+  /**
+   * The tally source of `f` (rows of the tally's columns and `n`, docs/scale.md), or null when
+   * the filter needs the dataset rows.
+   */
+  async tallied(ctx: RequestContext, f: DatasetFilter): Promise<TallySource | null> {
     if (!tallyAnswers(f)) return null;
     if (f.projectId === undefined && f.projectMfid === undefined) {
       return tallySource(ctx, this.access, f, undefined);
@@ -201,6 +189,39 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
     if (scope === 'shared') return shared;
     return { sql: `(${assigned.sql}) or (${shared.sql})`, params: [...assigned.params, ...shared.params] };
   }
+}
+
+/** Above this many (dataset, keyword) pairs the keyword filter is a semi-join, not an id list. */
+export const KEYWORD_ID_LIST = 50000;
+
+/**
+ * Datasets carrying a keyword whose text contains `keyword` (any case). The matching keywords are
+ * looked up first; when they carry at most `KEYWORD_ID_LIST` datasets, the condition is an MFID
+ * list built from the (keyword, dataset) index, which the primary key walks newest first and
+ * stops at the page: the cost follows the keyword's datasets, not the catalog (docs/scale.md).
+ */
+async function keywordCondition(ctx: RequestContext, keyword: string): Promise<Sql> {
+  const ids = (
+    await rawQuery<{ id: number }>(ctx.em, `select id from keyword where lower(text) like ? escape '\\'`, [
+      `%${likeEscape(keyword.toLowerCase())}%`,
+    ])
+  ).map((r) => r.id);
+  if (ids.length === 0) return sql('false');
+  const [{ n }] = await rawQuery<{ n: number }>(
+    ctx.em,
+    `select count(*)::int as n from (select 1 from dataset_keyword where keyword_id in (?) limit ?) x`,
+    [ids, KEYWORD_ID_LIST + 1],
+  );
+  if (n <= KEYWORD_ID_LIST) {
+    return sql(
+      `d.unique_id = any(array(select dk.dataset_mfid from dataset_keyword dk where dk.keyword_id in (?)))`,
+      ids,
+    );
+  }
+  return sql(
+    `exists (select 1 from dataset_keyword dk where dk.dataset_mfid = d.unique_id and dk.keyword_id in (?))`,
+    ids,
+  );
 }
 
 /**

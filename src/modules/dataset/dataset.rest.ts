@@ -8,7 +8,7 @@ import {
   recordPatchBody,
   recordPatchInput,
 } from '../owned-record/owned-record.legacy';
-import type { DatasetFacets, FacetValue } from './dataset-facets';
+import { FACET_SAMPLE, type DatasetFacets, type FacetValue } from './dataset-facets';
 import { UPDATABLE } from './dataset.fields';
 import type { DatasetCreateInput, DatasetPatch } from './dataset.service';
 import {
@@ -54,9 +54,10 @@ function parsePatch(body: Record<string, unknown>): DatasetPatch {
 }
 
 /** Facet counts as the wire names them (snake_case dimensions, `{value, label, count}` items). */
-function facetsWire(f: DatasetFacets): Record<string, FacetValue[] | number> {
+function facetsWire(f: DatasetFacets): Record<string, FacetValue[] | number | boolean> {
   return {
     total: f.total,
+    capped: f.capped,
     measurement: f.measurement,
     instrument: f.instrument,
     project: f.project,
@@ -81,6 +82,9 @@ const FACET_LIST = Type.Array(FACET_VALUE);
 const DATASET_FACETS = Type.Object(
   {
     total: Type.Integer({ minimum: 0, description: 'the number of datasets matched (the list total)' }),
+    capped: Type.Boolean({
+      description: `true when more than ${FACET_SAMPLE} datasets match: the keyword counts (and every count, for a filter on keyword, text, metadata, names, sessions, samples, relatives or access selectors) are over the newest ${FACET_SAMPLE} of them; false when every count is exact`,
+    }),
     measurement: FACET_LIST,
     instrument: FACET_LIST,
     project: FACET_LIST,

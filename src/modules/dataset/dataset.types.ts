@@ -2,7 +2,7 @@ import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphq
 import { IsOptional, MaxLength } from 'class-validator';
 import { connectionTypes } from '../../core/graphql/connection';
 import { Dataset } from './dataset.entity';
-import { FACET_LIMIT } from './dataset-facets';
+import { FACET_LIMIT, FACET_SAMPLE } from './dataset-facets';
 import {
   OwnedRecordChangesInput,
   OwnedRecordFilterInput,
@@ -98,6 +98,10 @@ const top = `the ${FACET_LIMIT} most frequent values, ties by value`;
 })
 export class DatasetFacetsType {
   @Field(() => Int, { description: 'How many datasets the filter selects (the list total).' }) total!: number;
+  @Field({
+    description: `True when more than ${FACET_SAMPLE} datasets match: the keyword counts (and every count, for a filter on keyword, text, metadata, names, sessions, samples, relatives or access selectors) are over the newest ${FACET_SAMPLE} of them; false when every count is exact.`,
+  })
+  capped!: boolean;
   @Field(() => [FacetValueType], { description: `By measurement: ${top}.` }) measurement!: FacetValueType[];
   @Field(() => [FacetValueType], { description: `By instrument (MFID): ${top}.` })
   instrument!: FacetValueType[];

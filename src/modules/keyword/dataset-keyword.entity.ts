@@ -1,9 +1,11 @@
-import { Entity, ManyToOne, OptionalProps, PrimaryKeyProp, Property, type Rel } from '@mikro-orm/core';
+import { Entity, Index, ManyToOne, OptionalProps, PrimaryKeyProp, Property, type Rel } from '@mikro-orm/core';
 import { Dataset } from '../dataset/dataset.entity';
 import { Keyword } from './keyword.entity';
 
 /** The keywords of a dataset (many to many). */
 @Entity({ tableName: 'dataset_keyword' })
+/** the datasets of a keyword in MFID order: the keyword filter's id list (docs/scale.md) */
+@Index({ name: 'dataset_keyword_keyword_dataset_idx', properties: ['keyword', 'dataset'] })
 export class DatasetKeyword {
   [PrimaryKeyProp]?: ['dataset', 'keyword'];
   [OptionalProps]?: 'creationTime';
