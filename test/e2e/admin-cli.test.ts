@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ServiceProcesses, freePort, type Running } from '../support/process';
+import { seedEmbeddedDb } from '../support/embedded-template';
 
 /**
  * The compiled admin command line (`node dist/src/cli/admin.js`, no rebuild) against a running
@@ -16,6 +17,8 @@ let api: string;
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-admin-cli-'));
+  // a migrated empty database: a first start is process.test.ts's subject, not this file's
+  seedEmbeddedDb(dataDir);
   const port = await freePort();
   service = await processes.run(
     'main.js',

@@ -8,6 +8,7 @@ import { createOrm } from '../../src/core/db/orm';
 import { ENTITIES } from '../../src/modules/entities';
 import { onServer as testsRunOnServer } from '../support/pg-server';
 import { rawQuery } from '../../src/core/db/raw';
+import { seedEmbeddedDb } from '../support/embedded-template';
 
 /**
  * Backup and restore with the compiled command line: a service on the embedded database takes
@@ -96,6 +97,9 @@ test('a backup taken while the service runs restores into a fresh DATA_DIR: same
   const second = path.join(root, 'backup-2');
 
   // --- records and files on the source
+  // the source starts on a migrated empty database (a first start is process.test.ts's subject);
+  // the restore target stays a fresh DATA_DIR, as restoring into one is this test's subject
+  seedEmbeddedDb(source);
   const a = await startService(source);
   const files: Record<string, Buffer> = {
     'raw.bin': randomBytes(300_000),

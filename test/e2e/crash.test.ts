@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { ServiceProcesses, freePort, type Running } from '../support/process';
 import { onServer } from '../support/pg-server';
+import { seedEmbeddedDb } from '../support/embedded-template';
 
 /**
  * kill -9 of the real service in the middle of every upload path and of an ingestion, then a
@@ -78,6 +79,8 @@ test('kill -9 mid-upload (each path) and mid-ingestion, then restart', async () 
     WORKER_CONCURRENCY: '1',
   };
   if (onServer) env.DATABASE_URL = process.env.DATABASE_URL!;
+  // a migrated empty database: a first start is process.test.ts's subject, not this file's
+  else seedEmbeddedDb(dataDir);
   const start = () => processes.run('main.js', [], env, 'catalog service listening');
   const auth = { authorization: `Bearer ${ADMIN_KEY}` };
   const json = async (method: string, p: string, body?: unknown) => {

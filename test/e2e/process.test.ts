@@ -65,7 +65,7 @@ test('starts with no configuration, prints the admin key once, stops cleanly and
     second.child.kill('SIGINT');
     expect(await second.exited).toBe(0);
   }
-}, 120_000);
+}, 300_000);
 
 test('invalid configuration fails at start, listing every problem', () => {
   const env: NodeJS.ProcessEnv = { ...process.env, ROLE: 'nope', PORT: 'x', MAX_PAGE_SIZE: '-1' };

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as fx from '../support/fixtures';
+import { seedEmbeddedDb } from '../support/embedded-template';
 
 /**
  * The worker role as its own process: an API process (role `api`, the embedded database served
@@ -16,6 +17,8 @@ const run = processes.run.bind(processes);
 let dataDir: string;
 beforeAll(() => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-worker-e2e-'));
+  // a migrated empty database: a first start is process.test.ts's subject, not this file's
+  seedEmbeddedDb(dataDir);
 });
 afterAll(() => {
   processes.killAll();

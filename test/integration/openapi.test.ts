@@ -8,8 +8,10 @@ import { startTestApp, type TestApp } from '../support/app';
 import { rest } from '../support/http';
 import { buildWorld, type World } from '../contract/world';
 import { CONTRACT } from '../contract/routes';
-import { apiDocument } from '../../src/modules/routes';
+import { Type } from '@sinclair/typebox';
+import { ROUTE_SPECS, apiDocument } from '../../src/modules/routes';
 import { openapiPath } from '../../src/core/rest/openapi';
+import { compile } from '../../src/core/rest/validate';
 
 /**
  * The OpenAPI document (GET /api/v2/openapi.json) against the running service: it names every
@@ -88,6 +90,13 @@ test('every route mounted under /api/v2 is in the document, and nothing else', (
 test('the committed openapi.json is the document the code serves', () => {
   expect(JSON.parse(fs.readFileSync('openapi.json', 'utf8'))).toEqual(doc);
   expect(apiDocument()).toEqual(doc);
+});
+
+test("every route's query and body schema compiles with the service's validator (compiled on first use)", () => {
+  for (const spec of ROUTE_SPECS) {
+    expect(() => compile(Type.Object(spec.query ?? {}))).not.toThrow();
+    if (spec.body) expect(() => compile(spec.body!)).not.toThrow();
+  }
 });
 
 test('the document is valid OpenAPI 3.1 (@seriousme/openapi-schema-validator)', () => {

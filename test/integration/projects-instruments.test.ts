@@ -182,17 +182,19 @@ describe('projects', () => {
     const mfid = created.data.createProject.uniqueId;
     expect((await rest(t.url, 'GET', `/projects/${mfid}`, { key: user.key })).body.project_id).toBe(slug);
     expect((await rest(t.url, 'GET', `/projects/no-such-${slug}`, { key: user.key })).status).toBe(404);
-    // the test database is shared by every file (another may add projects meanwhile): page through it
-    const slugs: string[] = [];
-    let total = Infinity;
-    for (let offset = 0; offset < total; offset += 1000) {
-      const page = await rest(t.url, 'GET', '/projects', { key: user.key, query: { limit: 1000, offset } });
-      expect(Object.keys(page.body).sort()).toEqual(['items', 'total']);
-      total = page.body.total;
-      slugs.push(...page.body.items.map((p: { project_id: string }) => p.project_id));
-    }
-    expect(slugs).toContain(slug);
-    expect(total).toBeGreaterThanOrEqual(slugs.length - 1000);
+    const page = await rest(t.url, 'GET', '/projects', { key: user.key, query: { limit: 1000 } });
+    expect(Object.keys(page.body).sort()).toEqual(['items', 'total']);
+    expect(page.body.total).toBeGreaterThanOrEqual(page.body.items.length);
+    // the database is shared (list-caps.test.ts adds 1000 projects): the project is on some page
+    const listed = async (offset: number): Promise<boolean> => {
+      const { body } = await rest(t.url, 'GET', '/projects', {
+        key: user.key,
+        query: { limit: 1000, offset },
+      });
+      if (body.items.some((p: { project_id: string }) => p.project_id === slug)) return true;
+      return body.items.length === 1000 && listed(offset + 1000);
+    };
+    expect(await listed(0)).toBe(true);
     const offset = await rest(t.url, 'GET', '/projects', { key: user.key, query: { limit: 1, offset: 1 } });
     expect(offset.body.items).toHaveLength(1);
 

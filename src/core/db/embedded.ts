@@ -15,12 +15,16 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 export interface EmbeddedPostgres {
   url: string;
   stop(): Promise<void>;
+  /** A tar of its data directory (PGlite's dumpDataDir), to start another one from (`initialData`). */
+  dump(): Promise<Buffer>;
 }
 
 export interface EmbeddedOptions {
   dir?: string;
   port?: number;
   maxConnections?: number;
+  /** A tar of a data directory (from `dump()`) to start from, instead of an empty database. */
+  initialData?: Uint8Array;
 }
 
 interface StateFile {
@@ -63,7 +67,11 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions = {}): Promise
     statePath = embeddedStatePath(dataDir);
   }
   // pg_trgm must be loaded on every start: trigram indexes fail without it
-  const db = await PGlite.create({ dataDir: opts.dir ?? 'memory://', extensions: { pg_trgm } });
+  const db = await PGlite.create({
+    dataDir: opts.dir ?? 'memory://',
+    extensions: { pg_trgm },
+    loadDataDir: opts.initialData && new Blob([opts.initialData]),
+  });
   const server = new PGLiteSocketServer({
     db,
     host: '127.0.0.1',
@@ -83,6 +91,9 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions = {}): Promise
       await server.stop();
       await db.close();
       if (statePath) fs.rmSync(statePath, { force: true });
+    },
+    async dump() {
+      return Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer());
     },
   };
 }

@@ -3,6 +3,7 @@ import { Type, type Static, type TObject, type TProperties, type TSchema } from 
 import type { RequestContext } from '../context';
 import { AppError, unauthenticated } from '../errors';
 import { bodyObject } from './params';
+import type { ValidateFunction } from 'ajv';
 import { check, compile, decodeQuery, dropEchoed } from './validate';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -83,15 +84,18 @@ function inputReader<Path extends string, Q extends TProperties>(
   spec: RouteSpec<Path, Q>,
 ): (req: Request) => RouteInput<Path, Q> {
   const query = Type.Object(spec.query ?? ({} as Q));
-  const checkQuery = compile(query);
   const body = spec.body;
-  const checkBody = body && compile(body);
+  // compiled on the route's first request: compiling every route's schemas at start costs each
+  // process start and command-line run (which serve no route) half a second of CPU
+  let checkQuery: ValidateFunction | undefined;
+  let checkBody: ValidateFunction | undefined;
   const isObject = (body as { type?: unknown } | undefined)?.type === 'object';
   return (req) => {
     const q = decodeQuery(query.properties as Record<string, { type?: string }>, req.query);
-    check(checkQuery, q, 'query');
+    check((checkQuery ??= compile(query)), q, 'query');
     let value: unknown = req.body;
-    if (checkBody && !(spec.multipart && req.is('multipart/form-data'))) {
+    if (body && !(spec.multipart && req.is('multipart/form-data'))) {
+      checkBody ??= compile(body);
       if (isObject) {
         const object = bodyObject(value);
         check(checkBody, object, 'body');

@@ -1,4 +1,4 @@
-import { unit as parseUnit, type Unit } from 'mathjs';
+import type { Unit } from 'mathjs';
 
 /** One indexed value of a metadata document (table `metadata_value`). */
 export interface IndexedValue {
@@ -18,6 +18,19 @@ const MAX_PATH = 500;
 const MAX_DIM = 40;
 
 const QUANTITY_TEXT = /^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([A-Za-zµμ°Ω][\w°µμΩ/^*.\s-]*)$/;
+
+let mathjs: typeof import('mathjs') | undefined;
+
+/**
+ * mathjs, loaded on the first quantity rather than at start: loading it builds its whole function
+ * library (over a second of CPU), which every process start, command-line run and test file would
+ * pay, most of them never reading a unit.
+ */
+function parseUnit(value: number, unitText: string): Unit {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above)
+  mathjs ??= require('mathjs') as typeof import('mathjs');
+  return mathjs.unit(value, unitText);
+}
 
 /** A quantity in SI: its value and dimension key; null when `unit` is no unit mathjs knows. */
 function toSi(value: number, unitText: string): { num: number; dim: string } | null {
