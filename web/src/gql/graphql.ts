@@ -323,7 +323,7 @@ export type DatasetFacetsQueryVariables = Exact<{
 }>;
 
 
-export type DatasetFacetsQuery = { datasetFacets: { total: number, measurement: Array<{ value: string, label: string | null, count: number }>, dataType: Array<{ value: string, label: string | null, count: number }>, keyword: Array<{ value: string, label: string | null, count: number }>, owner: Array<{ value: string, label: string | null, count: number }>, instrument: Array<{ value: string, label: string | null, count: number }>, project: Array<{ value: string, label: string | null, count: number }>, public: Array<{ value: string, label: string | null, count: number }> } };
+export type DatasetFacetsQuery = { datasetFacets: { total: number, capped: boolean, measurement: Array<{ value: string, label: string | null, count: number }>, dataType: Array<{ value: string, label: string | null, count: number }>, keyword: Array<{ value: string, label: string | null, count: number }>, owner: Array<{ value: string, label: string | null, count: number }>, instrument: Array<{ value: string, label: string | null, count: number }>, project: Array<{ value: string, label: string | null, count: number }>, public: Array<{ value: string, label: string | null, count: number }> } };
 
 export type DatasetListQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -834,6 +834,7 @@ export const DatasetFacetsDocument = new TypedDocumentString(`
     query DatasetFacets($filter: DatasetFilterInput) {
   datasetFacets(filter: $filter) {
     total
+    capped
     measurement {
       value
       label

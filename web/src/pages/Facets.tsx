@@ -13,6 +13,7 @@ const FacetsQuery = graphql(`
   query DatasetFacets($filter: DatasetFilterInput) {
     datasetFacets(filter: $filter) {
       total
+      capped
       measurement {
         value
         label
@@ -113,6 +114,12 @@ export function Facets({
           </ul>
         </section>
       ))}
+      {facets.capped && (
+        <p class="hint">
+          Keyword counts (and, for a text, keyword or metadata search, all counts) are over the newest 2,000
+          of the {facets.total} matches.
+        </p>
+      )}
     </nav>
   );
 }
