@@ -22,13 +22,28 @@ export enum DatasetOrderField {
 registerEnumType(DatasetOrderField, {
   name: 'DatasetOrderField',
   description: 'A column a dataset list can be sorted by.',
+  valuesConfig: {
+    creationTime: { description: 'When the record was created.' },
+    modificationTime: { description: 'When the record was last changed.' },
+    datasetName: { description: 'The name, without regard to case.' },
+    measurement: { description: 'The measurement, without regard to case.' },
+    dataType: { description: 'The data type, without regard to case.' },
+    size: { description: "The total size of the dataset's stored files." },
+  },
 });
 
 export enum SortDirection {
   asc = 'asc',
   desc = 'desc',
 }
-registerEnumType(SortDirection, { name: 'SortDirection', description: 'Ascending or descending.' });
+registerEnumType(SortDirection, {
+  name: 'SortDirection',
+  description: 'Ascending or descending.',
+  valuesConfig: {
+    asc: { description: 'Smallest (or earliest, or A) first.' },
+    desc: { description: 'Largest (or latest, or Z) first.' },
+  },
+});
 
 @InputType({
   description:

@@ -48,11 +48,17 @@ export type DatasetFilterInput = {
 
 /** A column a dataset list can be sorted by. */
 export type DatasetOrderField =
+  /** When the record was created. */
   | 'creationTime'
+  /** The data type, without regard to case. */
   | 'dataType'
+  /** The name, without regard to case. */
   | 'datasetName'
+  /** The measurement, without regard to case. */
   | 'measurement'
+  /** When the record was last changed. */
   | 'modificationTime'
+  /** The total size of the dataset's stored files. */
   | 'size';
 
 /** The order of a dataset list: one column, then the MFID; records without a value come last in both directions. */
@@ -158,7 +164,9 @@ export type RelationshipType =
 
 /** Ascending or descending. */
 export type SortDirection =
+  /** Smallest (or earliest, or A) first. */
   | 'asc'
+  /** Largest (or latest, or Z) first. */
   | 'desc';
 
 /** Changes to a dataset. The instrument is fixed: you may only repeat the current one. */
