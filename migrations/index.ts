@@ -6,6 +6,7 @@ import { Migration20261122001217_access_control as M3 } from './Migration2026112
 import { Migration20261122001521_ingestion as M4 } from './Migration20261122001521_ingestion';
 import { Migration20261123162353_user_disabled as M5 } from './Migration20261123162353_user_disabled';
 import { Migration20261123162517_liveness as M6 } from './Migration20261123162517_liveness';
+import { Migration20261123193833_domain_events as M7 } from './Migration20261123193833_domain_events';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -16,4 +17,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122001521_ingestion', class: M4 },
   { name: 'Migration20261123162353_user_disabled', class: M5 },
   { name: 'Migration20261123162517_liveness', class: M6 },
+  { name: 'Migration20261123193833_domain_events', class: M7 },
 ];

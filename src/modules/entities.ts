@@ -27,6 +27,7 @@ import { JoinRequest } from './join-request/join-request.entity';
 import { Job } from '../core/jobs/job.entity';
 import { IngestionRequest } from './ingestion/ingestion-request.entity';
 import { AnalysisRequest } from './analysis/analysis-request.entity';
+import { DomainEvent } from './event/event.entity';
 
 /**
  * Every MikroORM entity, listed explicitly (no globbing: the same list in jest and in dist), the
@@ -63,4 +64,5 @@ export const ENTITIES = [
   Job,
   IngestionRequest,
   AnalysisRequest,
+  DomainEvent,
 ];

@@ -37,6 +37,7 @@ export function createJobWorker(deps: {
       metadata: services.metadataStore,
       thumbnails: services.thumbnail,
       keywords: services.keyword,
+      events: services.events,
       log: log.child({ component: 'ingestion' }),
       tmpDir: config.ingestion.tmpDir,
       timeoutMs: config.ingestion.timeoutSeconds * 1000,

@@ -18,6 +18,7 @@ import type { MetadataStore } from '../metadata/metadata.store';
 import type { DatasetPolicy } from './dataset.policy';
 import { checkTextFields, TEXT_FIELDS, UPDATABLE, type TextField } from './dataset.fields';
 import { DatasetQuery, type DatasetFilter, type DatasetPage } from './dataset.query';
+import type { EventService } from '../event/event.service';
 
 export interface DatasetCreateInput extends OwnedRecordCreate<TextField> {
   instrumentName?: string | null;
@@ -40,6 +41,7 @@ export interface DatasetDeps {
   selectors: AccessSelectors;
   policy: DatasetPolicy;
   metadata: MetadataStore;
+  events: EventService;
 }
 
 /** Dataset records: create, read, update and list, under the dataset policy. */

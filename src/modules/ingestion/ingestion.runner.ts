@@ -11,6 +11,7 @@ import { StoredSource } from '../../ingestors/source';
 import { AssociatedFile } from '../file/file.entity';
 import type { IngestionStatus } from './ingestion-request.entity';
 import { applyResults, prepareResults, type ResultServices } from './ingestion.apply';
+import { emitIngestion } from './ingestion.events';
 
 export interface RunnerDeps extends ResultServices {
   store: ObjectStore;
@@ -57,12 +58,28 @@ export class IngestionRunner implements JobHandler {
 
   async run(job: ClaimedJob, em: EntityManager): Promise<void> {
     const id = Number(job.payload.request_id);
-    const started = await rawQuery<{ file_mfid: string; ingestion_class: string | null }>(
-      em,
-      `update ingestion_request set status = 'started', time_started = now(), ingestion_githash = ?, error_message = null
-       where id = ? and status in ('requested', 'started') returning file_mfid, ingestion_class`,
-      [this.deps.version, id],
-    );
+    const started = await em.transactional(async (tx) => {
+      const rows = await rawQuery<{
+        file_mfid: string;
+        dataset_mfid: string;
+        ingestion_class: string | null;
+      }>(
+        tx,
+        `update ingestion_request set status = 'started', time_started = now(), ingestion_githash = ?, error_message = null
+         where id = ? and status in ('requested', 'started') returning file_mfid, dataset_mfid, ingestion_class`,
+        [this.deps.version, id],
+      );
+      if (rows.length) {
+        await emitIngestion(this.deps.events, tx, {
+          requestId: id,
+          datasetId: rows[0].dataset_mfid,
+          fileId: rows[0].file_mfid,
+          status: 'started',
+          actorId: null,
+        });
+      }
+      return rows;
+    });
     if (!started.length) return;
     const { file_mfid: fileId, ingestion_class: named } = started[0];
     const log = this.deps.log.child({ ingestion: id, file: fileId });
@@ -148,13 +165,28 @@ export class IngestionRunner implements JobHandler {
   /** Records a final status unless the request is already final; `complete`/`failed` mark the file ingested. */
   private async finish(em: EntityManager, id: number, outcome: Outcome): Promise<void> {
     await em.transactional(async (tx) => {
-      const updated = await rawQuery(
+      const updated = await rawQuery<{
+        file_mfid: string;
+        dataset_mfid: string;
+        ingestor_used: string | null;
+      }>(
         tx,
         `update ingestion_request set status = ?, ingestor_used = coalesce(?, ingestor_used),
            error_message = ?, time_completed = now()
-         where id = ? and status in ('requested', 'started') returning id`,
+         where id = ? and status in ('requested', 'started') returning file_mfid, dataset_mfid, ingestor_used`,
         [outcome.status, outcome.ingestor ?? null, outcome.error?.slice(0, 4000) ?? null, id],
       );
+      if (updated.length) {
+        await emitIngestion(this.deps.events, tx, {
+          requestId: id,
+          datasetId: updated[0].dataset_mfid,
+          fileId: updated[0].file_mfid,
+          status: outcome.status,
+          actorId: null,
+          ingestor: updated[0].ingestor_used,
+          error: outcome.error ?? null,
+        });
+      }
       if (updated.length && outcome.file) await this.deps.files.recordIngestedIn(tx, outcome.file.uniqueId);
     });
   }

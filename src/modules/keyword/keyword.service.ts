@@ -3,6 +3,7 @@ import type { RequestContext } from '../../core/context';
 import { rawQuery } from '../../core/db/raw';
 import { validationError } from '../../core/errors';
 import type { DatasetService } from '../dataset/dataset.service';
+import { actorOf, type EventService } from '../event/event.service';
 
 export interface KeywordCount {
   keyword: string;
@@ -14,7 +15,10 @@ const MAX_KEYWORD = 200;
 
 /** Keywords on datasets: added one per request, listed with their dataset counts. */
 export class KeywordService {
-  constructor(private readonly datasets: DatasetService) {}
+  constructor(
+    private readonly datasets: DatasetService,
+    private readonly events: EventService,
+  ) {}
 
   normalize(raw: unknown): string {
     if (typeof raw !== 'string' || raw.trim() === '') throw validationError('keyword', 'is required');
@@ -29,25 +33,35 @@ export class KeywordService {
     const keyword = this.normalize(raw);
     const ds = await this.datasets.get(ctx, datasetId);
     await this.datasets.policy.assertCan(ctx, 'contribute', ds);
-    await ctx.em.transactional((tx) => this.addIn(tx, ds.uniqueId, keyword));
+    await ctx.em.transactional(async (tx) => {
+      if (!(await this.addIn(tx, ds.uniqueId, keyword))) return;
+      await this.events.emit(tx, {
+        type: 'keyword.added',
+        actorId: actorOf(ctx),
+        resourceId: ds.uniqueId,
+        resourceType: 'dataset',
+        payload: { keyword },
+      });
+    });
     const counts = await this.counts(ctx, [keyword]);
     return counts[0] ?? { keyword, numDatasets: 1 };
   }
 
   /**
    * Adds a normalized keyword to a dataset inside `tx`, without permission checks (for
-   * ingestion); adding it again changes nothing.
+   * ingestion); adding it again changes nothing. Answers whether the dataset gained it.
    */
-  async addIn(tx: EntityManager, datasetId: string, keyword: string): Promise<void> {
+  async addIn(tx: EntityManager, datasetId: string, keyword: string): Promise<boolean> {
     await rawQuery(tx, `insert into keyword (text) values (?) on conflict ((lower(text))) do nothing`, [
       keyword,
     ]);
-    await rawQuery(
+    const added = await rawQuery(
       tx,
       `insert into dataset_keyword (dataset_mfid, keyword_id)
-       select ?, id from keyword where lower(text) = lower(?) on conflict do nothing`,
+       select ?, id from keyword where lower(text) = lower(?) on conflict do nothing returning 1`,
       [datasetId, keyword],
     );
+    return added.length > 0;
   }
 
   /** The keywords of a dataset the caller may read, with counts. */
