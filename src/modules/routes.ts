@@ -25,6 +25,7 @@ import { joinRequestRoutes } from './join-request/join-request.rest';
 import { transferRoutes } from './transfer/transfer.rest';
 import { ingestionRoutes } from './ingestion/ingestion.rest';
 import { analysisRoutes } from './analysis/analysis.rest';
+import { historyRoutes } from './event/event.rest';
 
 /**
  * Mounts every authenticated REST route of the legacy shim. Within a module, literal segments
@@ -51,6 +52,7 @@ export function mountRoutes(router: Router): void {
   deletionRoutes(router);
   accessRoutes(router);
   transferRoutes(router);
+  historyRoutes(router);
   resourceRoutes(router);
   graphRoutes(router);
   accessGroupRoutes(router);

@@ -58,6 +58,8 @@ import { jobRemoval } from './ingestion/ingestion.removal';
 import { ingestionOnStore } from './ingestion/ingestion.stored';
 import { AnalysisService, ANALYSIS_QUEUES } from './analysis/analysis.service';
 import { EventService } from './event/event.service';
+import { EventPolicy } from './event/event.policy';
+import { HistoryService } from './event/history.service';
 
 export interface ServiceDeps {
   config: Config;
@@ -166,6 +168,7 @@ export function createServices({ config, log }: ServiceDeps) {
   const graph = new GraphService(access, project);
   const search = new SearchService(access, project);
   const deletion = new DeletionService(resource, new DeletionPolicy(resource), events);
+  const history = new HistoryService(new EventPolicy(resource));
   const jobs = new JobQueue({
     prefix: config.jobs.queuePrefix,
     maxAttempts: config.jobs.maxAttempts,
@@ -196,6 +199,7 @@ export function createServices({ config, log }: ServiceDeps) {
   }
   return {
     events,
+    history,
     access,
     selectors,
     grant,
