@@ -118,7 +118,7 @@ describe('history', () => {
       `query($id: ID!) { resourceHistory(id: $id) { totalCount } }`,
       { id },
     );
-    expect(refused.errors?.[0].extensions.code).toBe('NOT_FOUND');
+    expect(refused.errors?.[0].extensions?.code).toBe('NOT_FOUND');
   });
 
   test('GraphQL: project history shows member changes', async () => {
