@@ -7,6 +7,7 @@ import { Migration20261122001521_ingestion as M4 } from './Migration202611220015
 import { Migration20261123162353_user_disabled as M5 } from './Migration20261123162353_user_disabled';
 import { Migration20261123162517_liveness as M6 } from './Migration20261123162517_liveness';
 import { Migration20261123193833_domain_events as M7 } from './Migration20261123193833_domain_events';
+import { Migration20261123201008_webhooks as M8 } from './Migration20261123201008_webhooks';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261123162353_user_disabled', class: M5 },
   { name: 'Migration20261123162517_liveness', class: M6 },
   { name: 'Migration20261123193833_domain_events', class: M7 },
+  { name: 'Migration20261123201008_webhooks', class: M8 },
 ];

@@ -78,6 +78,23 @@ export interface Config {
     /** prepended to every queue name: deployments (or test runs) sharing one database stay apart */
     queuePrefix: string;
   };
+  /** Webhook delivery from the events outbox (worker role; docs/events.md). */
+  webhooks: {
+    pollIntervalMs: number;
+    /** a receiver not answering within this long is a failed attempt */
+    timeoutMs: number;
+    /** a claimed delivery whose worker died is delivered again after this long */
+    leaseSeconds: number;
+    maxAttempts: number;
+    /** retries wait base × 2^(attempt − 1), at most an hour */
+    retryBaseMs: number;
+    /** failed attempts in a row that disable a subscription */
+    disableAfterFailures: number;
+    /** deliveries in flight per worker */
+    concurrency: number;
+    /** delivered (and skipped) deliveries are deleted after this many days */
+    retentionDays: number;
+  };
   ingestion: {
     /** where files are spooled when a parser needs a path */
     tmpDir: string;
@@ -314,6 +331,16 @@ export function loadConfig(env: Env = process.env): Config {
       maxAttempts: r.int('JOB_MAX_ATTEMPTS', 3, 1, 100),
       retryBaseMs: r.int('JOB_RETRY_BASE_MS', 5000, 0, 3_600_000),
       queuePrefix: queuePrefix(r),
+    },
+    webhooks: {
+      pollIntervalMs: r.int('WEBHOOK_POLL_INTERVAL_MS', 200, 10, 600_000),
+      timeoutMs: r.int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
+      leaseSeconds: r.int('WEBHOOK_LEASE_SECONDS', 60, 1, 24 * 3600),
+      maxAttempts: r.int('WEBHOOK_MAX_ATTEMPTS', 10, 1, 100),
+      retryBaseMs: r.int('WEBHOOK_RETRY_BASE_MS', 5000, 0, 3_600_000),
+      disableAfterFailures: r.int('WEBHOOK_DISABLE_AFTER_FAILURES', 50, 1, 100_000),
+      concurrency: r.int('WEBHOOK_CONCURRENCY', 8, 1, 256),
+      retentionDays: r.int('EVENT_DELIVERY_RETENTION_DAYS', 30, 1, 36_500),
     },
     ingestion: {
       tmpDir: path.resolve(r.str('INGEST_TMP_DIR') ?? path.join(dataDir, 'tmp')),

@@ -28,6 +28,7 @@ import { Job } from '../core/jobs/job.entity';
 import { IngestionRequest } from './ingestion/ingestion-request.entity';
 import { AnalysisRequest } from './analysis/analysis-request.entity';
 import { DomainEvent } from './event/event.entity';
+import { WebhookDelivery, WebhookSubscription } from './webhook/webhook.entity';
 
 /**
  * Every MikroORM entity, listed explicitly (no globbing: the same list in jest and in dist), the
@@ -65,4 +66,6 @@ export const ENTITIES = [
   IngestionRequest,
   AnalysisRequest,
   DomainEvent,
+  WebhookSubscription,
+  WebhookDelivery,
 ];

@@ -6,6 +6,8 @@ import type { Services } from './services';
 import { INGESTION_QUEUE } from './ingestion/ingestion.service';
 import { IngestionRunner } from './ingestion/ingestion.runner';
 import { provenance } from './health/health.service';
+import type { ContextFactory } from '../core/context-factory';
+import { WebhookDispatcher } from './webhook/webhook.dispatcher';
 
 /**
  * The job worker of this process with every queue it consumes: ingestion. (The analysis
@@ -45,4 +47,23 @@ export function createJobWorker(deps: {
     }),
   );
   return worker;
+}
+
+/** The webhook dispatcher of this process: runs wherever the job worker runs (roles `all` and `worker`). */
+export function createWebhookDispatcher(deps: {
+  orm: MikroORM;
+  services: Services;
+  contexts: ContextFactory;
+  config: Config;
+  log: Logger;
+}): WebhookDispatcher {
+  const { services } = deps;
+  return new WebhookDispatcher({
+    orm: deps.orm,
+    contexts: deps.contexts,
+    resources: services.resource,
+    datasets: services.dataset,
+    log: deps.log,
+    settings: deps.config.webhooks,
+  });
 }

@@ -26,6 +26,7 @@ import { transferRoutes } from './transfer/transfer.rest';
 import { ingestionRoutes } from './ingestion/ingestion.rest';
 import { analysisRoutes } from './analysis/analysis.rest';
 import { historyRoutes } from './event/event.rest';
+import { webhookRoutes } from './webhook/webhook.rest';
 
 /**
  * Mounts every authenticated REST route of the legacy shim. Within a module, literal segments
@@ -53,6 +54,7 @@ export function mountRoutes(router: Router): void {
   accessRoutes(router);
   transferRoutes(router);
   historyRoutes(router);
+  webhookRoutes(router);
   resourceRoutes(router);
   graphRoutes(router);
   accessGroupRoutes(router);

@@ -60,6 +60,8 @@ import { AnalysisService, ANALYSIS_QUEUES } from './analysis/analysis.service';
 import { EventService } from './event/event.service';
 import { EventPolicy } from './event/event.policy';
 import { HistoryService } from './event/history.service';
+import { WebhookService } from './webhook/webhook.service';
+import { WebhookPolicy } from './webhook/webhook.policy';
 
 export interface ServiceDeps {
   config: Config;
@@ -169,6 +171,7 @@ export function createServices({ config, log }: ServiceDeps) {
   const search = new SearchService(access, project);
   const deletion = new DeletionService(resource, new DeletionPolicy(resource), events);
   const history = new HistoryService(new EventPolicy(resource));
+  const webhook = new WebhookService({ resources: resource, projects: project, policy: new WebhookPolicy() });
   const jobs = new JobQueue({
     prefix: config.jobs.queuePrefix,
     maxAttempts: config.jobs.maxAttempts,
@@ -200,6 +203,7 @@ export function createServices({ config, log }: ServiceDeps) {
   return {
     events,
     history,
+    webhook,
     access,
     selectors,
     grant,
