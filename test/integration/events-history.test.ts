@@ -147,3 +147,22 @@ describe('history', () => {
     });
   });
 });
+
+describe('purging history', () => {
+  test('platform admins purge events before a time; others may not; bad input is a 422', async () => {
+    const id = await newDataset(t.url, owner.key);
+    expect(
+      (await rest(t.url, 'DELETE', '/events', { key: owner.key, query: { before: '2100-01-01' } })).status,
+    ).toBe(403);
+    expect(
+      (await rest(t.url, 'DELETE', '/events', { key: admin.key, query: { before: 'soon' } })).status,
+    ).toBe(422);
+    // nothing is that old: nothing goes
+    const none = await rest(t.url, 'DELETE', '/events', {
+      key: admin.key,
+      query: { before: '2000-01-01T00:00:00Z' },
+    });
+    expect(none.body).toEqual({ purged: 0 });
+    expect((await history(id, owner.key)).body.items).toHaveLength(1);
+  });
+});

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../core/context';
-import { notFound } from '../../core/errors';
+import { forbidden, notFound } from '../../core/errors';
 import { allows } from '../access/permission';
 import type { AnyResource, ResourceService } from '../resource/resource.service';
 
@@ -24,6 +24,11 @@ export class EventPolicy {
     const r = await this.resources.find(ctx, id);
     await this.resources.assertCan(ctx, 'manage', r);
     return r;
+  }
+
+  /** Purging history is for platform admins only. */
+  assertMayPurge(ctx: RequestContext): void {
+    if (!ctx.isPlatformAdmin) throw forbidden('Purging history needs a platform administrator');
   }
 
   /** Whether the caller may read the history of a resource they already read (GraphQL fields). */

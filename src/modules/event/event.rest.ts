@@ -16,4 +16,11 @@ export function historyRoutes(router: Router): void {
       return { items: page.items.map(toLegacyEvent), next_cursor: page.nextCursor };
     }),
   );
+  router.delete(
+    '/events',
+    handle(async (ctx, req) => {
+      const purged = await ctx.services.history.purge(ctx, qStr(req.query, 'before'));
+      return { purged };
+    }),
+  );
 }

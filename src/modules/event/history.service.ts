@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../core/context';
 import { rawQuery } from '../../core/db/raw';
+import { validationError } from '../../core/errors';
 import { decodeCursor, keysetPage, type KeysetPage } from '../../core/pagination';
 import type { AnyResource } from '../resource/resource.service';
 import type { EventPolicy } from './event.policy';
@@ -66,6 +67,28 @@ export class HistoryService {
       [id],
     );
     return rows[0].n;
+  }
+
+  /**
+   * Deletes the events that happened before `before` (platform admins): history is kept until
+   * so purged. Events still to be delivered are kept; the delivery logs of those purged go with them. Answers how many went.
+   */
+  async purge(ctx: RequestContext, before: unknown): Promise<number> {
+    this.policy.assertMayPurge(ctx);
+    const time = typeof before === 'string' && before.trim() !== '' ? new Date(before) : null;
+    if (!time || Number.isNaN(time.getTime()))
+      throw validationError('before', 'must be an ISO 8601 date-time');
+    const gone = await rawQuery(
+      ctx.em,
+      `with gone as (
+         delete from domain_event where occurred_at < ? and dispatched
+           and not exists (select 1 from webhook_delivery d where d.event_seq = domain_event.id and d.status = 'pending')
+         returning id
+       ), logs as (delete from webhook_delivery where event_seq in (select id from gone) returning 1)
+       select 1 from gone`,
+      [time],
+    );
+    return gone.length;
   }
 
   /** Decodes a cursor given by a REST or GraphQL client. */

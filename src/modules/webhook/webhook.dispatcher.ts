@@ -16,6 +16,7 @@ export interface WebhookSettings {
   retryBaseMs: number;
   disableAfterFailures: number;
   concurrency: number;
+  retentionDays: number;
 }
 
 export interface DispatcherDeps {
@@ -47,6 +48,7 @@ interface Claimed {
 }
 
 const MAX_BACKOFF_MS = 3_600_000;
+const PURGE_EVERY_MS = 3_600_000;
 
 /**
  * Delivers webhooks from the outbox, in the worker role: turns new events into deliveries for
@@ -61,6 +63,7 @@ export class WebhookDispatcher {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
   private readonly log: Logger;
+  private lastPurge = 0;
 
   constructor(private readonly deps: DispatcherDeps) {
     this.log = deps.log.child({ component: 'webhooks' });
@@ -90,12 +93,28 @@ export class WebhookDispatcher {
   /** Fans out and delivers until nothing is due; returns how many deliveries were attempted. */
   async drain(): Promise<number> {
     let attempted = 0;
+    if (Date.now() - this.lastPurge > PURGE_EVERY_MS) await this.purge();
     for (;;) {
       const fanned = await this.fanOut();
       const done = await this.deliverDue();
       attempted += done;
       if (fanned === 0 && done === 0) return attempted;
     }
+  }
+
+  /**
+   * Retention: deletes the deliveries delivered or skipped more than `retentionDays` ago (their
+   * events stay: history is kept until explicitly purged). Answers how many went.
+   */
+  async purge(): Promise<number> {
+    this.lastPurge = Date.now();
+    const gone = await rawQuery(
+      this.deps.orm.em.fork(),
+      `delete from webhook_delivery where status in ('delivered', 'skipped')
+         and created_at < now() - make_interval(days => ?) returning 1`,
+      [this.deps.settings.retentionDays],
+    );
+    return gone.length;
   }
 
   /** Turns a batch of undispatched events into deliveries, in one transaction. */
