@@ -34,12 +34,14 @@ import {
   ProjectHistoryResolver,
   SampleHistoryResolver,
 } from './event/history.resolver';
+import { WebhookResolver } from './webhook/webhook.resolver';
 
 /** Every GraphQL resolver class. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const RESOLVERS: NonEmptyArray<Function> = [
   AccountResolver,
   HistoryResolver,
+  WebhookResolver,
   DatasetHistoryResolver,
   SampleHistoryResolver,
   ProjectHistoryResolver,

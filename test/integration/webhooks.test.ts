@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestApp, type TestApp } from '../support/app';
-import { rest } from '../support/http';
+import { gql, rest } from '../support/http';
 import { makeProject, makeUser, unique, type TestUser } from '../support/factories';
 import { newDataset } from '../support/catalog';
 import { formUpload } from '../support/files';
@@ -291,5 +291,43 @@ describe('webhooks', () => {
     }
     expect((await rest(t.url, 'GET', '/webhooks', { key: other.key })).body.items).toHaveLength(1);
     expect((await rest(t.url, 'GET', '/webhooks', { key: null as unknown as string })).status).toBe(401);
+  });
+
+  test('GraphQL: create (secret once), list, pause, delete', async () => {
+    const created = await gql(
+      t.url,
+      other.key,
+      `mutation($i: CreateWebhookInput!) { createWebhook(input: $i) { secret webhook { uniqueId url eventTypes active } } }`,
+      { i: { url: receiver.url, eventTypes: ['dataset.created'] } },
+    );
+    expect(created.errors).toBeUndefined();
+    const { secret, webhook } = created.data.createWebhook;
+    expect(secret).toMatch(/^whsec_/);
+    expect(webhook).toMatchObject({ url: receiver.url, eventTypes: ['dataset.created'], active: true });
+    const paused = await gql(
+      t.url,
+      other.key,
+      `mutation($id: ID!) { updateWebhook(id: $id, input: { active: false }) { active } }`,
+      {
+        id: webhook.uniqueId,
+      },
+    );
+    expect(paused.data.updateWebhook.active).toBe(false);
+    const theirs = await gql(t.url, owner.key, `mutation($id: ID!) { deleteWebhook(id: $id) }`, {
+      id: webhook.uniqueId,
+    });
+    expect(theirs.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    const bad = await gql(
+      t.url,
+      other.key,
+      `mutation { createWebhook(input: { url: "mailto:x" }) { secret } }`,
+    );
+    expect(bad.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    const gone = await gql(t.url, other.key, `mutation($id: ID!) { deleteWebhook(id: $id) }`, {
+      id: webhook.uniqueId,
+    });
+    expect(gone.data.deleteWebhook).toBe(webhook.uniqueId);
+    const list = await gql(t.url, other.key, `{ webhooks { uniqueId } }`);
+    expect(list.data.webhooks.map((w: { uniqueId: string }) => w.uniqueId)).not.toContain(webhook.uniqueId);
   });
 });
