@@ -6,6 +6,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src src
 COPY migrations migrations
 COPY scripts scripts
+COPY web web
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20.19.5-bookworm-slim

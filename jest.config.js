@@ -1,12 +1,19 @@
+const os = require('node:os');
+
 /** @type {import('jest').Config} */
 module.exports = {
+  // At least two workers: with one, jest runs the files in its own process, beside the embedded
+  // database (global-setup.ts), so the service, the test and the database share one thread. Two
+  // workers keep both cores busy; the embedded database serves them all over its socket.
+  maxWorkers: Math.max(2, os.availableParallelism() - 1),
   testEnvironment: 'node',
   roots: ['<rootDir>/test', '<rootDir>/src'],
   testMatch: ['**/*.test.ts', '**/*.spec.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   setupFiles: ['<rootDir>/test/support/setup-env.ts'],
-  testTimeout: 60000,
+  // generous: the machine running CI may be shared and loaded (a hook that seeds a world took over 60 s at load 26)
+  testTimeout: 180000,
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',

@@ -6,8 +6,12 @@ import { Migration20261122001217_access_control as M3 } from './Migration2026112
 import { Migration20261122001521_ingestion as M4 } from './Migration20261122001521_ingestion';
 import { Migration20261123162353_user_disabled as M5 } from './Migration20261123162353_user_disabled';
 import { Migration20261123162517_liveness as M6 } from './Migration20261123162517_liveness';
-import { Migration20261123193833_domain_events as M7 } from './Migration20261123193833_domain_events';
-import { Migration20261123201008_webhooks as M8 } from './Migration20261123201008_webhooks';
+import { Migration20261123193859_dataset_text as M7 } from './Migration20261123193859_dataset_text';
+import { Migration20261123195744_dataset_tally as M8 } from './Migration20261123195744_dataset_tally';
+import { Migration20261123201118_metadata_value as M9 } from './Migration20261123201118_metadata_value';
+import { Migration20261123201119_metadata_value_backfill as M10 } from './Migration20261123201119_metadata_value_backfill';
+import { Migration20261123220000_domain_events as M11 } from './Migration20261123220000_domain_events';
+import { Migration20261123220001_webhooks as M12 } from './Migration20261123220001_webhooks';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -18,6 +22,10 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122001521_ingestion', class: M4 },
   { name: 'Migration20261123162353_user_disabled', class: M5 },
   { name: 'Migration20261123162517_liveness', class: M6 },
-  { name: 'Migration20261123193833_domain_events', class: M7 },
-  { name: 'Migration20261123201008_webhooks', class: M8 },
+  { name: 'Migration20261123193859_dataset_text', class: M7 },
+  { name: 'Migration20261123195744_dataset_tally', class: M8 },
+  { name: 'Migration20261123201118_metadata_value', class: M9 },
+  { name: 'Migration20261123201119_metadata_value_backfill', class: M10 },
+  { name: 'Migration20261123220000_domain_events', class: M11 },
+  { name: 'Migration20261123220001_webhooks', class: M12 },
 ];

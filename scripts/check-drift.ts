@@ -1,14 +1,18 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { migrate } from '../src/core/db/orm';
 import { buildGraphqlSchema, printSortedSchema } from '../src/core/graphql/schema';
 import { RESOLVERS } from '../src/modules/resolvers';
 import { scratchOrm } from './lib/db';
+import { openapiText } from './emit-openapi';
 
 /**
  * CI guard: builds a fresh database from the committed migrations and fails when the entities
  * would need more SQL, when migrations/index.ts misses a migration file, or when schema.graphql
- * differs from the schema the resolvers produce.
+ * differs from the schema the resolvers produce, when openapi.json differs from the document the
+ * REST route specs produce, or when the web app's GraphQL operations do not validate against
+ * schema.graphql or their generated types (web/src/gql) are out of date.
  */
 async function main(): Promise<void> {
   const problems: string[] = [];
@@ -36,13 +40,31 @@ async function main(): Promise<void> {
     problems.push('schema.graphql is out of date: run `npm run schema:emit` and commit it');
   }
 
+  if (!fs.existsSync('openapi.json') || fs.readFileSync('openapi.json', 'utf8') !== openapiText()) {
+    problems.push('openapi.json is out of date: run `npm run openapi:emit` and commit it');
+  }
+
+  // codegen validates every operation against the schema; --check fails when its output would change
+  const codegen = spawnSync(
+    path.join('node_modules', '.bin', 'graphql-codegen'),
+    ['--config', 'web/codegen.ts', '--check', '--silent'],
+    { encoding: 'utf8' },
+  );
+  if (codegen.status !== 0) {
+    problems.push(
+      `the web app's operations do not validate against schema.graphql, or web/src/gql is out of date: run \`npm run web:codegen\` (and fix the operations it reports)\n${codegen.stdout}${codegen.stderr}`,
+    );
+  }
+
   if (problems.length) {
     console.error(
-      `Drift found:\n- ${problems.join('\n- ')}\n\nFix: npm run migration:create -- <name>; npm run schema:emit`,
+      `Drift found:\n- ${problems.join('\n- ')}\n\nFix: npm run migration:create -- <name>; npm run schema:emit; npm run openapi:emit; npm run web:codegen`,
     );
     process.exit(1);
   }
-  console.log('No drift: migrations, entities and schema.graphql agree.');
+  console.log(
+    "No drift: migrations, entities, schema.graphql, openapi.json and the web app's operations agree.",
+  );
 }
 
 main().catch((err: unknown) => {

@@ -12,7 +12,7 @@ import { createOrm, migrate } from './core/db/orm';
 import { ENTITIES } from './modules/entities';
 import { holdLiveness } from './core/db/liveness';
 import type { RequestContext } from './core/context';
-import { ContextFactory } from './core/context-factory';
+import { ContextFactory, type CallerSource } from './core/context-factory';
 import { accessLog, authenticate, rebindScope, requestId } from './core/http/middleware';
 import { cors } from './core/http/cors';
 import { graphqlMetrics, httpMetrics, metricsEndpoint } from './core/metrics/http';
@@ -22,6 +22,7 @@ import { queryLimits } from './core/graphql/limits';
 import { formatGraphqlError, unavailableStatus } from './core/graphql/errors';
 import { graphqlGate, graphqlRequestErrors } from './core/graphql/gate';
 import { explorerRouter } from './core/graphql/explorer';
+import { webAppRouter } from './core/http/web-app';
 import { restErrorHandler } from './core/rest/errors';
 import { jsonBodies, noRoute, pathAndQueryGuard } from './core/rest/input';
 import { stopDigestThread } from './core/storage/digest-thread';
@@ -29,15 +30,23 @@ import { createServices, initServices, type Services } from './modules/services'
 import { createLoaders, type Loaders } from './modules/loaders';
 import { RESOLVERS } from './modules/resolvers';
 import type { User } from './modules/user/user.entity';
-import type { AccessScope, GrantSnapshot } from './modules/access/access.service';
+import {
+  addScopeRow,
+  emptyScope,
+  scopeRowsSql,
+  type AccessScope,
+  type GrantSnapshot,
+  type ScopeRow,
+} from './modules/access/access.service';
 import type { Permission } from './modules/access/permission';
-import { mountRoutes, publicRoutes } from './modules/routes';
+import { apiDocument, mountRoutes, publicRoutes } from './modules/routes';
+import { docsRouter } from './core/rest/docs';
 import { HealthService } from './modules/health/health.service';
 import { healthRouter } from './modules/health/health.rest';
 import { ensureBootstrapAdmin, type BootstrapResult } from './modules/user/bootstrap';
 import type { JobWorker } from './core/jobs/worker';
 import { createJobWorker, createWebhookDispatcher } from './modules/jobs';
-import type { WebhookDispatcher } from './modules/webhook/webhook.dispatcher';
+import type { WebhookDispatcher } from './modules/webhook/webhook-dispatcher';
 
 declare module './core/context' {
   /** This application's types in every request context (core names none of them). */
@@ -62,7 +71,19 @@ export function createContexts(
   config: Config,
   log: Logger,
 ): ContextFactory {
-  return new ContextFactory(orm, services.user, {
+  // the key, its user and the user's access scope in one statement
+  const scope = `(select coalesce(json_agg(s), '[]'::json) from (${scopeRowsSql('= u.unique_id')}) s)`;
+  const callers: CallerSource = {
+    async authenticate(em, token) {
+      const caller = await services.user.authenticate(em, token, scope);
+      if (!caller) return null;
+      const access = emptyScope(caller.user);
+      for (const row of caller.attached as ScopeRow[]) addScopeRow(access, row);
+      return { user: caller.user, apiKey: caller.apiKey, token, scope: access };
+    },
+    get: (em, uniqueId) => services.user.get(em, uniqueId),
+  };
+  return new ContextFactory(orm, callers, {
     config,
     log,
     services,
@@ -158,12 +179,14 @@ export async function createApp(opts: AppOptions): Promise<App> {
         stopGracePeriodMillis: config.shutdownTimeoutMs,
       }),
       ApolloServerPluginLandingPageDisabled(),
+      // before the limits: an operation an anonymous caller may not run is refused unmeasured
+      requireCaller,
       queryLimits(config.limits.graphqlMaxDepth, config.limits.graphqlMaxComplexity, {
         defaultPageSize: config.limits.defaultPageSize,
         maxPageSize: config.limits.maxPageSize,
         listMax: config.limits.graphqlListMax,
+        graphMaxNodes: config.limits.graphMaxNodes,
       }),
-      requireCaller,
       graphqlMetrics,
       unavailableStatus,
     ],
@@ -186,18 +209,27 @@ export async function createApp(opts: AppOptions): Promise<App> {
     // the caller is known, and the document bounded, before anything is parsed
     ...graphqlGate(contexts, config),
     rebindScope,
-    expressMiddleware(apollo, { context: ({ req }) => Promise.resolve(req.ctx!) }),
+    expressMiddleware(apollo, {
+      context: ({ req }) =>
+        req.ctx
+          ? Promise.resolve(req.ctx)
+          : Promise.reject(new Error('no request context: graphqlGate sets it first')),
+    }),
     graphqlRequestErrors(log),
   );
   const open = publicRoutes(services, contexts, log);
   app.use('/api/v2', open);
+  // the OpenAPI document and its browser: open, like the GraphQL schema
+  const docs = docsRouter(apiDocument());
+  app.use('/api/v2', docs);
   const api = express.Router();
   // the key is checked before any body is read
   api.use(authenticate(contexts));
   api.use(jsonBodies(config.limits.maxJsonBodyBytes), rebindScope);
   mountRoutes(api);
-  api.use(noRoute(open, healthRoutes, api));
+  api.use(noRoute(open, docs, healthRoutes, api));
   app.use('/api/v2', api);
+  app.use(webAppRouter());
   app.use(noRoute(healthRoutes));
   app.use(restErrorHandler(log));
 

@@ -62,7 +62,8 @@ async function main(): Promise<void> {
     // before listening: a start that fails on a busy port must not lose the only copy of the key
     if (app.bootstrap.secret) announceAdminKey(app.bootstrap.secret, app.bootstrap.user?.uniqueId ?? 'admin');
     const port = await app.listen();
-    stoppers.push(() => app!.close());
+    const started = app;
+    stoppers.push(() => started.close());
     if (config.role === 'all') {
       app.jobs.start();
       app.webhooks.start();

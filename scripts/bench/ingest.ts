@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import http from 'node:http';
-import { freePort, procStatus, resetPeak } from '../lib/process';
+import { freePort, procStatus, resetPeak, pidOf } from '../lib/process';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -222,7 +222,7 @@ async function main(): Promise<void> {
     const t0 = Date.now();
     const counts = await waitFinal(base, images.unique_id, IMAGES);
     const seconds = (Date.now() - t0) / 1000;
-    const imageRss = procStatus(worker.proc.pid!, 'VmHWM');
+    const imageRss = procStatus(pidOf(worker.proc), 'VmHWM');
     await worker.stop();
 
     // 2. a large HDF5 file
@@ -234,7 +234,7 @@ async function main(): Promise<void> {
     const h5Size = fs.statSync(h5).size;
     const writeSeconds = (Date.now() - tg) / 1000;
     worker = await startWorker();
-    const pid = worker.proc.pid!;
+    const pid = pidOf(worker.proc);
     await new Promise((r) => setTimeout(r, 1000));
     const resting = procStatus(pid, 'VmRSS');
     resetPeak(pid);

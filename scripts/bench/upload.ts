@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import http from 'node:http';
-import { freePort, procStatus, resetPeak } from '../lib/process';
+import { freePort, procStatus, resetPeak, pidOf } from '../lib/process';
 import os from 'node:os';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
@@ -306,12 +306,12 @@ async function main(): Promise<void> {
         for (const [name, run] of Object.entries(PATHS)) {
           const ds = (await api(server.url, 'POST', '/datasets', { dataset_name: `bench ${name}` }))
             .unique_id as string;
-          const before = procStatus(server.proc.pid!, 'VmRSS');
-          resetPeak(server.proc.pid!);
+          const before = procStatus(pidOf(server.proc), 'VmRSS');
+          resetPeak(pidOf(server.proc));
           t0 = performance.now();
           await run(server, src, ds);
           const seconds = (performance.now() - t0) / 1000;
-          const growth = procStatus(server.proc.pid!, 'VmHWM') - before;
+          const growth = procStatus(pidOf(server.proc), 'VmHWM') - before;
           const files = await api<{ size: number; sha256_hash: string }[]>(
             server.url,
             'GET',

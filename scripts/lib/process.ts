@@ -13,6 +13,12 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The id of a started child process (a child that failed to spawn has none). */
+export function pidOf(proc: { pid?: number }): number {
+  if (proc.pid === undefined) throw new Error('the process did not start');
+  return proc.pid;
+}
+
 /** A memory figure of a process from /proc (Linux): current (VmRSS) or peak (VmHWM), in bytes. */
 export function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));

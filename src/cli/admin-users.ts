@@ -159,7 +159,7 @@ export const userCommands: Record<string, (a: AdminArgs) => Promise<void>> = {
       const { transferred } = await admin.deleteUser(em, user, target);
       const moved = transferred.map((o) => `${o.count} ${o.table}`).join(', ');
       printResult(
-        `Deleted user ${user.uniqueId}${moved ? `; ${moved} now owned by ${target!.uniqueId}` : ''}.`,
+        `Deleted user ${user.uniqueId}${moved && target ? `; ${moved} now owned by ${target.uniqueId}` : ''}.`,
         { deleted: user.uniqueId, transferred_to: target?.uniqueId ?? null, transferred },
         a.json,
       );

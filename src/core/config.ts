@@ -63,6 +63,8 @@ export interface Config {
     /** items of the unpaged GraphQL lists of a record (parents, children, samples, links...) */
     graphqlListMax: number;
     graphMaxDepth: number;
+    /** nodes of one entity or project graph (edges: four times as many) */
+    graphMaxNodes: number;
     maxJsonBodyBytes: number;
   };
   workerConcurrency: number;
@@ -322,6 +324,7 @@ export function loadConfig(env: Env = process.env): Config {
       graphqlAnonymousMaxTokens: r.int('GRAPHQL_ANONYMOUS_MAX_TOKENS', 500, 100, 1_000_000),
       graphqlListMax: r.int('GRAPHQL_LIST_MAX', 100, 1, 10000),
       graphMaxDepth: r.int('GRAPH_MAX_DEPTH', 64, 1, 10000),
+      graphMaxNodes: r.int('GRAPH_MAX_NODES', 5000, 10, 1_000_000),
       maxJsonBodyBytes: r.int('MAX_JSON_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 ** 3),
     },
     workerConcurrency: r.int('WORKER_CONCURRENCY', 2, 1, 64),

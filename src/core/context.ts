@@ -30,6 +30,8 @@ export interface Caller {
   apiKey: CallerKey;
   /** The secret the caller presented on this request (never stored). */
   token: string;
+  /** the caller's access scope, when authentication loaded it in the same statement */
+  scope?: ContextTypes['scope'];
 }
 
 /** What every request context of a process shares, handed to core by the application. */
@@ -76,6 +78,7 @@ export class RequestContext {
     this.config = setup.config;
     this.log = setup.log;
     this.loaders = setup.createLoaders(em, () => this);
+    if (currentCaller?.scope) this.cache.scope = Promise.resolve(currentCaller.scope);
   }
 
   /**
@@ -101,7 +104,8 @@ export class RequestContext {
    * holds the first (which deadlocks the embedded database). Has its own loaders and scope.
    */
   within(tx: EntityManager): RequestContext {
-    return new RequestContext(this.requestId, tx, this.currentCaller, this.setup, this.grants);
+    const caller = this.currentCaller ? { ...this.currentCaller, scope: undefined } : null;
+    return new RequestContext(this.requestId, tx, caller, this.setup, this.grants);
   }
 
   get isAuthenticated(): boolean {

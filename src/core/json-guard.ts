@@ -18,7 +18,7 @@ interface Frame {
 
 function pathOf(frame: Frame, root: string): string {
   const keys: string[] = [];
-  for (let f: Frame | null = frame; f && f.parent; f = f.parent) keys.push(f.key);
+  for (let f = frame; f.parent; f = f.parent) keys.push(f.key);
   keys.reverse();
   const shown = keys.length > 6 ? [...keys.slice(0, 5), '…'] : keys;
   if (!root) return shown.join('.') || 'body';
@@ -33,8 +33,7 @@ function pathOf(frame: Frame, root: string): string {
  */
 export function jsonProblem(value: unknown, root: string, maxDepth = MAX_JSON_DEPTH): FieldProblem | null {
   const stack: Frame[] = [{ value, depth: 0, key: '', parent: null }];
-  while (stack.length) {
-    const frame = stack.pop()!;
+  for (let frame = stack.pop(); frame; frame = stack.pop()) {
     const v = frame.value;
     if (typeof v === 'string') {
       if (v.includes(NUL))

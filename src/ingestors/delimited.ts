@@ -114,7 +114,7 @@ class TableStats {
     }
     const values = fields.map((f) => (NUMBER.test(f.trim()) ? Number(f) : NaN));
     values.forEach((v, i) => {
-      const col = this.columns[i];
+      const col = this.columns[i] as Column | undefined; // a row may have more fields than the header
       if (!col) return;
       if (Number.isFinite(v)) {
         col.numeric++;

@@ -85,8 +85,8 @@ export const imageIngestor: Ingestor = {
     const exif = await readExif(input);
     const image: Record<string, unknown> = {
       format: meta.format,
-      width: meta.autoOrient?.width ?? meta.width,
-      height: meta.autoOrient?.height ?? meta.height,
+      width: meta.autoOrient.width,
+      height: meta.autoOrient.height,
       channels: meta.channels,
       color_space: meta.space,
       bit_depth: meta.bitsPerSample ?? meta.depth,

@@ -8,8 +8,9 @@ const AXIS = /(wave|wl|shift|energ|time|freq|axis|^x$|_x$|position)/i;
 
 /** The measurement: the first group under `/measurement`, when the file has the ScopeFoundry layout. */
 function measurementOf(tree: H5Tree): string | null {
-  const app = tree.children.app;
-  const measurement = tree.children.measurement;
+  const children: Partial<H5Tree['children']> = tree.children;
+  const app = children.app;
+  const measurement = children.measurement;
   if (app?.kind !== 'group' || measurement?.kind !== 'group') return null;
   const names = Object.entries(measurement.children ?? {}).filter(([, n]) => n.kind === 'group');
   return names.length ? names[0][0] : null;
@@ -25,13 +26,13 @@ async function preview(open: OpenH5, measurement: string): Promise<Buffer | null
   );
   const image =
     own.find((d) => d.shape.length === 2 && d.shape[0] > 1 && d.shape[1] > 1) ??
-    own.find((d) => d.shape.length > 2 && d.shape.at(-1)! > 1 && d.shape.at(-2)! > 1);
+    own.find((d) => d.shape.length > 2 && d.shape[d.shape.length - 1] > 1 && d.shape[d.shape.length - 2] > 1);
   if (image) {
     const { shape, data } = await readH5Array(open, image.path);
     return greyImage(data, shape[1], shape[0]);
   }
   const lines = own.filter((d) => d.shape.length === 1 && d.shape[0] > 1);
-  const signal = lines.find((d) => !AXIS.test(baseName(d.path))) ?? lines[0];
+  const signal = lines.find((d) => !AXIS.test(baseName(d.path))) ?? lines.at(0);
   if (!signal) return null;
   const axis = lines.find(
     (d) => d !== signal && d.shape[0] === signal.shape[0] && AXIS.test(baseName(d.path)),

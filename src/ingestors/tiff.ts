@@ -57,7 +57,7 @@ async function readTags(input: Buffer | string): Promise<Record<string, Record<s
     mergeOutput: false,
   }).catch((err: unknown) => {
     throw new Error(`not a readable TIFF file (${(err as Error).message})`);
-  })) as Record<string, Record<string, unknown>> | undefined;
+  })) as Record<string, unknown> | undefined;
   if (!parsed?.ifd0) throw new Error('not a readable TIFF file (no image directory)');
   const out: Record<string, Record<string, unknown>> = {};
   for (const [block, tags] of Object.entries(parsed)) {
@@ -80,9 +80,10 @@ async function thumbnail(input: Buffer | string, meta: sharp.Metadata): Promise<
       fit: 'inside',
       withoutEnlargement: true,
     });
-  const depth = (meta.depth ?? 'uchar') as Depth;
+  // sharp types both as always present; an odd TIFF header may still lack them
+  const depth = ((meta.depth as string | undefined) ?? 'uchar') as Depth;
   if (depth === 'uchar' || !(depth in ARRAYS)) return base().png().toBuffer();
-  const colour = (meta.channels ?? 1) >= 3;
+  const colour = ((meta.channels as number | undefined) ?? 1) >= 3;
   const space = depth === 'ushort' ? (colour ? 'rgb16' : 'grey16') : colour ? 'srgb' : 'b-w';
   const { data, info } = await base()
     .toColourspace(space)

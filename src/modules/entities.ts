@@ -8,6 +8,8 @@ import { Project } from './project/project.entity';
 import { ProjectMember } from './project/project-member.entity';
 import { Instrument } from './instrument/instrument.entity';
 import { Dataset } from './dataset/dataset.entity';
+import { DatasetText } from './dataset/dataset-text.entity';
+import { DatasetTally } from './dataset/dataset-tally.entity';
 import { AccessGrant } from './access/access-grant.entity';
 import { Keyword } from './keyword/keyword.entity';
 import { DatasetKeyword } from './keyword/dataset-keyword.entity';
@@ -16,6 +18,7 @@ import { DatasetLink } from './link/dataset-link.entity';
 import { SampleLink } from './link/sample-link.entity';
 import { DatasetSample } from './link/dataset-sample.entity';
 import { ScientificMetadata } from './metadata/scientific-metadata.entity';
+import { MetadataValue } from './metadata/metadata-value.entity';
 import { DeletionRequest } from './deletion/deletion-request.entity';
 import { DeletionAudit } from './deletion/deletion-audit.entity';
 import { AssociatedFile } from './file/file.entity';
@@ -45,6 +48,8 @@ export const ENTITIES = [
   ProjectMember,
   Instrument,
   Dataset,
+  DatasetText,
+  DatasetTally,
   AccessGrant,
   Keyword,
   DatasetKeyword,
@@ -53,6 +58,7 @@ export const ENTITIES = [
   SampleLink,
   DatasetSample,
   ScientificMetadata,
+  MetadataValue,
   DeletionRequest,
   DeletionAudit,
   AssociatedFile,

@@ -4,10 +4,10 @@ import type { Logger } from '../core/logger';
 import { JobWorker } from '../core/jobs/worker';
 import type { Services } from './services';
 import { INGESTION_QUEUE } from './ingestion/ingestion.service';
-import { IngestionRunner } from './ingestion/ingestion.runner';
+import { IngestionRunner } from './ingestion/ingestion-runner';
 import { provenance } from './health/health.service';
 import type { ContextFactory } from '../core/context-factory';
-import { WebhookDispatcher } from './webhook/webhook.dispatcher';
+import { WebhookDispatcher } from './webhook/webhook-dispatcher';
 
 /**
  * The job worker of this process with every queue it consumes: ingestion. (The analysis

@@ -5,12 +5,18 @@ import { instrumentRoutes } from './instrument/instrument.rest';
 import { datasetRoutes } from './dataset/dataset.rest';
 import { keywordRoutes } from './keyword/keyword.rest';
 import { Router } from 'express';
+import { mount, type Route } from '../core/rest/route';
 import type { ContextFactory } from '../core/context-factory';
 import type { Logger } from '../core/logger';
 import type { Services } from './services';
+import type { RouteSpec } from '../core/rest/route';
+import { openapiDocument } from '../core/rest/openapi';
+import { DOCS_SPEC, DOCUMENT_SPEC } from '../core/rest/docs';
+import { HEALTH_SPECS } from './health/health.rest';
+import { packageVersion } from './health/health.service';
 import { fileRoutes } from './file/file.rest';
-import { signedDownloadRouter } from './file/file.public';
-import { uploadRoutes, uploadSessionRouter } from './upload/upload.rest';
+import { SIGNED_DOWNLOAD_SPEC, signedDownloadRouter } from './file/file-public';
+import { UPLOAD_CHUNK_SPEC, uploadRoutes, uploadSessionRouter } from './upload/upload.rest';
 import { thumbnailRoutes } from './thumbnail/thumbnail.rest';
 import { searchRoutes } from './search/search.rest';
 import { sampleRoutes } from './sample/sample.rest';
@@ -29,37 +35,42 @@ import { historyRoutes } from './event/event.rest';
 import { webhookRoutes } from './webhook/webhook.rest';
 
 /**
- * Mounts every authenticated REST route of the legacy shim. Within a module, literal segments
- * (`/datasets/search`) are registered before parameters (`/datasets/:id`).
+ * Every authenticated REST route of the legacy shim, in mounting order: within a module,
+ * literal segments (`/datasets/search`) come before parameters (`/datasets/:id`).
  */
-export function mountRoutes(router: Router): void {
+export const API_ROUTES: readonly Route[] = [
   // literal `/<type>/search` paths first: they would otherwise match `/<type>/:id`
-  searchRoutes(router);
-  accountRoutes(router);
-  userRoutes(router);
-  projectRoutes(router);
-  instrumentRoutes(router);
-  datasetRoutes(router);
-  keywordRoutes(router);
-  thumbnailRoutes(router);
-  uploadRoutes(router);
-  ingestionRoutes(router);
-  fileRoutes(router);
-  analysisRoutes(router);
-  sampleRoutes(router);
+  ...searchRoutes,
+  ...accountRoutes,
+  ...userRoutes,
+  ...projectRoutes,
+  ...instrumentRoutes,
+  ...datasetRoutes,
+  ...keywordRoutes,
+  ...thumbnailRoutes,
+  ...uploadRoutes,
+  ...ingestionRoutes,
+  ...fileRoutes,
+  ...analysisRoutes,
+  ...sampleRoutes,
   // `/resources/metadata/search` and `/resources/links` before `/resources/:id...`
-  metadataRoutes(router);
-  linkRoutes(router);
-  deletionRoutes(router);
-  accessRoutes(router);
-  transferRoutes(router);
-  historyRoutes(router);
-  webhookRoutes(router);
-  resourceRoutes(router);
-  graphRoutes(router);
-  accessGroupRoutes(router);
-  projectMemberRoutes(router);
-  joinRequestRoutes(router);
+  ...metadataRoutes,
+  ...linkRoutes,
+  ...deletionRoutes,
+  ...accessRoutes,
+  ...transferRoutes,
+  ...historyRoutes,
+  ...webhookRoutes,
+  ...resourceRoutes,
+  ...graphRoutes,
+  ...accessGroupRoutes,
+  ...projectMemberRoutes,
+  ...joinRequestRoutes,
+];
+
+/** Mounts every authenticated REST route of the legacy shim. */
+export function mountRoutes(router: Router): void {
+  mount(router, API_ROUTES);
 }
 
 /**
@@ -71,4 +82,53 @@ export function publicRoutes(services: Services, contexts: ContextFactory, log: 
   router.use(uploadSessionRouter(contexts));
   router.use(signedDownloadRouter(services.download, log));
   return router;
+}
+
+/** Every route under /api/v2 as the OpenAPI document describes it, open routes included. */
+export const ROUTE_SPECS: readonly RouteSpec[] = [
+  HEALTH_SPECS.live,
+  HEALTH_SPECS.ready,
+  DOCUMENT_SPEC,
+  DOCS_SPEC,
+  UPLOAD_CHUNK_SPEC,
+  SIGNED_DOWNLOAD_SPEC,
+  ...API_ROUTES.map((r) => r.spec),
+];
+
+const TAGS: Record<string, string> = {
+  health: 'Liveness and readiness (no key)',
+  docs: 'This document and its browser (no key)',
+  account: 'The caller: identity, key, profile',
+  users: 'Users and service accounts',
+  projects: 'Projects and their members',
+  'join requests': 'Asking to join a project',
+  instruments: 'Instruments',
+  datasets: 'Datasets, their keywords and thumbnails',
+  samples: 'Samples',
+  files: 'Files: records, uploads in one request, downloads',
+  uploads: 'Resumable uploads of large files',
+  ingestion: 'Ingestors and ingestion requests',
+  analysis: 'Analysis requests',
+  metadata: 'Scientific metadata and its search',
+  links: 'Links between datasets and samples',
+  graph: 'Graphs of linked records',
+  resources: 'Any record by MFID',
+  access: 'Grants, visibility, ownership transfer and project reassignment',
+  deletion: 'Deletion requests and the audit',
+  events: 'The history of a resource (who did what) and its purge',
+  webhooks: 'Signed webhook subscriptions and their delivery logs',
+  search: 'Fuzzy search by name',
+};
+
+/** The OpenAPI 3.1 document of the REST shim (`GET /api/v2/openapi.json`, committed as openapi.json). */
+export function apiDocument(): Record<string, unknown> {
+  return openapiDocument(ROUTE_SPECS, {
+    title: 'Catalog REST API (legacy shim)',
+    version: packageVersion(),
+    description:
+      'The REST shim under /api/v2 kept for the legacy Python client. Send `Authorization: Bearer <api key>`. ' +
+      'Errors answer `{detail, code, fields?}` with the codes listed in the README ("Errors"). ' +
+      'New clients: prefer the GraphQL API at /graphql.',
+    tags: TAGS,
+  });
 }

@@ -2,6 +2,7 @@ import { randomOrcid, unique } from '../support/factories';
 import { newMfid } from '../../src/core/ids';
 import {
   ANY,
+  HOLDER,
   INSIDER,
   OPEN,
   PLATFORM_ADMIN,
@@ -18,7 +19,7 @@ import {
 
 /**
  * THE AUTHORIZATION TABLE: every REST route and every GraphQL query and mutation, with who may
- * call it. `matrix.test.ts` runs each row for every role (rules.ts) on a private and a public
+ * call it. `matrix.rest.test.ts` and `matrix.graphql.test.ts` run each row for every role (rules.ts) on a private and a public
  * record, and fails when a route registered in Express or a field of the schema has no row
  * here. Adding an operation means adding its row.
  *
@@ -51,6 +52,9 @@ export interface World {
   /** the ingestion request the upload of `storedFile` made */
   ingestionRequest: number;
   analysisRequest: number;
+  /** the owner's webhook subscription (on `dataset`, paused) and a delivery in its log */
+  webhook: string;
+  webhookDelivery: number;
 }
 
 /** Records made for one call: a dataset to delete, a file to remove... */
@@ -60,6 +64,7 @@ export interface Fresh {
   thumbnail?: number;
   deletionRequest?: number;
   joinRequest?: number;
+  webhook?: string;
 }
 
 export type FreshKind =
@@ -73,7 +78,8 @@ export type FreshKind =
   | 'groupMember'
   | 'datasetLink'
   | 'sampleLink'
-  | 'association';
+  | 'association'
+  | 'webhook';
 
 export interface Call {
   path: string;
@@ -119,6 +125,9 @@ const G = (
 
 const body = (path: string, payload: unknown): Call => ({ path, body: payload });
 
+/** A subscription the matrix makes: a closed port, and an event type the matrix never causes. */
+export const MATRIX_WEBHOOK = { url: 'http://127.0.0.1:9/matrix', event_types: ['deletion.rejected'] };
+
 export const TABLE: Row[] = [
   // --- health and the explorer: open to everyone
   R('GET /health/live', OPEN, () => '/health/live'),
@@ -127,6 +136,11 @@ export const TABLE: Row[] = [
   R('GET /graphql/assets/:name', OPEN, () => '/graphql/assets/graphiql.css', { root: true }),
   // open unless METRICS_TOKEN is set (then its bearer token, never an API key: metrics.test.ts)
   R('GET /metrics', OPEN, () => '/metrics', { root: true }),
+  // the OpenAPI document and its browsable page: public descriptions of the API
+  R('GET /openapi.json', OPEN, () => '/openapi.json'),
+  R('GET /docs', OPEN, () => ({ path: '/docs', headers: { accept: 'text/html' } })),
+  // the web catalog page: any other GET asking for HTML (the page signs in with a key itself)
+  R('GET /.*/', OPEN, () => ({ path: '/find/', headers: { accept: 'text/html' } }), { root: true }),
   // --- URLs that are their own credential (an upload session token, a download signature)
   R('PUT /upload-sessions/:token', credential(404), () => `/upload-sessions/${newMfid()}`),
   R('GET /signed/objects/*key', credential(403), (w) => `/signed/objects/${w.dataset}/x?expires=1&sig=bad`),
@@ -242,6 +256,7 @@ export const TABLE: Row[] = [
 
   // --- datasets
   R('GET /datasets', ANY, () => '/datasets'),
+  R('GET /datasets/facets', ANY, () => '/datasets/facets'),
   R('POST /datasets', ANY, () => body('/datasets', { dataset_name: 'matrix' })),
   R('GET /datasets/search', ANY, () => ({ path: '/datasets/search', query: { q: 'matrix' } })),
   R('GET /datasets/:id', read('dataset'), (w) => `/datasets/${w.dataset}`),
@@ -507,6 +522,7 @@ export const TABLE: Row[] = [
     id: w.dataset,
   })),
   G('Query.datasets', ANY, '{ datasets { totalCount } }'),
+  G('Query.datasetFacets', ANY, '{ datasetFacets { total } }'),
   G('Query.searchDatasets', ANY, '{ searchDatasets(q: "matrix") { uniqueId } }'),
   G('Query.sample', read('sample'), 'query($id: ID!) { sample(id: $id) { uniqueId } }', (w) => ({
     id: w.sample,
@@ -872,5 +888,55 @@ export const TABLE: Row[] = [
       id: w.dataset,
       p: w.target,
     }),
+  ),
+
+  // --- events: history, its purge, webhooks (docs/events.md)
+  R('GET /resources/:id/history', manage('dataset'), (w) => `/resources/${w.dataset}/history`),
+  R('DELETE /events', PLATFORM_ADMIN, () => ({ path: '/events', query: { before: '2000-01-01T00:00:00Z' } })),
+  R('POST /webhooks', ANY, () => body('/webhooks', MATRIX_WEBHOOK)),
+  R('GET /webhooks', ANY, () => '/webhooks'),
+  R('GET /webhooks/:id', HOLDER, (w) => `/webhooks/${w.webhook}`),
+  R('PATCH /webhooks/:id', HOLDER, (w) => body(`/webhooks/${w.webhook}`, { description: 'matrix' })),
+  R('DELETE /webhooks/:id', HOLDER, (_w, f) => `/webhooks/${f.webhook}`, { fresh: 'webhook' }),
+  R('GET /webhooks/:id/deliveries', HOLDER, (w) => `/webhooks/${w.webhook}/deliveries`),
+  R(
+    'POST /webhooks/:id/deliveries/:did/redeliver',
+    HOLDER,
+    (w) => `/webhooks/${w.webhook}/deliveries/${w.webhookDelivery}/redeliver`,
+  ),
+  G(
+    'Query.resourceHistory',
+    manage('dataset'),
+    'query($id: ID!) { resourceHistory(id: $id) { totalCount } }',
+    (w) => ({ id: w.dataset }),
+  ),
+  G('Query.webhooks', ANY, '{ webhooks { uniqueId } }'),
+  G('Query.webhookDeliveries', HOLDER, 'query($id: ID!) { webhookDeliveries(id: $id) { id } }', (w) => ({
+    id: w.webhook,
+  })),
+  G(
+    'Mutation.createWebhook',
+    ANY,
+    'mutation($i: CreateWebhookInput!) { createWebhook(input: $i) { secret } }',
+    () => ({ i: { url: MATRIX_WEBHOOK.url, eventTypes: MATRIX_WEBHOOK.event_types } }),
+  ),
+  G(
+    'Mutation.updateWebhook',
+    HOLDER,
+    'mutation($id: ID!) { updateWebhook(id: $id, input: { description: "matrix" }) { uniqueId } }',
+    (w) => ({ id: w.webhook }),
+  ),
+  G(
+    'Mutation.deleteWebhook',
+    HOLDER,
+    'mutation($id: ID!) { deleteWebhook(id: $id) }',
+    (_w, f) => ({ id: f.webhook }),
+    { fresh: 'webhook' },
+  ),
+  G(
+    'Mutation.redeliverWebhook',
+    HOLDER,
+    'mutation($id: ID!, $d: ID!) { redeliverWebhook(id: $id, delivery: $d) { id } }',
+    (w) => ({ id: w.webhook, d: String(w.webhookDelivery) }),
   ),
 ];

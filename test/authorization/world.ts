@@ -1,11 +1,12 @@
 import sharp from 'sharp';
 import type { TestApp } from '../support/app';
 import { rest } from '../support/http';
-import { addMember, grant, makeProject, makeUser, type TestUser } from '../support/factories';
+import { addMember, makeProject, makeUser, type TestUser } from '../support/factories';
+import { AccessGrant, type ResourceType } from '../../src/modules/access/access-grant.entity';
 import { formUpload } from '../support/files';
 import { unique } from '../support/factories';
 import type { Project } from '../../src/modules/project/project.entity';
-import type { Fresh, FreshKind, World } from './table';
+import { MATRIX_WEBHOOK, type Fresh, type FreshKind, type World } from './table';
 import { ROLES, type Role, type Visibility } from './rules';
 
 const GRANTEES = ['viewer', 'contributor', 'editor', 'admin'] as const;
@@ -54,10 +55,8 @@ export async function buildCast(t: TestApp): Promise<Cast> {
       body: { instrument_name: unique('Matrix'), owner: users.owner.user.uniqueId },
     }),
   );
-  for (const role of GRANTEES) {
-    await grant(t.app, project.uniqueId, 'project', 'user', users[role].user.uniqueId, role);
-    await grant(t.app, instrument.unique_id, 'instrument', 'user', users[role].user.uniqueId, role);
-  }
+  await grantAll(t, users, project.uniqueId, 'project');
+  await grantAll(t, users, instrument.unique_id as string, 'instrument');
   const group = unique('matrix-group');
   await ok(rest(t.url, 'POST', `/users/${heir.user.uniqueId}/access_groups/${group}`, { key: admin.key }));
   const account = await ok(
@@ -78,6 +77,27 @@ export async function buildCast(t: TestApp): Promise<Cast> {
   };
 }
 
+/** Each grantee's grant of its level on a record, written in one transaction. */
+async function grantAll(
+  t: TestApp,
+  users: Cast['users'],
+  resourceId: string,
+  resourceType: ResourceType,
+): Promise<void> {
+  const em = t.app.orm.em.fork();
+  for (const role of GRANTEES) {
+    const principalId = users[role].user.uniqueId;
+    em.create(AccessGrant, {
+      resourceId,
+      resourceType,
+      principalType: 'user',
+      principalId,
+      permission: role,
+    });
+  }
+  await em.flush();
+}
+
 /** A dataset of the project, owned by the owner, with the grantees' grants. */
 async function dataset(t: TestApp, cast: Cast, visibility: Visibility): Promise<string> {
   const owner = cast.users.owner;
@@ -87,8 +107,7 @@ async function dataset(t: TestApp, cast: Cast, visibility: Visibility): Promise<
       body: { dataset_name: 'matrix', project_id: cast.project.projectId, public: visibility === 'public' },
     }),
   );
-  for (const role of GRANTEES)
-    await grant(t.app, created.unique_id, 'dataset', 'user', cast.users[role].user.uniqueId, role);
+  await grantAll(t, cast.users, created.unique_id as string, 'dataset');
   return created.unique_id as string;
 }
 
@@ -99,8 +118,7 @@ async function sample(t: TestApp, cast: Cast, visibility: Visibility): Promise<s
       body: { sample_name: 'matrix', project_id: cast.project.projectId, public: visibility === 'public' },
     }),
   );
-  for (const role of GRANTEES)
-    await grant(t.app, created.unique_id, 'sample', 'user', cast.users[role].user.uniqueId, role);
+  await grantAll(t, cast.users, created.unique_id as string, 'sample');
   return created.unique_id as string;
 }
 
@@ -129,6 +147,8 @@ export async function buildWorld(t: TestApp, cast: Cast, visibility: Visibility)
     image: cast.image,
     ingestionRequest: 0,
     analysisRequest: 0,
+    webhook: '',
+    webhookDelivery: 0,
   };
   const stored = await formUpload(t.url, owner.key, w.dataset, [
     { name: 'matrix.bin', data: Buffer.from(w.dataset) },
@@ -154,6 +174,16 @@ export async function buildWorld(t: TestApp, cast: Cast, visibility: Visibility)
     rest(t.url, 'GET', '/deletion_audit', { key: admin.key, query: { resource_id: doomed } }),
   );
   w.auditEntry = audit.items[0].id as number;
+  w.webhook = (await freshRecords(t, cast, w, visibility, 'webhook')).webhook!;
+  await ok(rest(t.url, 'PATCH', `/webhooks/${w.webhook}`, { key: owner.key, body: { active: false } }));
+  // a delivery in its log: the dataset's first event, recorded as the dispatcher records one
+  const [delivery] = await t.app.orm.em.getConnection().execute<{ id: string }[]>(
+    `insert into webhook_delivery (subscription_id, event_seq, event_id, event_type, resource_id, status)
+     select ?, id, event_id, type, resource_id, 'failed' from domain_event where resource_id = ? order by id limit 1
+     returning id`,
+    [w.webhook, w.dataset],
+  );
+  w.webhookDelivery = Number(delivery.id);
   return w;
 }
 
@@ -229,5 +259,10 @@ export async function freshRecords(
     case 'association':
       await link(w.sample, w.dataset);
       return {};
+    case 'webhook': {
+      const body = { ...MATRIX_WEBHOOK, resource_id: w.dataset };
+      const created = await ok(rest(t.url, 'POST', '/webhooks', { key: owner.key, body }));
+      return { webhook: created.unique_id as string };
+    }
   }
 }

@@ -250,4 +250,4 @@ test('kill -9 mid-upload (each path) and mid-ingestion, then restart', async () 
 
   second.child.kill('SIGTERM');
   expect(await second.exited).toBe(0);
-}, 240_000);
+}, 600_000);

@@ -392,6 +392,29 @@ describe.each(STORE_KINDS)('files on the %s store', (kind) => {
     const filtered = Buffer.from(await some.arrayBuffer());
     expect(filtered.includes(Buffer.from('b.json'))).toBe(true);
     expect(filtered.includes(Buffer.from('a.h5'))).toBe(false);
+    expect(all.headers.get('x-archive-skipped')).toBe('0');
+    expect(zip.includes(Buffer.from('SKIPPED.tsv'))).toBe(false);
+    // a remote file cannot be archived: the manifest says so, nothing is left out silently
+    const remote = await rest(t.url, 'POST', `/datasets/${ds}/files`, {
+      key: owner.key,
+      body: { filename: '/global/cfs/far.h5', storage_backend: 'nersc', size: 9 },
+    });
+    expect(remote.status).toBe(201);
+    const withRemote = await fetch(`${t.url}/api/v2/datasets/${ds}/download`, {
+      headers: { authorization: `Bearer ${owner.key}` },
+    });
+    expect(withRemote.headers.get('x-archive-skipped')).toBe('1');
+    const manifest = Buffer.from(await withRemote.arrayBuffer());
+    expect(manifest.includes(Buffer.from('SKIPPED.tsv'))).toBe(true);
+    expect(manifest.includes(Buffer.from(`${remote.body.mfid}\tfar.h5\tremote file on "nersc"`))).toBe(true);
+    for (const name of ['a.h5', 'a (2).h5', 'b.json'])
+      expect(manifest.includes(Buffer.from(name))).toBe(true);
+    // a pattern that excludes the remote file leaves it out of the manifest too
+    const onlyJson = await fetch(`${t.url}/api/v2/datasets/${ds}/download?include=*.json`, {
+      headers: { authorization: `Bearer ${owner.key}` },
+    });
+    expect(onlyJson.headers.get('x-archive-skipped')).toBe('0');
+    await onlyJson.arrayBuffer();
   });
 
   test('GET /files: offset envelope across readable datasets, sha256_hash filter', async () => {

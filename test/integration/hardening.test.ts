@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { startTestApp, type TestApp } from '../support/app';
 import { makeUser, type TestUser } from '../support/factories';
 import { gql, rest } from '../support/http';
@@ -176,5 +177,127 @@ describe('GraphQL work is bounded before authorization', () => {
     expect((await gql(t.url, alice.key, nested)).errors?.[0].extensions?.code).toBe('QUERY_TOO_COMPLEX');
     const fine = `{ datasets { nodes { uniqueId children { uniqueId } parents { uniqueId } samples { uniqueId } links { uniqueId } } } }`;
     expect((await gql(t.url, alice.key, fine)).errors).toBeUndefined();
+  });
+});
+
+describe('multipart bodies on JSON routes', () => {
+  const form = (fields: Record<string, string>) => {
+    const f = new FormData();
+    for (const [k, v] of Object.entries(fields)) f.append(k, v);
+    return f;
+  };
+
+  test('POST and PATCH with a multipart body are 415 and change nothing', async () => {
+    const name = `form-${ds}`;
+    const created = await raw('/api/v2/instruments', {
+      method: 'POST',
+      body: form({ instrument_name: name }),
+    });
+    expect(created.status).toBe(415);
+    expect(await created.json()).toMatchObject({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      detail: expect.stringMatching(/does not take multipart\/form-data.*application\/json/),
+    });
+    const found = await rest(t.url, 'GET', '/instruments', {
+      key: alice.key,
+      query: { instrument_name: name },
+    });
+    expect(JSON.stringify(found.body)).not.toContain(name);
+
+    const patched = await raw(`/api/v2/datasets/${ds}`, {
+      method: 'PATCH',
+      body: form({ dataset_name: 'renamed by a form' }),
+    });
+    expect(patched.status).toBe(415);
+    const after = await rest(t.url, 'GET', `/datasets/${ds}`, { key: alice.key });
+    expect(after.body.dataset_name).not.toBe('renamed by a form');
+  });
+
+  test('the file route still takes a multipart upload', async () => {
+    const f = new FormData();
+    f.append('file', new Blob(['hello form']), 'form.txt');
+    const res = await raw(`/api/v2/datasets/${ds}/files`, { method: 'POST', body: f });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as { filename: string }).filename).toBe('form.txt');
+  });
+});
+
+describe('explicit null for fields that cannot be null', () => {
+  let admin: TestUser;
+  beforeAll(async () => {
+    admin = await makeUser(t.app, { admin: true });
+  });
+
+  test('updateInstrument(public: null) and the REST equivalent are 4xx and write nothing', async () => {
+    const made = await gql(
+      t.url,
+      admin.key,
+      `mutation($n: String!) { createInstrument(input: {instrumentName: $n, public: true}) { uniqueId } }`,
+      { n: `null-${ds}` },
+    );
+    expect(made.errors).toBeUndefined();
+    const id = (made.data as { createInstrument: { uniqueId: string } }).createInstrument.uniqueId;
+    for (const input of ['{public: null}', '{instrumentName: null}', '{instrumentId: null}']) {
+      const res = await gql(
+        t.url,
+        admin.key,
+        `mutation { updateInstrument(id: "${id}", input: ${input}) { uniqueId } }`,
+      );
+      expect(res.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+      expect(res.errors?.[0].message).toMatch(/must (not be null|be true or false)/);
+    }
+    const r = await rest(t.url, 'PATCH', `/instruments/${id}`, { key: admin.key, body: { public: null } });
+    expect(r.status).toBe(422);
+    expect(r.body.fields[0].field).toBe('public');
+    const after = await rest(t.url, 'GET', `/instruments/${id}`, { key: admin.key });
+    expect(after.body.public).toBe(true);
+    expect(after.body.instrument_name).toBe(`null-${ds}`);
+  });
+
+  test('updateDataset(public: null) is 4xx and writes nothing', async () => {
+    const res = await gql(
+      t.url,
+      alice.key,
+      `mutation { updateDataset(id: "${ds}", input: {public: null}) { public } }`,
+    );
+    expect(res.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    expect(res.errors?.[0].extensions?.fields?.[0].field).toBe('public');
+    const after = await rest(t.url, 'GET', `/datasets/${ds}`, { key: alice.key });
+    expect(after.body.public).toBe(false);
+  });
+});
+
+describe('oversized or unwanted bodies are refused before they are read', () => {
+  /** Sends the headers and 1 KiB of a body declared `declared` bytes long, then waits for an answer. */
+  const partial = (path: string, headers: Record<string, string>, declared: number) =>
+    new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
+      const req = http.request(`${t.url}${path}`, {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(declared) },
+      });
+      req.on('response', (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body });
+        });
+      });
+      req.on('error', reject);
+      req.write(Buffer.alloc(1024, ' '));
+      // the rest of the body is never sent: the server must answer from the headers alone
+    });
+
+  test.each([
+    ['anonymous GraphQL', '/graphql', {}, 413],
+    ['signed GraphQL over MAX_JSON_BODY_BYTES', '/graphql', { key: true }, 413],
+    ['signed REST JSON over MAX_JSON_BODY_BYTES', '/api/v2/datasets', { key: true }, 413],
+    ['anonymous REST JSON', '/api/v2/datasets', {}, 401],
+  ] as const)('%s', async (_name, path, opts, status) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if ('key' in opts) headers.authorization = `Bearer ${alice.key}`;
+    const res = await partial(path, headers, 64 * 1024 * 1024);
+    expect(res.status).toBe(status);
+    expect(res.connection).toBe('close');
+    expect(res.body).toMatch(/PAYLOAD_TOO_LARGE|UNAUTHENTICATED/);
   });
 });

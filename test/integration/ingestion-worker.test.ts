@@ -90,8 +90,10 @@ test('a job whose workers keep dying ends `failed` with the reason after the las
   expect(request.error_message).toMatch(/gave up after 3 attempt\(s\): the worker running it stopped/);
   const dead = await rawQuery<{ status: string; attempts: number }>(
     em(),
-    `select status, attempts from job where payload ->> 'request_id' = ?`,
-    [String(request.id)],
+    // by dataset too: test files share the job table (each app prefixes its queues), and other
+    // queues' `request_id`s are of their own id spaces
+    `select status, attempts from job where payload ->> 'request_id' = ? and payload ->> 'dataset_mfid' = ?`,
+    [String(request.id), ds],
   );
   expect(dead).toEqual([{ status: 'failed', attempts: 4 }]);
 });

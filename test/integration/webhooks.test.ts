@@ -6,8 +6,8 @@ import { makeProject, makeUser, unique, type TestUser } from '../support/factori
 import { newDataset } from '../support/catalog';
 import { formUpload } from '../support/files';
 import { drainJobs } from '../support/jobs';
-import { verify } from '../../src/modules/webhook/webhook.signing';
-import { WebhookDispatcher } from '../../src/modules/webhook/webhook.dispatcher';
+import { verify } from '../../src/modules/webhook/webhook-signing';
+import { WebhookDispatcher } from '../../src/modules/webhook/webhook-dispatcher';
 import { createLogger } from '../../src/core/logger';
 
 interface Received {

@@ -28,7 +28,7 @@ export class ServiceProcesses {
     args: string[],
     env: Record<string, string>,
     until?: string,
-    waitMs = 60_000,
+    waitMs = 180_000,
   ): Promise<Running> {
     const childEnv: Record<string, string> = {
       ...(process.env as Record<string, string>),

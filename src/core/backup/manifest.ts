@@ -45,11 +45,12 @@ export const MANIFEST = 'manifest.json';
 export function readManifest(dir: string): Manifest {
   const file = path.join(dir, MANIFEST);
   if (!fs.existsSync(file)) throw new Error(`${dir} holds no complete backup (no ${MANIFEST})`);
-  const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest;
-  if (manifest.format !== BACKUP_FORMAT || manifest.version !== BACKUP_VERSION) {
+  // read from disk: any file may stand there, so its format and version are not yet known
+  const read = JSON.parse(fs.readFileSync(file, 'utf8')) as { format?: unknown; version?: unknown };
+  if (read.format !== BACKUP_FORMAT || read.version !== BACKUP_VERSION) {
     throw new Error(`${file} is not a ${BACKUP_FORMAT} version ${BACKUP_VERSION} manifest`);
   }
-  return manifest;
+  return read as Manifest;
 }
 
 export function writeManifest(dir: string, manifest: Manifest): void {

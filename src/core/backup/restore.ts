@@ -48,9 +48,14 @@ export async function restore(opts: { orm: MikroORM; store: ObjectStore; dir: st
       const shape = live.get(table.name);
       const absent = shape ? table.columns.filter((c) => !shape.columns.includes(c)) : [];
       if (!shape || absent.length) throw new Error(`table ${table.name} does not match the backup's schema`);
+      // the backup holds the trigger-kept tables (dataset_text, dataset_tally) as they were
+      await rawQuery(em, `alter table ${quoteIdent(table.name)} disable trigger user`);
       const loaded = await loadTable(em, dir, table.name, table.columns, table.file);
       if (loaded !== table.rows)
         throw new Error(`table ${table.name}: loaded ${loaded} rows, the backup has ${table.rows}`);
+    }
+    for (const table of manifest.tables) {
+      await rawQuery(em, `alter table ${quoteIdent(table.name)} enable trigger user`);
     }
     for (const seq of manifest.sequences) {
       if (seq.value !== null)

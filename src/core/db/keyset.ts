@@ -20,7 +20,10 @@ export async function keysetFind<T extends { uniqueId: string }>(
   return keysetPage(rows, page.limit);
 }
 
-/** An offset page of an ORM-filtered collection in `orderBy` order, with its total. */
+/**
+ * An offset page of an ORM-filtered collection in `orderBy` order, with its total; `populate`
+ * names relations to load with the page.
+ */
 export async function offsetFind<T extends object>(
   em: EntityManager,
   entity: EntityName<T>,
@@ -28,8 +31,10 @@ export async function offsetFind<T extends object>(
   // eslint-disable-next-line @typescript-eslint/no-generated-empty-object-type -- MikroORM's order map of a generic entity
   orderBy: QueryOrderMap<T>,
   page: { limit: number; offset: number },
+  populate?: readonly string[],
 ): Promise<OffsetPage<T>> {
   const [items, total] = await em.findAndCount(entity, where, {
+    populate: populate as never,
     orderBy: orderBy as never,
     limit: page.limit,
     offset: page.offset,

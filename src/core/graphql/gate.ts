@@ -7,6 +7,7 @@ import type { Logger } from '../logger';
 import { AppError, RETRY_AFTER_SECONDS, unauthenticated } from '../errors';
 import { databaseError } from '../db/errors';
 import { jsonProblem } from '../json-guard';
+import { closeIfUnread, declaredTooLarge } from '../http/unread-body';
 
 /** What one caller may send to /graphql before anything is parsed. */
 export interface DocumentLimits {
@@ -46,10 +47,12 @@ function checkDocument(query: string, limits: DocumentLimits): AppError | null {
         return new AppError('PAYLOAD_TOO_LARGE', `The document has more than ${limits.tokens} tokens`);
       }
       if (token.kind === TokenKind.COLON && previous) name = previous;
-      previous = token.kind === TokenKind.NAME ? (token.value ?? '') : '';
+      // graphql-js types `value` as a string, but punctuation tokens carry none
+      const value = token.value as string | undefined;
+      previous = token.kind === TokenKind.NAME ? (value ?? '') : '';
       if (
         (token.kind === TokenKind.STRING || token.kind === TokenKind.BLOCK_STRING) &&
-        token.value?.includes('\u0000')
+        value?.includes('\u0000')
       ) {
         return new AppError('VALIDATION', `${name}: must not contain NUL characters (\\u0000)`, [
           { field: name, message: 'must not contain NUL characters (\\u0000)' },
@@ -84,7 +87,8 @@ export function graphqlGate(contexts: ContextFactory, config: Config): RequestHa
     tokens: limits.graphqlAnonymousMaxTokens,
   };
   const signedJson = express.json({ limit: limits.maxJsonBodyBytes });
-  const anonymousJson = express.json({ limit: anonymous.bytes + 4096 });
+  const anonymousBodyBytes = anonymous.bytes + 4096;
+  const anonymousJson = express.json({ limit: anonymousBodyBytes });
   const uploads = graphqlUploadExpress({
     maxFileSize: limits.maxUploadBytes,
     maxFiles: limits.maxUploadFiles,
@@ -102,7 +106,14 @@ export function graphqlGate(contexts: ContextFactory, config: Config): RequestHa
         next(unauthenticated('Uploads need an API key: send "Authorization: Bearer <api key>"'));
         return;
       }
-      anonymousJson(req, res, next);
+      const tooLarge = declaredTooLarge(req, anonymousBodyBytes);
+      if (tooLarge) next(tooLarge);
+      else anonymousJson(req, res, next);
+      return;
+    }
+    const tooLarge = req.is('multipart/form-data') ? null : declaredTooLarge(req, limits.maxJsonBodyBytes);
+    if (tooLarge) {
+      next(tooLarge);
       return;
     }
     signedJson(req, res, (err?: unknown) => {
@@ -139,6 +150,7 @@ export function graphqlRequestErrors(log: Logger): ErrorRequestHandler {
       return;
     }
     const e = (err ?? {}) as { type?: string; status?: number; expose?: boolean; message?: string };
+    closeIfUnread(req, res);
     let known: AppError | null = err instanceof AppError ? err : databaseError(err);
     if (!known && e.type === 'entity.parse.failed')
       known = new AppError('BAD_REQUEST', 'The body is not valid JSON');

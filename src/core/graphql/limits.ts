@@ -52,13 +52,33 @@ export interface ListSizes {
   maxPageSize: number;
   /** items of an unpaged list of a record (GRAPHQL_LIST_MAX) */
   listMax: number;
+  /** nodes of an entity or project graph (GRAPH_MAX_NODES) */
+  graphMaxNodes: number;
+}
+
+/**
+ * The field extension (`@Extensions(listCap(...))`) of an unpaged list whose cap is not
+ * GRAPHQL_LIST_MAX: `factor` times the size `size` names, or a fixed number of items.
+ */
+export interface ListCap {
+  listCap: { size?: keyof ListSizes; factor?: number; items?: number };
+}
+export function listCap(cap: ListCap['listCap']): ListCap {
+  return { listCap: cap };
+}
+
+function capOf(extensions: unknown, sizes: ListSizes): number | null {
+  const cap = (extensions as Partial<ListCap> | undefined)?.listCap;
+  if (!cap) return null;
+  if (cap.items !== undefined) return cap.items;
+  return sizes[cap.size ?? 'listMax'] * (cap.factor ?? 1);
 }
 
 /**
  * Every list costs its children as many times as it can hold items: a paged list (arguments
  * `first` or `limit`) the page size it will use (the given one, or the default, within the
  * maximum); the `edges`/`nodes` of a connection nothing more (their parent counted the page); any
- * other list its cap. Introspection is left to the default estimator (graphql-js bounds its
+ * other list its cap (its `listCap` extension, else GRAPHQL_LIST_MAX). Introspection is left to the default estimator (graphql-js bounds its
  * nesting).
  */
 export function listEstimator(sizes: ListSizes): ComplexityEstimator {
@@ -71,7 +91,7 @@ export function listEstimator(sizes: ListSizes): ComplexityEstimator {
     }
     if (!isListType(getNullableType(field.type))) return undefined;
     if (type.name.endsWith('Connection')) return 1 + childComplexity;
-    return 1 + childComplexity * sizes.listMax;
+    return 1 + childComplexity * (capOf(field.extensions, sizes) ?? sizes.listMax);
   };
 }
 

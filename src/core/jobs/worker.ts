@@ -160,6 +160,7 @@ export class JobWorker {
     if (limit < 1 || this.halted) return [];
     const em = this.opts.orm.em.fork();
     const jobs = await this.opts.queue.claim(em, this.queues, limit, this.id, this.opts.leaseMs);
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- `halt()` may set it while claim() is awaited
     if (this.halted) {
       // halted while claiming: these were never started
       for (const job of jobs) await this.opts.queue.release(em, job, this.id);
@@ -185,7 +186,8 @@ export class JobWorker {
 
   /** Runs one attempt; returns how it ended. */
   private async attempt(job: ClaimedJob): Promise<'completed' | 'retried' | 'failed'> {
-    const handler = this.handlers.get(job.queue)!;
+    const handler = this.handlers.get(job.queue);
+    if (!handler) throw new Error(`no handler for queue ${job.queue}`); // claim() takes only handled queues
     const em = this.opts.orm.em.fork();
     const log = this.opts.log.child({ job: job.id, queue: job.queue, attempt: job.attempts });
     if (job.attempts > job.maxAttempts) {

@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, Response } from 'express';
 import { AppError, RETRY_AFTER_SECONDS, validationError } from '../errors';
 import { databaseError } from '../db/errors';
 import type { Logger } from '../logger';
+import { closeIfUnread } from '../http/unread-body';
 
 interface HttpishError {
   type?: string;
@@ -43,6 +44,7 @@ export function restErrorHandler(log: Logger): ErrorRequestHandler {
       next(err);
       return;
     }
+    closeIfUnread(req, res);
     const known = err instanceof AppError ? err : (databaseError(err) ?? httpError(err ?? {}));
     if (known) {
       if (!(err instanceof AppError))

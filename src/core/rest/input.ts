@@ -1,6 +1,7 @@
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import { AppError, validationError } from '../errors';
 import { jsonProblem } from '../json-guard';
+import { declaredTooLarge } from '../http/unread-body';
 
 /**
  * Refuses paths and query strings PostgreSQL could not take before any route sees them: a path
@@ -34,12 +35,18 @@ function hasBody(req: Request): boolean {
 
 /**
  * Request bodies of the REST routes: JSON (parsed, then checked for NUL characters and depth,
- * naming the field), or multipart/form-data left to the upload routes that stream it. Any other
+ * naming the field), or multipart/form-data left unread for the routes that stream it (`handle`
+ * answers 415 on every other route, before it does anything). Any other
  * body is 415 rather than silently ignored. Mount after authentication, so nothing is read for
  * callers without a valid key.
  */
 export function jsonBodies(limitBytes: number): RequestHandler[] {
-  const parse = express.json({ limit: limitBytes, type: JSON_TYPES });
+  const json = express.json({ limit: limitBytes, type: JSON_TYPES });
+  const parse: RequestHandler = (req, res, next) => {
+    const tooLarge = req.is(JSON_TYPES) ? declaredTooLarge(req, limitBytes) : null;
+    if (tooLarge) next(tooLarge);
+    else json(req, res, next);
+  };
   const check: RequestHandler = (req, _res, next) => {
     if (!hasBody(req)) {
       next();

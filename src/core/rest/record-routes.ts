@@ -1,9 +1,8 @@
-import type { Router } from 'express';
 import type { RequestContext } from '../context';
 import type { PageRequest } from '../db/page';
 import { decodeCursor } from '../pagination';
-import { handle, param } from './handler';
-import { qLimit, qStr, type Query } from './params';
+import { defineRoute, type Route } from './route';
+import { keysetPage, LIMIT, QStr, type Static, type TObject, type TProperties, type TSchema } from './schema';
 
 /** What the routes of a record collection call: one service method each. */
 export interface RecordCollection<T, F, C, P, Page extends { items: T[]; nextCursor: string | null }> {
@@ -15,18 +14,38 @@ export interface RecordCollection<T, F, C, P, Page extends { items: T[]; nextCur
   policy: { capabilities(ctx: RequestContext, record: T): Promise<object> };
 }
 
-/** A record collection on the legacy wire: its path, its service and its wire mapping. */
-export interface RecordRoutes<T, F, C, P, Page extends { items: T[]; nextCursor: string | null }> {
+/**
+ * A record collection on the legacy wire: its path, its service, its schemas and its wire
+ * mapping. `Q` is the list query (filters and `include_*` flags), `D` the single-read query.
+ */
+export interface RecordRoutes<
+  T,
+  F,
+  C,
+  P,
+  Page extends { items: T[]; nextCursor: string | null },
+  Q extends TProperties,
+  D extends TProperties,
+> {
   /** the collection, e.g. `/datasets`; single records live at `<path>/:id` */
   path: string;
+  /** the singular noun for summaries (`dataset`) and the OpenAPI tag */
+  noun: string;
+  tag: string;
+  /** the wire record (lists and single reads) */
+  record: TSchema;
+  listQuery: Q;
+  detailQuery: D;
+  createBody: TObject;
+  patchBody: TObject;
   service(ctx: RequestContext): RecordCollection<T, F, C, P, Page>;
-  parseFilter(q: Query): F;
-  parseCreate(body: unknown): C;
-  parsePatch(body: unknown): P;
+  parseFilter(q: Static<TObject<Q>>): F;
+  parseCreate(body: Record<string, unknown>): C;
+  parsePatch(body: Record<string, unknown>): P;
   /** the records of a list page */
-  items(ctx: RequestContext, page: Page, q: Query): Promise<unknown[]>;
+  items(ctx: RequestContext, page: Page, q: Static<TObject<Q>>): Promise<unknown[]>;
   /** a record as single reads return it */
-  detail(ctx: RequestContext, record: T, q: Query): Promise<unknown>;
+  detail(ctx: RequestContext, record: T, q: Static<TObject<D>>): Promise<unknown>;
   /** a record as creates and updates return it, with its capabilities */
   written(ctx: RequestContext, record: T, capabilities: object): Promise<unknown>;
 }
@@ -35,42 +54,83 @@ export interface RecordRoutes<T, F, C, P, Page extends { items: T[]; nextCursor:
  * The routes of a record collection: `GET <path>` (a keyset page `{items, next_cursor, total}`),
  * `POST <path>` (201), `GET <path>/:id` and `PATCH <path>/:id`.
  */
-export function recordRoutes<T, F, C, P, Page extends { items: T[]; nextCursor: string | null }>(
-  router: Router,
-  def: RecordRoutes<T, F, C, P, Page>,
-): void {
-  router.get(
-    def.path,
-    handle(async (ctx, req) => {
-      const records = def.service(ctx);
-      const filter = def.parseFilter(req.query);
-      const limit = qLimit(req.query, ctx.config.limits.defaultPageSize, ctx.config.limits.maxPageSize);
-      const page = await records.list(ctx, filter, {
-        limit,
-        cursor: decodeCursor(qStr(req.query, 'cursor')),
-      });
-      const [items, total] = await Promise.all([def.items(ctx, page, req.query), records.count(ctx, filter)]);
-      return { items, next_cursor: page.nextCursor, total };
-    }),
-  );
-  router.post(
-    def.path,
-    handle(async (ctx, req) => {
-      const records = def.service(ctx);
-      const record = await records.create(ctx, def.parseCreate(req.body));
-      return def.written(ctx, record, await records.policy.capabilities(ctx, record));
-    }, 201),
-  );
-  router.get(
-    `${def.path}/:id`,
-    handle(async (ctx, req) => def.detail(ctx, await def.service(ctx).get(ctx, param(req, 'id')), req.query)),
-  );
-  router.patch(
-    `${def.path}/:id`,
-    handle(async (ctx, req) => {
-      const records = def.service(ctx);
-      const record = await records.update(ctx, param(req, 'id'), def.parsePatch(req.body));
-      return def.written(ctx, record, await records.policy.capabilities(ctx, record));
-    }),
-  );
+export function recordRoutes<
+  T,
+  F,
+  C,
+  P,
+  Page extends { items: T[]; nextCursor: string | null },
+  Q extends TProperties,
+  D extends TProperties,
+>(def: RecordRoutes<T, F, C, P, Page, Q, D>): Route[] {
+  const { path, noun, tag } = def;
+  const id = { id: `the ${noun}'s MFID` };
+  return [
+    defineRoute(
+      {
+        method: 'get',
+        path,
+        tag,
+        summary: `List ${noun}s (keyset pages)`,
+        query: { ...def.listQuery, limit: LIMIT, cursor: QStr('`next_cursor` of the previous page') },
+        response: keysetPage(def.record),
+      },
+      async (ctx, { query }) => {
+        const records = def.service(ctx);
+        const q = query as unknown as Static<TObject<Q>> & { limit?: number; cursor?: string };
+        const filter = def.parseFilter(q);
+        const limits = ctx.config.limits;
+        const page = await records.list(ctx, filter, {
+          limit: Math.min(q.limit ?? limits.defaultPageSize, limits.maxPageSize),
+          cursor: decodeCursor(q.cursor),
+        });
+        const [items, total] = await Promise.all([def.items(ctx, page, q), records.count(ctx, filter)]);
+        return { items, next_cursor: page.nextCursor, total };
+      },
+    ),
+    defineRoute(
+      {
+        method: 'post',
+        path,
+        tag,
+        summary: `Create a ${noun}`,
+        body: def.createBody,
+        status: 201,
+        response: def.record,
+      },
+      async (ctx, { body }) => {
+        const records = def.service(ctx);
+        const record = await records.create(ctx, def.parseCreate(body as Record<string, unknown>));
+        return def.written(ctx, record, await records.policy.capabilities(ctx, record));
+      },
+    ),
+    defineRoute(
+      {
+        method: 'get',
+        path: `${path}/:id`,
+        tag,
+        summary: `Read a ${noun}`,
+        params: id,
+        query: def.detailQuery,
+        response: def.record,
+      },
+      async (ctx, { params, query }) => def.detail(ctx, await def.service(ctx).get(ctx, params.id), query),
+    ),
+    defineRoute(
+      {
+        method: 'patch',
+        path: `${path}/:id`,
+        tag,
+        summary: `Update a ${noun}`,
+        params: id,
+        body: def.patchBody,
+        response: def.record,
+      },
+      async (ctx, { params, body }) => {
+        const records = def.service(ctx);
+        const record = await records.update(ctx, params.id, def.parsePatch(body as Record<string, unknown>));
+        return def.written(ctx, record, await records.policy.capabilities(ctx, record));
+      },
+    ),
+  ];
 }

@@ -30,7 +30,7 @@ function running(pid: number): boolean {
  * a pid not running, tagged by another host (or, when `untagged`, not tagged) and a day old.
  */
 function abandoned(name: string, mtimeMs: number, untagged: boolean): boolean {
-  const [host, pid, rest] = name.split(SEP);
+  const [host, pid, rest] = name.split(SEP) as (string | undefined)[];
   const tagged = rest !== undefined && /^\d+$/.test(pid ?? '');
   if (tagged && host === hostname().replace(/[^\w.-]/g, '_')) {
     // our own pid cannot have written anything yet: a predecessor with the same pid (containers)

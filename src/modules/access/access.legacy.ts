@@ -1,3 +1,4 @@
+import { NullableString, Type } from '../../core/rest/schema';
 import type { RequestContext } from '../../core/context';
 import { toPublicUser } from '../user/user.legacy';
 import { toLegacyProjectRef } from '../project/project.legacy';
@@ -48,3 +49,43 @@ export function toLegacyGroup(g: GrantView): Record<string, unknown> {
     permission: g.permission,
   };
 }
+
+export const GRANT = Type.Object(
+  {
+    resource_id: Type.String(),
+    resource_type: Type.String(),
+    principal_type: Type.String(),
+    principal_id: Type.String(),
+    principal_name: NullableString(),
+    permission: Type.String(),
+    user: Type.Optional(Type.Object({})),
+    project: Type.Optional(Type.Object({})),
+    granted_by: NullableString(),
+    creation_time: Type.String({ format: 'date-time' }),
+  },
+  { title: 'Grant' },
+);
+export const ACCESS = Type.Object(
+  {
+    unique_id: Type.String(),
+    resource_type: Type.String(),
+    owner_orcid: Type.String(),
+    owner: Type.Union([Type.Object({}), Type.Null()]),
+    public: Type.Boolean(),
+    effective_access: Type.Unknown(),
+    grants_complete: Type.Boolean(),
+    grants: Type.Array(GRANT),
+  },
+  { title: 'Access' },
+);
+export const ACCESS_GROUP = Type.Object(
+  {
+    group_name: Type.String(),
+    principal_type: Type.String(),
+    principal_id: Type.String(),
+    read: Type.Boolean(),
+    write: Type.Boolean(),
+    permission: Type.String(),
+  },
+  { title: 'AccessGroup' },
+);

@@ -17,6 +17,47 @@ export interface AccessScope {
   groups: string[];
 }
 
+/** One row of `scopeRowsSql`: a membership, a project the user leads, or a group. */
+export interface ScopeRow {
+  user_id: string;
+  kind: 'member' | 'lead' | 'group';
+  id: string;
+  role: GrantablePermission | null;
+}
+
+/**
+ * The SQL of the scope rows of the users matched by `users` (`in (?)` with the ids three times,
+ * or `= <column>` to correlate with an outer query): project memberships, projects they lead
+ * (`admin`), named access groups.
+ */
+export function scopeRowsSql(users: string): string {
+  return `select user_id, 'member' as kind, project_mfid as id, role from project_member where user_id ${users}
+       union all select owner_id, 'lead', unique_id, 'admin' from project where owner_id ${users}
+       union all select m.user_id, 'group', g.name, null from access_group_member m
+         join access_group g on g.id = m.group_id where m.user_id ${users}`;
+}
+
+/** An empty scope of `user`, filled by `addScopeRow`. */
+export function emptyScope(user: { uniqueId: string; isPlatformAdmin: boolean }): AccessScope {
+  return {
+    userId: user.uniqueId,
+    isPlatformAdmin: user.isPlatformAdmin,
+    projectRoles: new Map(),
+    memberRoles: new Map(),
+    groups: [],
+  };
+}
+
+export function addScopeRow(scope: AccessScope, row: ScopeRow): void {
+  if (row.kind === 'group' || !row.role) {
+    scope.groups.push(row.id);
+    return;
+  }
+  if (row.kind === 'member') scope.memberRoles.set(row.id, row.role);
+  const current = scope.projectRoles.get(row.id) ?? null;
+  scope.projectRoles.set(row.id, (higher(current, row.role) ?? row.role) as GrantablePermission);
+}
+
 /** What the access rules need to know about one record. */
 export interface AccessSubject {
   uniqueId: string;
@@ -51,7 +92,9 @@ export class AccessService {
    */
   async loadScope(ctx: RequestContext): Promise<AccessScope> {
     const user = ctx.caller.user;
-    return (await this.loadScopes(ctx.em, [user])).get(user.uniqueId)!;
+    const scope = (await this.loadScopes(ctx.em, [user])).get(user.uniqueId);
+    if (!scope) throw new Error(`no access scope loaded for ${user.uniqueId}`); // loadScopes makes one per user
+    return scope;
   }
 
   /** The scopes of many users in one statement (previews ask about every affected user). */
@@ -60,39 +103,13 @@ export class AccessService {
     users: readonly { uniqueId: string; isPlatformAdmin: boolean }[],
   ): Promise<Map<string, AccessScope>> {
     const scopes = new Map<string, AccessScope>();
-    for (const user of users) {
-      scopes.set(user.uniqueId, {
-        userId: user.uniqueId,
-        isPlatformAdmin: user.isPlatformAdmin,
-        projectRoles: new Map(),
-        memberRoles: new Map(),
-        groups: [],
-      });
-    }
+    for (const user of users) scopes.set(user.uniqueId, emptyScope(user));
     if (users.length === 0) return scopes;
     const ids = [...scopes.keys()];
-    const rows = await rawQuery<{
-      user_id: string;
-      kind: 'member' | 'lead' | 'group';
-      id: string;
-      role: GrantablePermission | null;
-    }>(
-      em,
-      `select user_id, 'member' as kind, project_mfid as id, role from project_member where user_id in (?)
-       union all select owner_id, 'lead', unique_id, 'admin' from project where owner_id in (?)
-       union all select m.user_id, 'group', g.name, null from access_group_member m
-         join access_group g on g.id = m.group_id where m.user_id in (?)`,
-      [ids, ids, ids],
-    );
+    const rows = await rawQuery<ScopeRow>(em, scopeRowsSql('in (?)'), [ids, ids, ids]);
     for (const row of rows) {
-      const scope = scopes.get(row.user_id)!;
-      if (row.kind === 'group' || !row.role) {
-        scope.groups.push(row.id);
-        continue;
-      }
-      if (row.kind === 'member') scope.memberRoles.set(row.id, row.role);
-      const current = scope.projectRoles.get(row.id) ?? null;
-      scope.projectRoles.set(row.id, (higher(current, row.role) ?? row.role) as GrantablePermission);
+      const scope = scopes.get(row.user_id);
+      if (scope) addScopeRow(scope, row); // the statement selects only these users
     }
     return scopes;
   }
@@ -107,7 +124,7 @@ export class AccessService {
        where resource_id in (?)`,
       [[...new Set(resourceIds)]],
     );
-    for (const row of rows) snapshot.get(row.resource_id)!.push(row);
+    for (const row of rows) snapshot.get(row.resource_id)?.push(row); // only these resources
     return snapshot;
   }
 
@@ -160,12 +177,13 @@ export class AccessService {
   /**
    * The condition, on rows of a table aliased `alias` with columns `unique_id`, `owner_id`,
    * `public` and (optionally) `project_mfid`, that keeps what the caller may read. Null for
-   * platform admins (no restriction).
+   * platform admins (no restriction). `grants: false` leaves out the grants (for tables without
+   * `unique_id`, such as the dataset tally, which add the granted records themselves).
    */
   async readableCondition(
     ctx: RequestContext,
     alias: string,
-    opts: { project?: boolean } = {},
+    opts: { project?: boolean; grants?: boolean } = {},
   ): Promise<Sql | null> {
     const scope = await ctx.scope();
     if (scope.isPlatformAdmin) return null;
@@ -175,10 +193,12 @@ export class AccessService {
       sql(`${alias}.public = true`),
       sql(`${alias}.owner_id = ?`, scope.userId),
       opts.project === false ? null : inList(`${alias}.project_mfid`, projects),
-      {
-        sql: `exists (select 1 from access_grant g where g.resource_id = ${alias}.unique_id and (${grants.sql}))`,
-        params: grants.params,
-      },
+      opts.grants === false
+        ? null
+        : {
+            sql: `exists (select 1 from access_grant g where g.resource_id = ${alias}.unique_id and (${grants.sql}))`,
+            params: grants.params,
+          },
     );
   }
 

@@ -1,4 +1,6 @@
-import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { Extensions, Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { listCap } from '../../core/graphql/limits';
+import { RESOURCE_MAX_GRANTS } from './grant.service';
 import { User } from '../user/user.entity';
 import { ProjectRef } from '../project/project.types';
 
@@ -97,6 +99,9 @@ export class ResourceAccess {
   })
   grantsComplete!: boolean;
 
-  @Field(() => [AccessGrantType], { description: 'The grants.' })
+  @Field(() => [AccessGrantType], {
+    description: `The grants (a resource holds at most ${RESOURCE_MAX_GRANTS}).`,
+  })
+  @Extensions(listCap({ items: RESOURCE_MAX_GRANTS }))
   grants!: AccessGrantType[];
 }

@@ -14,6 +14,31 @@ import type { GrantPolicy } from './grant.policy';
 import { actorOf, type EventService } from '../event/event.service';
 import { PERMISSIONS, type GrantablePermission, type Permission } from './permission';
 
+/**
+ * Grants one resource may hold: its grant list is read whole (REST and GraphQL), so it is
+ * bounded. Wider sharing goes through a project or a named group (one grant each).
+ */
+export const RESOURCE_MAX_GRANTS = 100;
+
+/** 409 when a new principal would take the resource past RESOURCE_MAX_GRANTS (under its row lock). */
+async function assertRoomForGrant(
+  tx: EntityManager,
+  resourceId: string,
+  principal: Principal,
+): Promise<void> {
+  const [row] = await rawQuery<{ others: number }>(
+    tx,
+    `select count(*)::int as others from access_grant
+     where resource_id = ? and not (principal_type = ? and principal_id = ?)`,
+    [resourceId, principal.type, principal.id],
+  );
+  if (row.others >= RESOURCE_MAX_GRANTS) {
+    throw conflict(
+      `${resourceId} already has ${RESOURCE_MAX_GRANTS} grants, the most a resource may hold: grant to a project or a named group instead`,
+    );
+  }
+}
+
 /** The `{kind}` path segment of the access routes, and the principal type it names. */
 export const GRANT_KINDS: Record<string, PrincipalType> = {
   users: 'user',
@@ -194,6 +219,7 @@ export class GrantService {
       if (principal.type === 'user' && principal.id === owner) {
         throw conflict(`${principal.id} owns ${r.uniqueId}: an owner's access is not changed by grants`);
       }
+      await assertRoomForGrant(tx, r.uniqueId, principal);
       const previous = await rawQuery<{ permission: string }>(
         tx,
         'select permission from access_grant where resource_id = ? and principal_type = ? and principal_id = ?',

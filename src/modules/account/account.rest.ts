@@ -1,12 +1,34 @@
-import type { Router } from 'express';
-import { handle } from '../../core/rest/handler';
-import { parseUserPatch, toLegacyUser } from '../user/user.legacy';
-import { bodyObject } from '../../core/rest/params';
+import { defineRoute, type Route } from '../../core/rest/route';
+import { NullableString, Type } from '../../core/rest/schema';
+import { KEY_STATUS, parseUserPatch, toLegacyUser, USER, userPatchBody } from '../user/user.legacy';
 
-export function accountRoutes(router: Router): void {
-  router.get(
-    '/account',
-    handle(async (ctx) => {
+const tag = 'account';
+
+export const accountRoutes: Route[] = [
+  defineRoute(
+    {
+      method: 'get',
+      path: '/account',
+      tag,
+      summary: 'Who am I: the caller, the key used, access groups and projects',
+      response: Type.Object({
+        user_unique_id: Type.String(),
+        access_group_ids: Type.Array(Type.String()),
+        is_platform_admin: Type.Boolean(),
+        user_info: USER,
+        api_key: Type.Object({
+          unique_id: Type.String(),
+          prefix: Type.String(),
+          label: NullableString(),
+          created_at: Type.String({ format: 'date-time' }),
+          expires_at: NullableString({ format: 'date-time' }),
+        }),
+        projects: Type.Array(
+          Type.Object({ unique_id: Type.String(), project_id: Type.String(), role: Type.String() }),
+        ),
+      }),
+    },
+    async (ctx) => {
       const whoami = await ctx.services.account.whoami(ctx);
       const key = whoami.apiKey;
       return {
@@ -27,36 +49,54 @@ export function accountRoutes(router: Router): void {
           role: p.role,
         })),
       };
-    }),
-  );
-  router.get(
-    '/account/profile',
-    handle((ctx) => Promise.resolve(toLegacyUser(ctx, ctx.caller.user))),
-  );
-  router.patch(
-    '/account/profile',
-    handle(async (ctx, req) =>
+    },
+  ),
+  defineRoute(
+    { method: 'get', path: '/account/profile', tag, summary: "The caller's user record", response: USER },
+    (ctx) => Promise.resolve(toLegacyUser(ctx, ctx.caller.user)),
+  ),
+  defineRoute(
+    {
+      method: 'patch',
+      path: '/account/profile',
+      tag,
+      summary: "Update the caller's name, username or email",
+      body: userPatchBody(false, 'ProfilePatch'),
+      response: USER,
+    },
+    async (ctx, { body }) =>
       toLegacyUser(
         ctx,
-        await ctx.services.userAdmin.updateProfile(ctx, parseUserPatch(bodyObject(req.body), false)),
+        await ctx.services.userAdmin.updateProfile(ctx, parseUserPatch(body as Record<string, unknown>)),
       ),
-    ),
-  );
+  ),
   // Keys are stored hashed, so the only secret the service can show is the one this request
   // was made with: the caller's own key, which they already hold.
-  router.get(
-    '/account/apikey',
-    handle((ctx) => Promise.resolve({ api_key: ctx.caller.token })),
-  );
-  router.get(
-    '/account/verify',
-    handle((ctx) => {
+  defineRoute(
+    {
+      method: 'get',
+      path: '/account/apikey',
+      tag,
+      summary: 'The API key this request was made with',
+      response: Type.Object({ api_key: Type.String() }),
+    },
+    (ctx) => Promise.resolve({ api_key: ctx.caller.token }),
+  ),
+  defineRoute(
+    {
+      method: 'get',
+      path: '/account/verify',
+      tag,
+      summary: 'Whether the key is valid, and when it expires',
+      response: KEY_STATUS,
+    },
+    (ctx) => {
       const key = ctx.caller.apiKey;
       return Promise.resolve({
         valid: true,
         created_at: key.createdAt.toISOString(),
         expires_at: key.expiresAt?.toISOString() ?? null,
       });
-    }),
-  );
-}
+    },
+  ),
+];

@@ -1,4 +1,6 @@
-import { Field, ObjectType } from 'type-graphql';
+import { Extensions, Field, ObjectType } from 'type-graphql';
+import { listCap } from '../../core/graphql/limits';
+import { USER_MAX_PROJECTS } from '../project/project-member.service';
 import { User } from '../user/user.entity';
 import { ProjectMembership } from '../project/project.types';
 
@@ -34,11 +36,16 @@ export class Viewer {
   @Field(() => [String], {
     description: 'Legacy access-group names: your id and the slugs of your projects.',
   })
+  @Extensions(listCap({ items: USER_MAX_PROJECTS }))
   accessGroupIds!: string[];
 
   @Field(() => ApiKeyInfo, { description: 'The key this request used.' })
   apiKey!: ApiKeyInfo;
 
-  @Field(() => [ProjectMembership], { description: 'Your projects and your role in each.' })
+  @Field(() => [ProjectMembership], {
+    description:
+      'Your projects and your role in each (a user belongs to at most 1000 projects besides those they lead).',
+  })
+  @Extensions(listCap({ items: USER_MAX_PROJECTS }))
   projects!: ProjectMembership[];
 }

@@ -1,3 +1,4 @@
+import { NullableString, Type } from '../../core/rest/schema';
 import type { AnalysisRequest } from './analysis-request.entity';
 import { analysisQueue } from './analysis.service';
 import { iso } from '../../core/rest/wire';
@@ -16,3 +17,19 @@ export function toLegacyAnalysisRequest(r: AnalysisRequest): Record<string, unkn
     error_message: r.errorMessage ?? null,
   };
 }
+
+const nullable = NullableString();
+export const ANALYSIS_REQUEST = Type.Object(
+  {
+    id: Type.Integer(),
+    dataset_mfid: Type.String(),
+    analysis: Type.String(),
+    queue: Type.String(),
+    status: Type.String(),
+    requester_id: nullable,
+    time_created: nullable,
+    time_completed: nullable,
+    error_message: nullable,
+  },
+  { title: 'AnalysisRequest' },
+);

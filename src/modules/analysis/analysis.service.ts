@@ -2,7 +2,7 @@ import type { RequestContext } from '../../core/context';
 import { notFound } from '../../core/errors';
 import type { JobQueue } from '../../core/jobs/queue';
 import type { DatasetService } from '../dataset/dataset.service';
-import { parseRequestId } from '../ingestion/ingestion.ids';
+import { parseRequestId } from '../ingestion/ingestion-ids';
 import { ANALYSES, AnalysisRequest, type Analysis } from './analysis-request.entity';
 
 /** The queue of an analysis (`{request_id, dataset_mfid}` jobs). */

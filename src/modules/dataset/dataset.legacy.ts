@@ -1,10 +1,22 @@
 import type { RequestContext } from '../../core/context';
-import { qBool, qInt, qList, qStr, type Query } from '../../core/rest/params';
-import { validationError } from '../../core/errors';
+import {
+  Enum,
+  NullableString,
+  QBool,
+  QInt,
+  QList,
+  QStr,
+  Type,
+  type Static,
+  type TObject,
+} from '../../core/rest/schema';
 import {
   detailOptions,
+  INCLUDE_QUERY,
   itemOptions,
+  recordWireSchema,
   toLegacyRecord,
+  type IncludeFlags,
   type LegacyRecordOptions,
   type RecordWire,
 } from '../owned-record/owned-record.legacy';
@@ -61,7 +73,7 @@ async function datasetKeys(
 export async function datasetDetail(
   ctx: RequestContext,
   ds: Dataset,
-  q: Query,
+  q: IncludeFlags,
 ): Promise<Record<string, unknown>> {
   return toLegacyDataset(ctx, ds, {
     ...detailOptions(q),
@@ -73,7 +85,7 @@ export async function datasetDetail(
 export function datasetItems(
   ctx: RequestContext,
   datasets: Dataset[],
-  q: Query,
+  q: IncludeFlags,
   relations?: Map<string, ProjectRelation>,
 ): Promise<Record<string, unknown>[]> {
   const opts = itemOptions(q);
@@ -87,34 +99,73 @@ export function datasetItems(
   );
 }
 
-const SCOPES: ProjectScope[] = ['assigned', 'shared', 'all'];
+const SCOPES: readonly ProjectScope[] = ['assigned', 'shared', 'all'];
+
+/** The list filters of `GET /datasets` and of the related-dataset lists, with the include flags. */
+export const DATASET_QUERY = {
+  project_id: QStr('project slug'),
+  project_mfid: QStr('project MFID'),
+  project_scope: Type.Optional(Enum(SCOPES, { description: "which projects' datasets (with project_id)" })),
+  instrument_mfid: QStr('instrument MFID'),
+  instrument_name: QStr('instrument name'),
+  measurement: QStr('exact measurement'),
+  keyword: QStr('a keyword the dataset carries'),
+  unique_id: QStr('exact MFID'),
+  public: QBool('public or private datasets only'),
+  dataset_name: QStr('exact name'),
+  owner_orcid: QStr("owner's ORCID"),
+  timestamp: QStr('exact timestamp'),
+  size: QInt('exact size in bytes', { minimum: 0 }),
+  data_format: QStr('exact data format'),
+  data_type: QStr('exact data type'),
+  session_name: QStr('exact session name'),
+  sample_mfid: QStr('linked to this sample'),
+  text: QStr('full-text search over name, description, keywords and metadata (words, all required)'),
+  accessible_to_user: QList('readable by these users (ORCIDs)'),
+  accessible_to_project: QList('readable by these projects'),
+  ...INCLUDE_QUERY,
+};
+export type DatasetQuery = Static<TObject<typeof DATASET_QUERY>>;
 
 /** The list filters of `GET /datasets` (and of the related-dataset lists) from the query. */
-export function parseFilter(q: Query): DatasetFilter {
-  const scope = qStr(q, 'project_scope');
-  if (scope !== undefined && !SCOPES.includes(scope as ProjectScope)) {
-    throw validationError('project_scope', 'must be assigned, shared or all');
-  }
-  const size = qStr(q, 'size');
+export function parseFilter(q: DatasetQuery): DatasetFilter {
   return {
-    projectId: qStr(q, 'project_id'),
-    projectMfid: qStr(q, 'project_mfid'),
-    projectScope: scope as ProjectScope | undefined,
-    instrumentMfid: qStr(q, 'instrument_mfid'),
-    instrumentName: qStr(q, 'instrument_name'),
-    measurement: qStr(q, 'measurement'),
-    keyword: qStr(q, 'keyword'),
-    uniqueId: qStr(q, 'unique_id'),
-    public: qBool(q, 'public'),
-    datasetName: qStr(q, 'dataset_name'),
-    ownerOrcid: qStr(q, 'owner_orcid'),
-    timestamp: qStr(q, 'timestamp'),
-    size: size === undefined ? undefined : qInt(q, 'size', 0, 0, Number.MAX_SAFE_INTEGER),
-    dataFormat: qStr(q, 'data_format'),
-    dataType: qStr(q, 'data_type'),
-    sessionName: qStr(q, 'session_name'),
-    sampleMfid: qStr(q, 'sample_mfid'),
-    accessibleToUser: qList(q, 'accessible_to_user'),
-    accessibleToProject: qList(q, 'accessible_to_project'),
+    projectId: q.project_id,
+    projectMfid: q.project_mfid,
+    projectScope: q.project_scope,
+    instrumentMfid: q.instrument_mfid,
+    instrumentName: q.instrument_name,
+    measurement: q.measurement,
+    keyword: q.keyword,
+    uniqueId: q.unique_id,
+    public: q.public,
+    datasetName: q.dataset_name,
+    ownerOrcid: q.owner_orcid,
+    timestamp: q.timestamp,
+    size: q.size,
+    dataFormat: q.data_format,
+    dataType: q.data_type,
+    sessionName: q.session_name,
+    sampleMfid: q.sample_mfid,
+    text: q.text,
+    accessibleToUser: q.accessible_to_user,
+    accessibleToProject: q.accessible_to_project,
   };
 }
+
+const nullable = NullableString();
+/** A dataset on the legacy wire. */
+export const DATASET = recordWireSchema(
+  UPDATABLE,
+  {
+    instrument_id: nullable,
+    instrument_name: nullable,
+    instrument_mfid: nullable,
+    instrument: Type.Union([Type.Object({}), Type.Null()]),
+    size: Type.Integer(),
+    project_relation: Type.Optional(
+      NullableString({ description: 'lists: how the dataset relates to the project' }),
+    ),
+  },
+  'Dataset',
+);

@@ -1,8 +1,11 @@
 import type { RequestContext } from '../../core/context';
 import { and, likeEscape, sql, type Sql } from '../../core/db/sql';
+import { validationError } from '../../core/errors';
 import { countRows, selectPage, type PageRequest } from '../../core/db/page';
 import { rawQuery } from '../../core/db/raw';
 import { Dataset } from './dataset.entity';
+import type { AccessService } from '../access/access.service';
+import { scanSource, tallyAnswers, tallySource, type TallySource } from './dataset-tally';
 import {
   OwnedRecordQuery,
   type ExactColumn,
@@ -27,7 +30,15 @@ export interface DatasetFilter extends OwnedRecordFilter {
   sessionName?: string;
   /** associated with this sample (which the caller must be able to read) */
   sampleMfid?: string;
+  /**
+   * full-text query (`websearch_to_tsquery` syntax, English stemming) over the dataset's text
+   * fields and its scientific metadata; the order stays newest first
+   */
+  text?: string;
 }
+
+/** The longest full-text query a dataset filter takes. */
+export const MAX_TEXT = 200;
 
 export interface DatasetPage {
   items: Dataset[];
@@ -57,8 +68,11 @@ const EXACT: ExactColumn<DatasetFilter>[] = [
  * project filter, how each dataset relates to the project.
  */
 export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
+  private readonly access: AccessService;
+
   constructor(deps: OwnedRecordQueryDeps<Dataset>) {
     super('dataset', 'd', deps);
+    this.access = deps.access;
   }
 
   async compile(ctx: RequestContext, f: DatasetFilter): Promise<Compiled> {
@@ -72,6 +86,7 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
         ),
       );
     }
+    if (f.text !== undefined) parts.push(textCondition(f.text));
     if (f.instrumentName !== undefined) {
       parts.push(
         sql(
@@ -119,9 +134,37 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
     return rows.map((r) => r.unique_id);
   }
 
+  /** The exact total: from the tally when it answers the filter, else a count of the rows. */
   async count(ctx: RequestContext, f: DatasetFilter): Promise<number> {
+    const tallied = await this.tallied(ctx, f);
+    if (tallied) {
+      const rows = await rawQuery<{ n: number }>(
+        ctx.em,
+        `select coalesce(sum(x.n), 0)::int as n from (${tallied.sql}) x`,
+        tallied.params,
+      );
+      return rows[0].n;
+    }
     const { where } = await this.compile(ctx, f);
     return countRows(ctx.em, 'dataset d', where);
+  }
+
+  /** The rows facets are counted from (docs/scale.md): the tally's when it answers the filter. */
+  async source(ctx: RequestContext, f: DatasetFilter): Promise<TallySource> {
+    const tallied = await this.tallied(ctx, f);
+    if (tallied) return tallied;
+    return scanSource((await this.compile(ctx, f)).where);
+  }
+
+  /** The tally source of `f`, or null when the filter needs the dataset rows. */
+  private async tallied(ctx: RequestContext, f: DatasetFilter): Promise<TallySource | null> {
+    if (!tallyAnswers(f)) return null;
+    if (f.projectId === undefined && f.projectMfid === undefined) {
+      return tallySource(ctx, this.access, f, undefined);
+    }
+    const project = await this.findProject(ctx, f);
+    // an unknown project: the row query answers (a legacy slug, or nothing)
+    return project ? tallySource(ctx, this.access, f, project) : null;
   }
 
   private async findProject(ctx: RequestContext, f: DatasetFilter): Promise<string | null> {
@@ -149,4 +192,20 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
     if (scope === 'shared') return shared;
     return { sql: `(${assigned.sql}) or (${shared.sql})`, params: [...assigned.params, ...shared.params] };
   }
+}
+
+/**
+ * Datasets whose text (fields and metadata, `dataset_text`) matches the full-text query. The
+ * GIN index finds rare terms; for common ones the planner walks the newest-first order and stops
+ * at the page, so no ranking runs over every match (docs/scale.md).
+ */
+function textCondition(text: string): Sql {
+  const q = text.trim();
+  if (q === '') throw validationError('text', 'must not be blank');
+  if (q.length > MAX_TEXT) throw validationError('text', `must be at most ${MAX_TEXT} characters`);
+  return sql(
+    `exists (select 1 from dataset_text dt where dt.dataset_mfid = d.unique_id
+     and dt.search @@ websearch_to_tsquery('english', ?))`,
+    q,
+  );
 }

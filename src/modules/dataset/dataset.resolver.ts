@@ -1,7 +1,9 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
 import { PageArgs, pageOf } from '../../core/graphql/page-args';
 import { toConnection } from '../../core/graphql/connect';
+import { listCap } from '../../core/graphql/limits';
+import { DATASET_MAX_KEYWORDS } from '../keyword/keyword.service';
 import { ownedRecordResolver } from '../owned-record/owned-record.resolver';
 import { InstrumentRef } from '../instrument/instrument.types';
 import { Project } from '../project/project.entity';
@@ -11,6 +13,7 @@ import {
   CreateDatasetInput,
   DatasetCapabilities,
   DatasetConnection,
+  DatasetFacetsType,
   DatasetFilterInput,
   KeywordCountType,
   ProjectScopeEnum,
@@ -49,6 +52,18 @@ export class DatasetResolver extends ownedRecordResolver(Dataset) {
     @Ctx() ctx: RequestContext,
   ) {
     return datasetConnection(ctx, { ...(filter ?? {}) }, args);
+  }
+
+  @Query(() => DatasetFacetsType, {
+    description:
+      'Counts of the datasets you may read that match the filter, by measurement, instrument, project, keyword, data type, owner and public/private.',
+  })
+  datasetFacets(
+    @Arg('filter', () => DatasetFilterInput, { nullable: true, description: 'Filters; all must match.' })
+    filter: DatasetFilterInput | undefined,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.dataset.facets(ctx, { ...(filter ?? {}) });
   }
 
   @Mutation(() => Dataset, { description: 'Creates a dataset record (files are added afterwards).' })
@@ -115,7 +130,10 @@ export class DatasetResolver extends ownedRecordResolver(Dataset) {
     return i?.instrumentName ?? ds.legacyInstrumentName ?? null;
   }
 
-  @FieldResolver(() => [String], { description: 'Keywords.' })
+  @FieldResolver(() => [String], {
+    description: `Keywords (a dataset carries at most ${DATASET_MAX_KEYWORDS}).`,
+  })
+  @Extensions(listCap({ items: DATASET_MAX_KEYWORDS }))
   async keywords(@Root() ds: Dataset, @Ctx() ctx: RequestContext): Promise<string[]> {
     const rows = await ctx.loaders.keywords.byDataset.load(ds.uniqueId);
     return rows.map((r) => r.keyword);

@@ -1,17 +1,36 @@
-import type { Router } from 'express';
 import { recordRoutes } from '../../core/rest/record-routes';
-import { optionalString } from '../../core/rest/body';
-import { parseRecordCreate, parseRecordPatch } from '../owned-record/owned-record.legacy';
+import { defineRoute, type Route } from '../../core/rest/route';
+import { NullableString, Type } from '../../core/rest/schema';
+import {
+  INCLUDE_QUERY,
+  recordCreateBody,
+  recordCreateInput,
+  recordPatchBody,
+  recordPatchInput,
+} from '../owned-record/owned-record.legacy';
+import type { DatasetFacets, FacetValue } from './dataset-facets';
 import { UPDATABLE } from './dataset.fields';
 import type { DatasetCreateInput, DatasetPatch } from './dataset.service';
-import { datasetDetail, datasetItems, parseFilter, toLegacyDataset } from './dataset.legacy';
+import {
+  DATASET,
+  DATASET_QUERY,
+  datasetDetail,
+  datasetItems,
+  parseFilter,
+  toLegacyDataset,
+} from './dataset.legacy';
 
 const INSTRUMENT_FIELDS = [
   ['instrument_name', 'instrumentName'],
   ['instrument_id', 'instrumentId'],
   ['instrument_mfid', 'instrumentMfid'],
 ] as const;
-const INSTRUMENT_WIRE = INSTRUMENT_FIELDS.map(([wire]) => wire);
+const INSTRUMENT_PROPERTIES = Object.fromEntries(
+  INSTRUMENT_FIELDS.map(([wire]) => [
+    wire,
+    Type.Optional(NullableString({ description: 'names the instrument' })),
+  ]),
+);
 /** Read-only fields of a dataset that clients echo back from a record they read: dropped on create. */
 const ECHOED = ['size', 'project_relation', 'instrument'];
 /**
@@ -21,27 +40,86 @@ const ECHOED = ['size', 'project_relation', 'instrument'];
  */
 const DROPPED_ON_CREATE = ['source_folder'];
 
-function parseCreate(raw: unknown): DatasetCreateInput {
-  const { body, input } = parseRecordCreate(UPDATABLE, raw, {
-    fields: INSTRUMENT_WIRE,
-    ignore: [...ECHOED, ...DROPPED_ON_CREATE],
-  });
-  const out: DatasetCreateInput = input;
-  for (const [wire, key] of INSTRUMENT_FIELDS) out[key] = optionalString(body, wire);
+function parseCreate(body: Record<string, unknown>): DatasetCreateInput {
+  const out: DatasetCreateInput = recordCreateInput(UPDATABLE, body);
+  for (const [wire, key] of INSTRUMENT_FIELDS) out[key] = body[wire] as string | null | undefined;
   return out;
 }
 
 /** The instrument fields may only repeat the current instrument (the service checks). */
-function parsePatch(raw: unknown): DatasetPatch {
-  const { body, patch } = parseRecordPatch(UPDATABLE, raw, INSTRUMENT_WIRE);
-  const out: DatasetPatch = patch;
-  for (const [wire, key] of INSTRUMENT_FIELDS) if (wire in body) out[key] = optionalString(body, wire);
+function parsePatch(body: Record<string, unknown>): DatasetPatch {
+  const out: DatasetPatch = recordPatchInput(UPDATABLE, body);
+  for (const [wire, key] of INSTRUMENT_FIELDS) if (wire in body) out[key] = body[wire] as string | null;
   return out;
 }
 
-export function datasetRoutes(router: Router): void {
-  recordRoutes(router, {
+/** Facet counts as the wire names them (snake_case dimensions, `{value, label, count}` items). */
+function facetsWire(f: DatasetFacets): Record<string, FacetValue[] | number> {
+  return {
+    total: f.total,
+    measurement: f.measurement,
+    instrument: f.instrument,
+    project: f.project,
+    keyword: f.keyword,
+    data_type: f.dataType,
+    owner: f.owner,
+    public: f.public,
+  };
+}
+
+const FACET_VALUE = Type.Object(
+  {
+    value: Type.String({ description: 'what the filter takes: the text, the MFID or true/false' }),
+    label: NullableString({ description: 'for display: instrument name, project title, owner username' }),
+    count: Type.Integer({ minimum: 0 }),
+  },
+  { title: 'FacetValue' },
+);
+const FACET_LIST = Type.Array(FACET_VALUE);
+
+/** The facet counts of the datasets a list query matches. */
+const DATASET_FACETS = Type.Object(
+  {
+    total: Type.Integer({ minimum: 0, description: 'the number of datasets matched (the list total)' }),
+    measurement: FACET_LIST,
+    instrument: FACET_LIST,
+    project: FACET_LIST,
+    keyword: FACET_LIST,
+    data_type: FACET_LIST,
+    owner: FACET_LIST,
+    public: FACET_LIST,
+  },
+  { title: 'DatasetFacets' },
+);
+
+export const datasetRoutes: Route[] = [
+  // a literal path: before `/datasets/:id`
+  defineRoute(
+    {
+      method: 'get',
+      path: '/datasets/facets',
+      tag: 'datasets',
+      summary: 'Facet counts of the datasets the list filters match',
+      description:
+        'Per dimension the most frequent values (at most 20, ties by value) among the datasets the caller can read that match the same filters as `GET /datasets`.',
+      query: DATASET_QUERY,
+      response: DATASET_FACETS,
+    },
+    async (ctx, { query }) => facetsWire(await ctx.services.dataset.facets(ctx, parseFilter(query))),
+  ),
+  ...recordRoutes({
     path: '/datasets',
+    noun: 'dataset',
+    tag: 'datasets',
+    record: DATASET,
+    listQuery: DATASET_QUERY,
+    detailQuery: INCLUDE_QUERY,
+    createBody: recordCreateBody(UPDATABLE, {
+      fields: INSTRUMENT_PROPERTIES,
+      ignore: [...ECHOED, ...DROPPED_ON_CREATE],
+      title: 'DatasetCreate',
+    }),
+    patchBody: recordPatchBody(UPDATABLE, { fields: INSTRUMENT_PROPERTIES, title: 'DatasetPatch' }),
     service: (ctx) => ctx.services.dataset,
     parseFilter,
     parseCreate,
@@ -49,5 +127,5 @@ export function datasetRoutes(router: Router): void {
     items: (ctx, page, q) => datasetItems(ctx, page.items, q, page.relations),
     detail: datasetDetail,
     written: (ctx, ds, capabilities) => toLegacyDataset(ctx, ds, { includeOwner: true, capabilities }),
-  });
-}
+  }),
+];

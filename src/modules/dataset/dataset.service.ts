@@ -6,7 +6,7 @@ import type { UserService } from '../user/user.service';
 import type { ProjectService } from '../project/project.service';
 import type { InstrumentService } from '../instrument/instrument.service';
 import type { AccessService } from '../access/access.service';
-import type { AccessSelectors } from '../access/access.selectors';
+import type { AccessSelectors } from '../access/access-selectors';
 import type { PageRequest } from '../../core/db/page';
 import {
   OwnedRecords,
@@ -14,10 +14,11 @@ import {
   type OwnedRecordPatch,
 } from '../owned-record/owned-record.service';
 import { Dataset } from './dataset.entity';
-import type { MetadataStore } from '../metadata/metadata.store';
+import type { MetadataStore } from '../metadata/metadata-store';
 import type { DatasetPolicy } from './dataset.policy';
 import { checkTextFields, TEXT_FIELDS, UPDATABLE, type TextField } from './dataset.fields';
 import { DatasetQuery, type DatasetFilter, type DatasetPage } from './dataset.query';
+import { datasetFacets, type DatasetFacets } from './dataset-facets';
 import type { EventService } from '../event/event.service';
 
 export interface DatasetCreateInput extends OwnedRecordCreate<TextField> {
@@ -72,6 +73,11 @@ export class DatasetService {
 
   count(ctx: RequestContext, filter: DatasetFilter): Promise<number> {
     return this.query.count(ctx, filter);
+  }
+
+  /** Facet counts of the datasets `filter` selects for the caller. */
+  facets(ctx: RequestContext, filter: DatasetFilter): Promise<DatasetFacets> {
+    return datasetFacets(ctx, this.query, filter);
   }
 
   /** A new dataset; its instrument (optional) must be registered. */

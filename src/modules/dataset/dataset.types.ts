@@ -2,6 +2,7 @@ import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphq
 import { IsOptional, MaxLength } from 'class-validator';
 import { connectionTypes } from '../../core/graphql/connection';
 import { Dataset } from './dataset.entity';
+import { FACET_LIMIT } from './dataset-facets';
 import {
   OwnedRecordChangesInput,
   OwnedRecordFilterInput,
@@ -64,6 +65,49 @@ export class DatasetFilterInput extends OwnedRecordFilterInput {
   @Field(() => String, { nullable: true, description: 'Data type.' }) dataType?: string;
   @Field(() => String, { nullable: true, description: 'Associated with this sample (MFID).' })
   sampleMfid?: string;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Full-text query (web-search syntax: words, "phrases", or, -not; English stemming) over the name, measurement, data type, data format, session name and scientific metadata (keys and values). The order stays newest first.',
+  })
+  text?: string;
+}
+
+@ObjectType({
+  description: 'One value of a facet dimension and how many datasets of the result set carry it.',
+})
+export class FacetValueType {
+  @Field({
+    description:
+      'What the matching filter takes: the text, an MFID (instrument, project), an ORCID (owner), or true/false (public).',
+  })
+  value!: string;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'For display: instrument name, project title (or slug), owner username, public/private; null otherwise.',
+  })
+  label!: string | null;
+  @Field(() => Int, { description: 'How many datasets of the result set carry it.' }) count!: number;
+}
+
+const top = `the ${FACET_LIMIT} most frequent values, ties by value`;
+
+@ObjectType({
+  description: `Counts of the datasets a filter selects, per dimension (${top}); datasets without a value in a dimension are not counted in it.`,
+})
+export class DatasetFacetsType {
+  @Field(() => Int, { description: 'How many datasets the filter selects (the list total).' }) total!: number;
+  @Field(() => [FacetValueType], { description: `By measurement: ${top}.` }) measurement!: FacetValueType[];
+  @Field(() => [FacetValueType], { description: `By instrument (MFID): ${top}.` })
+  instrument!: FacetValueType[];
+  @Field(() => [FacetValueType], { description: `By assigned project (MFID): ${top}.` })
+  project!: FacetValueType[];
+  @Field(() => [FacetValueType], { description: `By keyword: ${top}.` }) keyword!: FacetValueType[];
+  @Field(() => [FacetValueType], { description: `By data type: ${top}.` }) dataType!: FacetValueType[];
+  @Field(() => [FacetValueType], { description: `By owner (ORCID): ${top}.` }) owner!: FacetValueType[];
+  @Field(() => [FacetValueType], { description: 'Public (true) and private (false).' })
+  public!: FacetValueType[];
 }
 
 @InputType({ description: 'Fields of a dataset an update may change.' })

@@ -1,3 +1,5 @@
+import { NullableString, Type } from '../../core/rest/schema';
+import { REVIEW } from '../reviewed-request/reviewed-request.legacy';
 import { iso } from '../../core/rest/wire';
 import { toLegacyReview } from '../reviewed-request/reviewed-request.legacy';
 import type { DeletionRequest } from './deletion-request.entity';
@@ -34,3 +36,35 @@ export function toLegacyDeletionAudit(a: DeletionAudit): Record<string, unknown>
     deleted_at: iso(a.deletedAt),
   };
 }
+
+const nullable = NullableString();
+export const DELETION_REQUEST = Type.Object(
+  {
+    id: Type.Integer(),
+    resource_id: Type.String(),
+    resource_type: Type.String(),
+    resource_name: nullable,
+    project_id: nullable,
+    requester_id: Type.String(),
+    ...REVIEW,
+  },
+  { title: 'DeletionRequest' },
+);
+export const DELETION_AUDIT = Type.Object(
+  {
+    id: Type.Integer(),
+    request_id: Type.Union([Type.Integer(), Type.Null()]),
+    resource_id: Type.String(),
+    resource_type: Type.String(),
+    resource_name: nullable,
+    project_id: nullable,
+    requester_id: nullable,
+    reason: nullable,
+    request_time: nullable,
+    reviewer_id: nullable,
+    reviewer_notes: nullable,
+    review_time: nullable,
+    deleted_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'DeletionAudit' },
+);

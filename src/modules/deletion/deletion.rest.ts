@@ -1,91 +1,142 @@
-import type { Router } from 'express';
-import { handle, param } from '../../core/rest/handler';
-import { bodyObject, qBool, qOffsetPage, qStr } from '../../core/rest/params';
-import { optionalString, pickFields } from '../../core/rest/body';
+import { defineRoute, type Route } from '../../core/rest/route';
+import { MESSAGE, NullableString, OFFSET_PAGE, offsetPage, QBool, QStr, Type } from '../../core/rest/schema';
 import { validationError } from '../../core/errors';
+import { pageOf } from '../../core/rest/params';
 import { parseStatus } from './deletion.service';
-import { toLegacyDeletionAudit, toLegacyDeletionRequest } from './deletion.legacy';
+import {
+  DELETION_AUDIT,
+  DELETION_REQUEST,
+  toLegacyDeletionAudit,
+  toLegacyDeletionRequest,
+} from './deletion.legacy';
 
-export function deletionRoutes(router: Router): void {
-  router.post(
-    '/resources/:id/delete',
-    handle(async (ctx, req) => {
+const tag = 'deletion';
+const id = { id: 'the request id' };
+
+export const deletionRoutes: Route[] = [
+  defineRoute(
+    {
+      method: 'post',
+      path: '/resources/:id/delete',
+      tag,
+      summary: 'Ask for a record to be deleted (reviewed by an admin)',
+      params: { id: 'the resource MFID' },
+      query: { reason: QStr('why (or in the body)') },
+      body: Type.Object({ reason: Type.Optional(NullableString()) }, { additionalProperties: false }),
+      status: 201,
+      response: DELETION_REQUEST,
+    },
+    async (ctx, { params, query, body }) => {
       // the legacy client sends `?reason=`; a JSON body `{"reason": ...}` is read too (both: 422)
-      const body = pickFields(bodyObject(req.body), ['reason']);
-      const fromBody = optionalString(body, 'reason') ?? undefined;
-      const fromQuery = qStr(req.query, 'reason');
-      if (fromBody !== undefined && fromQuery !== undefined && fromBody !== fromQuery) {
+      const fromBody = (body as { reason?: string | null }).reason ?? undefined;
+      if (fromBody !== undefined && query.reason !== undefined && fromBody !== query.reason) {
         throw validationError('reason', 'give it in the query or in the body, not both');
       }
-      const request = await ctx.services.deletion.request(ctx, param(req, 'id'), fromQuery ?? fromBody);
+      const request = await ctx.services.deletion.request(ctx, params.id, query.reason ?? fromBody);
       return toLegacyDeletionRequest(request);
-    }, 201),
-  );
-  router.delete(
-    '/resources/:id',
-    handle(async (ctx, req) => {
-      const id = param(req, 'id');
-      const now = await ctx.services.deletion.deleteNow(ctx, id, qBool(req.query, 'force', false));
+    },
+  ),
+  defineRoute(
+    {
+      method: 'delete',
+      path: '/resources/:id',
+      tag,
+      summary: 'Delete a record now (platform admins)',
+      params: { id: 'the resource MFID' },
+      query: { force: QBool('also delete what still refers to it', false) },
+      response: MESSAGE,
+    },
+    async (ctx, { params, query }) => {
+      const now = await ctx.services.deletion.deleteNow(ctx, params.id, query.force ?? false);
       return {
         detail: now
-          ? `Resource ${id} permanently deleted`
-          : `Resource ${id} was already deleted (see the audit)`,
+          ? `Resource ${params.id} permanently deleted`
+          : `Resource ${params.id} was already deleted (see the audit)`,
       };
-    }),
-  );
-  router.get(
-    '/deletion_requests',
-    handle(async (ctx, req) => {
+    },
+  ),
+  defineRoute(
+    {
+      method: 'get',
+      path: '/deletion_requests',
+      tag,
+      summary: 'Deletion requests (yours; all for admins)',
+      query: {
+        status: QStr('pending, approved or rejected'),
+        resource_id: QStr('of this resource'),
+        requester_id: QStr('by this requester (ORCID)'),
+        ...OFFSET_PAGE,
+      },
+      response: offsetPage(DELETION_REQUEST),
+    },
+    async (ctx, { query }) => {
       const page = await ctx.services.deletion.list(
         ctx,
-        {
-          status: parseStatus(qStr(req.query, 'status')),
-          resourceId: qStr(req.query, 'resource_id'),
-          requesterId: qStr(req.query, 'requester_id'),
-        },
-        qOffsetPage(req.query, ctx.config.limits),
+        { status: parseStatus(query.status), resourceId: query.resource_id, requesterId: query.requester_id },
+        pageOf(query, ctx.config.limits),
       );
       return { items: page.items.map(toLegacyDeletionRequest), total: page.total };
-    }),
-  );
-  router.get(
-    '/deletion_requests/:id',
-    handle(async (ctx, req) =>
-      toLegacyDeletionRequest(await ctx.services.deletion.get(ctx, param(req, 'id'))),
-    ),
-  );
+    },
+  ),
+  defineRoute(
+    {
+      method: 'get',
+      path: '/deletion_requests/:id',
+      tag,
+      summary: 'A deletion request',
+      params: id,
+      response: DELETION_REQUEST,
+    },
+    async (ctx, { params }) => toLegacyDeletionRequest(await ctx.services.deletion.get(ctx, params.id)),
+  ),
   // approve or reject: status and reviewer_notes are query parameters on this route
-  router.patch(
-    '/deletion_requests/:id',
-    handle(async (ctx, req) => {
-      const reviewed = await ctx.services.deletion.review(
-        ctx,
-        param(req, 'id'),
-        qStr(req.query, 'status'),
-        qStr(req.query, 'reviewer_notes'),
-      );
-      return toLegacyDeletionRequest(reviewed);
-    }),
-  );
-  router.get(
-    '/deletion_audit',
-    handle(async (ctx, req) => {
+  defineRoute(
+    {
+      method: 'patch',
+      path: '/deletion_requests/:id',
+      tag,
+      summary: 'Approve or reject a deletion request (admins)',
+      params: id,
+      query: { status: QStr('approved or rejected'), reviewer_notes: QStr('a note for the requester') },
+      response: DELETION_REQUEST,
+    },
+    async (ctx, { params, query }) =>
+      toLegacyDeletionRequest(
+        await ctx.services.deletion.review(ctx, params.id, query.status, query.reviewer_notes),
+      ),
+  ),
+  defineRoute(
+    {
+      method: 'get',
+      path: '/deletion_audit',
+      tag,
+      summary: 'The audit of deleted records',
+      query: {
+        resource_id: QStr('of this resource'),
+        requester_id: QStr('requested by (ORCID)'),
+        reviewer_id: QStr('reviewed by (ORCID)'),
+        ...OFFSET_PAGE,
+      },
+      response: offsetPage(DELETION_AUDIT),
+    },
+    async (ctx, { query }) => {
       const page = await ctx.services.deletion.listAudit(
         ctx,
-        {
-          resourceId: qStr(req.query, 'resource_id'),
-          requesterId: qStr(req.query, 'requester_id'),
-          reviewerId: qStr(req.query, 'reviewer_id'),
-        },
-        qOffsetPage(req.query, ctx.config.limits),
+        { resourceId: query.resource_id, requesterId: query.requester_id, reviewerId: query.reviewer_id },
+        pageOf(query, ctx.config.limits),
       );
       return { items: page.items.map(toLegacyDeletionAudit), total: page.total };
-    }),
-  );
-  router.get(
-    '/deletion_audit/:id',
-    handle(async (ctx, req) =>
-      toLegacyDeletionAudit(await ctx.services.deletion.getAudit(ctx, param(req, 'id'))),
-    ),
-  );
-}
+    },
+  ),
+  defineRoute(
+    {
+      method: 'get',
+      path: '/deletion_audit/:id',
+      tag,
+      summary: 'An audit entry',
+      params: { id: 'the audit entry id' },
+      response: DELETION_AUDIT,
+    },
+    async (ctx, { params }) => toLegacyDeletionAudit(await ctx.services.deletion.getAudit(ctx, params.id)),
+  ),
+];

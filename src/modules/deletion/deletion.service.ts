@@ -5,6 +5,7 @@ import { conflict, notFound, validationError } from '../../core/errors';
 import { uniquely } from '../../core/db/unique';
 import { optionalText, parseIntegerId } from '../../core/input';
 import type { OffsetPage } from '../../core/db/page';
+import { offsetFind } from '../../core/db/keyset';
 import { capitalize, type AnyResource, type ResourceService } from '../resource/resource.service';
 import {
   DeletionRequest,
@@ -96,12 +97,7 @@ export class DeletionService {
     if (filter.status) where.status = filter.status;
     if (filter.resourceId) where.resourceId = filter.resourceId;
     if (filter.requesterId) where.requesterId = filter.requesterId;
-    const [items, total] = await ctx.em.findAndCount(DeletionRequest, where, {
-      orderBy: { id: 'desc' },
-      limit: page.limit,
-      offset: page.offset,
-    });
-    return { items, total };
+    return offsetFind(ctx.em, DeletionRequest, where, { id: 'desc' }, page);
   }
 
   async get(ctx: RequestContext, id: unknown): Promise<DeletionRequest> {
@@ -184,7 +180,7 @@ export class DeletionService {
           `resource ${r.uniqueId} has no approved deletion request: approve one, or delete with force=True`,
         );
       }
-      const request = approved ?? requests[0] ?? null;
+      const request = approved ?? requests.at(0) ?? null;
       if (request?.status === 'pending') {
         Object.assign(request, {
           status: 'approved',
@@ -211,12 +207,7 @@ export class DeletionService {
     if (filter.resourceId) where.resourceId = filter.resourceId;
     if (filter.requesterId) where.requesterId = filter.requesterId;
     if (filter.reviewerId) where.reviewerId = filter.reviewerId;
-    const [items, total] = await ctx.em.findAndCount(DeletionAudit, where, {
-      orderBy: { id: 'desc' },
-      limit: page.limit,
-      offset: page.offset,
-    });
-    return { items, total };
+    return offsetFind(ctx.em, DeletionAudit, where, { id: 'desc' }, page);
   }
 
   async getAudit(ctx: RequestContext, id: unknown): Promise<DeletionAudit> {

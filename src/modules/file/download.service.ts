@@ -32,6 +32,12 @@ export function remoteFileError(file: AssociatedFile): AppError {
   );
 }
 
+/** What a dataset archive holds, and what it leaves out and why (its manifest). */
+export interface ArchivePlan {
+  targets: DownloadTarget[];
+  skipped: { fileId: string; filename: string; reason: string }[];
+}
+
 /**
  * Downloads of stored files (DESIGN §6): signed URLs valid for one hour (S3 presigned, or the
  * service's own HMAC-signed URLs), and what a streamed download needs. Remote files are never
@@ -104,8 +110,9 @@ export class DownloadService {
     ctx: RequestContext,
     datasetId: string,
     opts: LinkOptions = {},
+    page?: { limit: number; offset: number },
   ): Promise<Record<string, string>> {
-    const stored = (await this.deps.files.ofDataset(ctx, datasetId)).filter((f) => f.storageKey);
+    const stored = (await this.deps.files.ofDataset(ctx, datasetId, page)).filter((f) => f.storageKey);
     // this wording makes older clients read the 404 as "no links" rather than an error
     if (!stored.length) throw new AppError('NOT_FOUND', `No files found in storage for dataset ${datasetId}`);
     const links: Record<string, string> = {};
@@ -113,12 +120,25 @@ export class DownloadService {
     return links;
   }
 
-  /** The stored files of a dataset whose names match any of `include` (all when empty). */
-  async archiveTargets(ctx: RequestContext, datasetId: string, include: string[]): Promise<DownloadTarget[]> {
+  /**
+   * The files of a dataset whose names match any of `include` (all when empty): the stored ones
+   * to archive, and the ones left out with the reason (remote files), for the archive's manifest.
+   */
+  async archiveTargets(ctx: RequestContext, datasetId: string, include: string[]): Promise<ArchivePlan> {
     const matchers = include.map(globToRegExp);
-    return (await this.deps.files.ofDataset(ctx, datasetId))
-      .filter((f) => f.storageKey && (!matchers.length || matchers.some((m) => m.test(f.filename))))
-      .map((f) => this.target(f));
+    const plan: ArchivePlan = { targets: [], skipped: [] };
+    for (const f of await this.deps.files.ofDataset(ctx, datasetId)) {
+      if (matchers.length && !matchers.some((m) => m.test(f.filename))) continue;
+      if (f.storageKey) plan.targets.push(this.target(f));
+      else {
+        plan.skipped.push({
+          fileId: f.uniqueId,
+          filename: f.filename,
+          reason: `remote file on "${f.storageBackend}"${f.storagePath ? ` at ${f.storagePath}` : ''}: not in the service storage`,
+        });
+      }
+    }
+    return plan;
   }
 }
 

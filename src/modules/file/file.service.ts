@@ -13,7 +13,7 @@ import type { FilePolicy } from './file.policy';
 import { FileQuery, type FileFilter } from './file.query';
 import { cleanContentType, cleanFilename, ingestorName } from './filename';
 import { StoredFileHooks } from './stored-file';
-import { applyFilePatch, checkRemoteInput, type FilePatch, type RemoteFileInput } from './file.input';
+import { applyFilePatch, checkRemoteInput, type FilePatch, type RemoteFileInput } from './file-input';
 import { actorOf, type EventService } from '../event/event.service';
 import { fieldChanges } from '../event/event.types';
 
@@ -80,9 +80,18 @@ export class FileService {
   }
 
   /** A dataset the caller may read, with the files it holds, oldest first. */
-  async ofDataset(ctx: RequestContext, datasetId: string): Promise<AssociatedFile[]> {
+  /** The files of a readable dataset, oldest first: all of them, or a page (`limit` after `offset`). */
+  async ofDataset(
+    ctx: RequestContext,
+    datasetId: string,
+    page?: { limit: number; offset: number },
+  ): Promise<AssociatedFile[]> {
     const ds = await this.deps.datasets.get(ctx, datasetId);
-    return ctx.em.find(AssociatedFile, { dataset: ds.uniqueId }, { orderBy: { uniqueId: 'asc' } });
+    return ctx.em.find(
+      AssociatedFile,
+      { dataset: ds.uniqueId },
+      { orderBy: { uniqueId: 'asc' }, ...(page ? { limit: page.limit, offset: page.offset } : {}) },
+    );
   }
 
   list(ctx: RequestContext, filter: FileFilter, page: { limit: number; offset: number }) {
@@ -269,7 +278,9 @@ export class FileService {
       tx.persist(file);
       if (Object.keys(changes).length === 0) return;
       const type =
-        Object.keys(changes).length === 1 && changes.storage_path ? 'file.storage_path_set' : 'file.updated';
+        Object.keys(changes).length === 1 && 'storage_path' in changes
+          ? 'file.storage_path_set'
+          : 'file.updated';
       await this.emitFile(tx, ctx, type, ds.uniqueId, {
         unique_id: file.uniqueId,
         filename: file.filename,

@@ -10,7 +10,7 @@ const MAX_BYTES = 255;
  */
 export function cleanFilename(raw: unknown, field = 'filename'): string {
   if (typeof raw !== 'string' || raw.trim() === '') throw validationError(field, 'is required');
-  const base = raw.split(/[/\\]/).pop()!.trim();
+  const base = (raw.split(/[/\\]/).pop() ?? '').trim(); // split always yields one part
   if (base === '' || base === '.' || base === '..') {
     throw validationError(field, 'must name a file, not a directory');
   }

@@ -1,8 +1,10 @@
+import { NullableString, Type } from '../../core/rest/schema';
 import type { GraphRows } from './graph.service';
 
 /**
  * The legacy node-link shape (networkx `node_link_data`): directed, edges from parent to child,
- * under both `edges` (networkx >= 3.6) and `links` (older releases).
+ * under both `edges` (networkx >= 3.6) and `links` (older releases). A graph cut at the caps
+ * says so in the graph attributes: `"graph": {"truncated": true}` (otherwise `{}`).
  */
 export function toNodeLink(graph: GraphRows): Record<string, unknown> {
   const edges = graph.edges.map((e) => ({
@@ -14,7 +16,7 @@ export function toNodeLink(graph: GraphRows): Record<string, unknown> {
   return {
     directed: true,
     multigraph: false,
-    graph: {},
+    graph: graph.truncated ? { truncated: true } : {},
     nodes: graph.nodes.map((n) => ({
       id: n.id,
       unique_id: n.id,
@@ -30,3 +32,16 @@ export function toNodeLink(graph: GraphRows): Record<string, unknown> {
     links: edges,
   };
 }
+
+/** The node-link graph (networkx `node_link_data`). */
+export const NODE_LINK = Type.Object(
+  {
+    directed: Type.Boolean(),
+    multigraph: Type.Boolean(),
+    graph: Type.Object({}),
+    nodes: Type.Array(Type.Object({ id: Type.String(), entity_type: Type.String(), name: NullableString() })),
+    edges: Type.Array(Type.Object({ source: Type.String(), target: Type.String() })),
+    links: Type.Array(Type.Object({ source: Type.String(), target: Type.String() })),
+  },
+  { title: 'NodeLinkGraph' },
+);

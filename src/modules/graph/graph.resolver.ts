@@ -25,6 +25,7 @@ function toGraph(rows: GraphRows): EntityGraph {
       kind: e.kind as EdgeKindEnum,
       relationshipType: e.relationship_type as RelationshipTypeEnum | null,
     })),
+    truncated: rows.truncated,
   };
 }
 

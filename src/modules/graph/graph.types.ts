@@ -1,4 +1,5 @@
-import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Extensions, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { listCap } from '../../core/graphql/limits';
 import { EdgeKindEnum, RelationshipTypeEnum } from '../link/link.types';
 
 export enum GraphDirectionEnum {
@@ -70,9 +71,21 @@ export class GraphEdge {
 
 @ObjectType({ description: 'Datasets and samples with the links between them, as far as you may read.' })
 export class EntityGraph {
-  @Field(() => [GraphNode], { description: 'The nodes, nearest first.' })
+  @Field(() => [GraphNode], {
+    description: 'The nodes, nearest first (at most GRAPH_MAX_NODES, 5000 by default; see truncated).',
+  })
+  @Extensions(listCap({ size: 'graphMaxNodes' }))
   nodes!: GraphNode[];
 
-  @Field(() => [GraphEdge], { description: 'The links whose two ends are both nodes.' })
+  @Field(() => [GraphEdge], {
+    description: 'The links whose two ends are both nodes (at most four times GRAPH_MAX_NODES).',
+  })
+  @Extensions(listCap({ size: 'graphMaxNodes', factor: 4 }))
   edges!: GraphEdge[];
+
+  @Field({
+    description:
+      'Whether nodes or edges were left out at the caps (GRAPH_MAX_NODES nodes, 5000 by default, nearest first): narrow it with depth or direction, or page the records with the datasets and samples connections.',
+  })
+  truncated!: boolean;
 }

@@ -19,8 +19,8 @@ export interface Readiness {
   deployment: { git_commit: string | null; role: string; started_at: string };
 }
 
-/** Reads the version from package.json and the commit from the environment or the checkout. */
-export function provenance(config: Config): { version: string; commit: string | null } {
+/** The version in package.json (also the OpenAPI document's `info.version`). */
+export function packageVersion(): string {
   const root = path.resolve(__dirname, '..', '..', '..', '..');
   const candidates = [
     path.join(root, 'package.json'),
@@ -35,7 +35,12 @@ export function provenance(config: Config): { version: string; commit: string | 
       /* try the next location: dist/ and src/ sit at different depths */
     }
   }
-  return { version, commit: config.gitCommit ?? gitHead(process.cwd()) };
+  return version;
+}
+
+/** Reads the version from package.json and the commit from the environment or the checkout. */
+export function provenance(config: Config): { version: string; commit: string | null } {
+  return { version: packageVersion(), commit: config.gitCommit ?? gitHead(process.cwd()) };
 }
 
 function gitHead(dir: string): string | null {

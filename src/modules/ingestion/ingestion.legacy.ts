@@ -1,3 +1,4 @@
+import { NullableString, Type } from '../../core/rest/schema';
 import type { IngestionRequest } from './ingestion-request.entity';
 import { iso } from '../../core/rest/wire';
 
@@ -20,3 +21,23 @@ export function toLegacyIngestionRequest(r: IngestionRequest): Record<string, un
     created_at: iso(r.timeCreated),
   };
 }
+
+const nullable = NullableString();
+export const INGESTION_REQUEST = Type.Object(
+  {
+    id: Type.Integer(),
+    status: Type.String(),
+    ingestion_class: nullable,
+    ingestor_used: nullable,
+    ingestion_githash: nullable,
+    file_mfid: Type.String(),
+    dataset_mfid: Type.String(),
+    time_created: Type.String({ format: 'date-time' }),
+    time_started: nullable,
+    time_completed: nullable,
+    error_message: nullable,
+    file_id: Type.String(),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'IngestionRequest' },
+);

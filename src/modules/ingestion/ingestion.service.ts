@@ -12,11 +12,11 @@ import { ingestorName } from '../file/filename';
 import { AssociatedFile } from '../file/file.entity';
 import { isMfid } from '../../core/ids';
 import { FINAL_STATUSES, IngestionRequest } from './ingestion-request.entity';
-import { checkPatch, type IngestionPatch } from './ingestion.patch';
-import { parseRequestId } from './ingestion.ids';
+import { checkPatch, type IngestionPatch } from './ingestion-patch';
+import { parseRequestId } from './ingestion-ids';
 import type { IngestionPolicy } from './ingestion.policy';
 import type { EventService } from '../event/event.service';
-import { emitIngestion } from './ingestion.events';
+import { emitIngestion } from './ingestion-events';
 
 /** The queue ingestion jobs wait on (`{request_id, dataset_mfid}`). */
 export const INGESTION_QUEUE = 'ingestion';

@@ -1,3 +1,4 @@
+import { NullableString, Type } from '../../core/rest/schema';
 import type { RequestContext } from '../../core/context';
 import { toLegacyFlags } from '../../core/rest/wire';
 import { toPublicUser } from '../user/user.legacy';
@@ -32,3 +33,31 @@ export async function toLegacyInstrument(
     capabilities: capabilities ? toLegacyFlags(capabilities) : null,
   };
 }
+
+const nullable = NullableString();
+const nullableObject = Type.Union([Type.Object({}), Type.Null()]);
+/** An instrument on the legacy wire. */
+export const INSTRUMENT = Type.Object(
+  {
+    unique_id: Type.String(),
+    instrument_id: nullable,
+    instrument_name: Type.String(),
+    owner_orcid: Type.String(),
+    owner: nullableObject,
+    status: nullable,
+    location: nullable,
+    manufacturer: nullable,
+    model: nullable,
+    instrument_type: nullable,
+    description: nullable,
+    other_id: nullable,
+    other_id_source: nullable,
+    public: Type.Boolean(),
+    creation_time: Type.String({ format: 'date-time' }),
+    modification_time: Type.String({ format: 'date-time' }),
+    resource_type: Type.Literal('instrument'),
+    capabilities: Type.Union([Type.Record(Type.String(), Type.Boolean()), Type.Null()]),
+    scientific_metadata: Type.Optional(nullableObject),
+  },
+  { title: 'Instrument' },
+);

@@ -1,14 +1,24 @@
-import type { Router } from 'express';
-import { handle, param } from '../../core/rest/handler';
 import type { RequestContext } from '../../core/context';
-import { bodyObject, qOffsetPage, qStr } from '../../core/rest/params';
-import { optionalBool, optionalString, pickFields, requiredString, type Body } from '../../core/rest/body';
+import { defineRoute, type Route } from '../../core/rest/route';
+import {
+  echoed,
+  NullableString,
+  OFFSET_PAGE,
+  offsetPage,
+  QStr,
+  refused,
+  RequiredString,
+  Type,
+} from '../../core/rest/schema';
+import { pageOf } from '../../core/rest/params';
 import { AppError } from '../../core/errors';
+import { INCLUDE_QUERY } from '../owned-record/owned-record.legacy';
 import { toLegacyResource, withMetadata } from '../resource/resource.legacy';
-import { toLegacyInstrument } from './instrument.legacy';
+import { INSTRUMENT, toLegacyInstrument } from './instrument.legacy';
 import type { InstrumentPatch, InstrumentText } from './instrument.service';
 import type { Instrument } from './instrument.entity';
 
+const tag = 'instruments';
 const TEXT_WIRE: [string, keyof InstrumentText][] = [
   ['location', 'location'],
   ['manufacturer', 'manufacturer'],
@@ -19,12 +29,35 @@ const TEXT_WIRE: [string, keyof InstrumentText][] = [
   ['other_id_source', 'otherIdSource'],
   ['status', 'status'],
 ];
-const TEXT_FIELDS = TEXT_WIRE.map(([w]) => w);
+const TEXT_PROPERTIES = Object.fromEntries(TEXT_WIRE.map(([w]) => [w, Type.Optional(NullableString())]));
 const OWNERSHIP = 'ownership changes only through POST /resources/{mfid}/transfer_ownership';
 
-function textInput(body: Body): InstrumentText {
+const CREATE_BODY = Type.Object(
+  {
+    instrument_name: RequiredString(),
+    instrument_id: Type.Optional(NullableString()),
+    owner: Type.Optional(NullableString({ description: 'ORCID of the owner (admins only)' })),
+    owner_orcid: Type.Optional(NullableString({ description: 'same as owner' })),
+    public: Type.Optional(Type.Boolean()),
+    ...TEXT_PROPERTIES,
+    ...echoed(['unique_id', 'resource_type', 'creation_time', 'modification_time', 'scientific_metadata']),
+  },
+  { additionalProperties: false, title: 'InstrumentCreate' },
+);
+const PATCH_BODY = Type.Object(
+  {
+    instrument_name: Type.Optional(RequiredString()),
+    instrument_id: Type.Optional(RequiredString()),
+    public: Type.Optional(Type.Boolean()),
+    ...TEXT_PROPERTIES,
+    ...refused({ owner: OWNERSHIP, owner_orcid: OWNERSHIP }),
+  },
+  { additionalProperties: false, title: 'InstrumentPatch' },
+);
+
+function textInput(body: Record<string, unknown>): InstrumentText {
   const out: InstrumentText = {};
-  for (const [wire, key] of TEXT_WIRE) if (wire in body) out[key] = optionalString(body, wire);
+  for (const [wire, key] of TEXT_WIRE) if (wire in body) out[key] = body[wire] as string | null;
   return out;
 }
 
@@ -37,14 +70,27 @@ async function written(ctx: RequestContext, instrument: Instrument): Promise<Rec
   );
 }
 
-export function instrumentRoutes(router: Router): void {
-  router.get(
-    '/instruments',
-    handle(async (ctx, req) => {
+const id = { id: 'the instrument MFID' };
+
+export const instrumentRoutes: Route[] = [
+  defineRoute(
+    {
+      method: 'get',
+      path: '/instruments',
+      tag,
+      summary: 'Instruments you may read',
+      query: {
+        instrument_name: QStr('exact name'),
+        include_metadata: INCLUDE_QUERY.include_metadata,
+        ...OFFSET_PAGE,
+      },
+      response: offsetPage(INSTRUMENT),
+    },
+    async (ctx, { query }) => {
       const page = await ctx.services.instrument.list(
         ctx,
-        { instrumentName: qStr(req.query, 'instrument_name') },
-        qOffsetPage(req.query, ctx.config.limits),
+        { instrumentName: query.instrument_name },
+        pageOf(query, ctx.config.limits),
       );
       const items = await Promise.all(
         page.items.map(async (i) =>
@@ -52,26 +98,28 @@ export function instrumentRoutes(router: Router): void {
             ctx,
             ctx.services.metadata,
             { type: 'instrument', uniqueId: i.uniqueId, record: i },
-            req.query,
+            query,
             await toLegacyInstrument(ctx, i),
           ),
         ),
       );
       return { items, total: page.total };
-    }),
-  );
-  router.post(
-    '/instruments',
-    handle(async (ctx, req) => {
-      const body = pickFields(
-        bodyObject(req.body),
-        ['instrument_name', 'instrument_id', 'owner', 'owner_orcid', 'public', ...TEXT_FIELDS],
-        {
-          ignore: ['unique_id', 'resource_type', 'creation_time', 'modification_time', 'scientific_metadata'],
-        },
-      );
-      const owner = optionalString(body, 'owner');
-      const ownerOrcid = optionalString(body, 'owner_orcid');
+    },
+  ),
+  defineRoute(
+    {
+      method: 'post',
+      path: '/instruments',
+      tag,
+      summary: 'Register an instrument',
+      body: CREATE_BODY,
+      status: 201,
+      response: INSTRUMENT,
+    },
+    async (ctx, input) => {
+      const body = input.body as Record<string, unknown>;
+      const owner = body.owner as string | null | undefined;
+      const ownerOrcid = body.owner_orcid as string | null | undefined;
       if (owner && ownerOrcid) {
         throw new AppError('VALIDATION', 'owner and owner_orcid must not both be given', [
           { field: 'owner', message: 'conflicts with owner_orcid' },
@@ -79,40 +127,50 @@ export function instrumentRoutes(router: Router): void {
         ]);
       }
       const instrument = await ctx.services.instrument.create(ctx, {
-        instrumentName: requiredString(body, 'instrument_name'),
-        instrumentId: optionalString(body, 'instrument_id'),
+        instrumentName: body.instrument_name as string,
+        instrumentId: body.instrument_id as string | null | undefined,
         owner: owner ?? ownerOrcid,
-        public: optionalBool(body, 'public'),
+        public: body.public as boolean | undefined,
         ...textInput(body),
       });
       return written(ctx, instrument);
-    }, 201),
-  );
-  router.get(
-    '/instruments/:id',
-    handle(async (ctx, req) => {
-      const instrument = await ctx.services.instrument.get(ctx, param(req, 'id'));
+    },
+  ),
+  defineRoute(
+    {
+      method: 'get',
+      path: '/instruments/:id',
+      tag,
+      summary: 'An instrument',
+      params: id,
+      query: { include_metadata: INCLUDE_QUERY.include_metadata },
+      response: INSTRUMENT,
+    },
+    async (ctx, { params, query }) => {
+      const instrument = await ctx.services.instrument.get(ctx, params.id);
       return toLegacyResource(
         ctx,
         { type: 'instrument', uniqueId: instrument.uniqueId, record: instrument },
-        req.query,
+        query,
       );
-    }),
-  );
-  router.patch(
-    '/instruments/:id',
-    handle(async (ctx, req) => {
-      const body = pickFields(
-        bodyObject(req.body),
-        ['instrument_name', 'instrument_id', 'public', ...TEXT_FIELDS],
-        {
-          rejectWith: { owner: OWNERSHIP, owner_orcid: OWNERSHIP },
-        },
-      );
-      const patch: InstrumentPatch = { ...textInput(body), public: optionalBool(body, 'public') };
-      if ('instrument_name' in body) patch.instrumentName = requiredString(body, 'instrument_name');
-      if ('instrument_id' in body) patch.instrumentId = requiredString(body, 'instrument_id');
-      return written(ctx, await ctx.services.instrument.update(ctx, param(req, 'id'), patch));
-    }),
-  );
-}
+    },
+  ),
+  defineRoute(
+    {
+      method: 'patch',
+      path: '/instruments/:id',
+      tag,
+      summary: 'Update an instrument',
+      params: id,
+      body: PATCH_BODY,
+      response: INSTRUMENT,
+    },
+    async (ctx, input) => {
+      const body = input.body as Record<string, unknown>;
+      const patch: InstrumentPatch = { ...textInput(body), public: body.public as boolean | undefined };
+      if ('instrument_name' in body) patch.instrumentName = body.instrument_name as string;
+      if ('instrument_id' in body) patch.instrumentId = body.instrument_id as string;
+      return written(ctx, await ctx.services.instrument.update(ctx, input.params.id, patch));
+    },
+  ),
+];

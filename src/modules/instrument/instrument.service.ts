@@ -33,10 +33,11 @@ export interface InstrumentCreateInput extends InstrumentText {
   public?: boolean;
 }
 
+/** A change; `null` (GraphQL's explicit null) is refused for the fields that cannot be empty. */
 export interface InstrumentPatch extends InstrumentText {
-  instrumentName?: string;
-  instrumentId?: string;
-  public?: boolean;
+  instrumentName?: string | null;
+  instrumentId?: string | null;
+  public?: boolean | null;
 }
 
 /** Registered instruments. */
@@ -129,7 +130,7 @@ export class InstrumentService {
   async create(ctx: RequestContext, input: InstrumentCreateInput): Promise<Instrument> {
     this.policy.assertCanCreate(ctx);
     const problems = checkText(input);
-    const name = (input.instrumentName ?? '').trim();
+    const name = ((input.instrumentName as string | undefined) ?? '').trim(); // REST may omit it
     if (!name) problems.push({ field: 'instrument_name', message: 'is required' });
     else if (name.length > 200)
       problems.push({ field: 'instrument_name', message: 'must be at most 200 characters' });
@@ -155,15 +156,19 @@ export class InstrumentService {
     const instrument = await this.get(ctx, id);
     await this.policy.assertCanUpdate(ctx, instrument, patch.public !== undefined);
     const problems = checkText(patch);
-    if (patch.instrumentName !== undefined && !patch.instrumentName.trim()) {
+    const { instrumentName, instrumentId, public: isPublic } = patch;
+    if (instrumentName === null) problems.push({ field: 'instrument_name', message: 'must not be null' });
+    else if (instrumentName !== undefined && !instrumentName.trim()) {
       problems.push({ field: 'instrument_name', message: 'must not be empty' });
     }
+    if (instrumentId === null) problems.push({ field: 'instrument_id', message: 'must not be null' });
+    if (isPublic === null) problems.push({ field: 'public', message: 'must be true or false, not null' });
     assertNoProblems(problems);
-    if (patch.instrumentId !== undefined && patch.instrumentId !== instrument.instrumentId) {
-      instrument.instrumentId = validateSlug('instrument_id', patch.instrumentId);
+    if (instrumentId != null && instrumentId !== instrument.instrumentId) {
+      instrument.instrumentId = validateSlug('instrument_id', instrumentId);
     }
-    if (patch.instrumentName !== undefined) instrument.instrumentName = patch.instrumentName.trim();
-    if (patch.public !== undefined) instrument.public = patch.public;
+    if (instrumentName != null) instrument.instrumentName = instrumentName.trim();
+    if (isPublic != null) instrument.public = isPublic;
     Object.assign(instrument, textValues(patch));
     if (patch.status === null) instrument.status = 'active';
     await uniquely(() => ctx.em.flush(), 'another instrument has that name or slug');

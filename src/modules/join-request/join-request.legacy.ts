@@ -1,3 +1,5 @@
+import { NullableString, Type } from '../../core/rest/schema';
+import { REVIEW } from '../reviewed-request/reviewed-request.legacy';
 import type { RequestContext } from '../../core/context';
 import { toLegacyReview } from '../reviewed-request/reviewed-request.legacy';
 import type { JoinRequest } from './join-request.entity';
@@ -16,3 +18,14 @@ export async function toLegacyJoinRequest(
     ...toLegacyReview(r),
   };
 }
+
+export const JOIN_REQUEST = Type.Object(
+  {
+    id: Type.Integer(),
+    group_name: NullableString({ description: 'the project slug' }),
+    project_mfid: Type.String(),
+    requester_id: Type.String(),
+    ...REVIEW,
+  },
+  { title: 'JoinRequest' },
+);

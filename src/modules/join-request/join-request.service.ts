@@ -4,6 +4,7 @@ import { conflict, notFound, validationError } from '../../core/errors';
 import { uniquely } from '../../core/db/unique';
 import { optionalText, parseIntegerId } from '../../core/input';
 import type { OffsetPage } from '../../core/db/page';
+import { offsetFind } from '../../core/db/keyset';
 import type { ProjectService } from '../project/project.service';
 import type { ProjectMemberService } from '../project/project-member.service';
 import { User } from '../user/user.entity';
@@ -124,18 +125,12 @@ export class JoinRequestService {
     return ctx.em.findOneOrFail(JoinRequest, { id }, { populate: ['project'], refresh: true });
   }
 
-  private async page(
+  private page(
     ctx: RequestContext,
     where: FilterQuery<JoinRequest>,
     page: { limit: number; offset: number },
   ): Promise<OffsetPage<JoinRequest>> {
-    const [items, total] = await ctx.em.findAndCount(JoinRequest, where, {
-      populate: ['project'],
-      orderBy: { id: 'desc' },
-      limit: page.limit,
-      offset: page.offset,
-    });
-    return { items, total };
+    return offsetFind(ctx.em, JoinRequest, where, { id: 'desc' }, page, ['project']);
   }
 }
 

@@ -1,21 +1,38 @@
-import type { Router } from 'express';
-import { handle, param } from '../../core/rest/handler';
-import { qStr } from '../../core/rest/params';
-import { toLegacyKeywordCount } from './keyword.legacy';
+import { defineRoute, type Route } from '../../core/rest/route';
+import { Checked, QStr, Type } from '../../core/rest/schema';
+import { KEYWORD, toLegacyKeywordCount } from './keyword.legacy';
 
-export function keywordRoutes(router: Router): void {
-  router.get(
-    '/datasets/:id/keywords',
-    handle(async (ctx, req) =>
-      (await ctx.services.keyword.ofDataset(ctx, param(req, 'id'))).map(toLegacyKeywordCount),
-    ),
-  );
-  router.post(
-    '/datasets/:id/keywords',
-    handle(async (ctx, req) => {
-      const body = req.body as { keyword?: unknown } | undefined;
-      const keyword = qStr(req.query, 'keyword') ?? body?.keyword;
-      return toLegacyKeywordCount(await ctx.services.keyword.add(ctx, param(req, 'id'), keyword));
-    }, 201),
-  );
-}
+const tag = 'datasets';
+const id = { id: 'the dataset MFID' };
+
+export const keywordRoutes: Route[] = [
+  defineRoute(
+    {
+      method: 'get',
+      path: '/datasets/:id/keywords',
+      tag,
+      summary: "A dataset's keywords, with how many datasets carry each",
+      params: id,
+      response: Type.Array(KEYWORD),
+    },
+    async (ctx, { params }) =>
+      (await ctx.services.keyword.ofDataset(ctx, params.id)).map(toLegacyKeywordCount),
+  ),
+  defineRoute(
+    {
+      method: 'post',
+      path: '/datasets/:id/keywords',
+      tag,
+      summary: 'Add a keyword to a dataset (in the query, or in the body)',
+      params: id,
+      query: { keyword: QStr('the keyword (wins over the body)') },
+      body: Type.Object({ keyword: Type.Optional(Checked('the keyword')) }),
+      status: 201,
+      response: KEYWORD,
+    },
+    async (ctx, { params, query, body }) => {
+      const keyword = query.keyword ?? (body as { keyword?: unknown }).keyword;
+      return toLegacyKeywordCount(await ctx.services.keyword.add(ctx, params.id, keyword));
+    },
+  ),
+];

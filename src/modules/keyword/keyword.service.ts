@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { rawQuery } from '../../core/db/raw';
-import { validationError } from '../../core/errors';
+import { AppError, validationError } from '../../core/errors';
 import type { DatasetService } from '../dataset/dataset.service';
 import { actorOf, type EventService } from '../event/event.service';
 
@@ -12,6 +12,8 @@ export interface KeywordCount {
 }
 
 const MAX_KEYWORD = 200;
+/** Keywords one dataset may carry: the list is read whole (REST and GraphQL), so it is bounded. */
+export const DATASET_MAX_KEYWORDS = 100;
 
 /** Keywords on datasets: added one per request, listed with their dataset counts. */
 export class KeywordService {
@@ -33,35 +35,57 @@ export class KeywordService {
     const keyword = this.normalize(raw);
     const ds = await this.datasets.get(ctx, datasetId);
     await this.datasets.policy.assertCan(ctx, 'contribute', ds);
-    await ctx.em.transactional(async (tx) => {
-      if (!(await this.addIn(tx, ds.uniqueId, keyword))) return;
-      await this.events.emit(tx, {
-        type: 'keyword.added',
-        actorId: actorOf(ctx),
-        resourceId: ds.uniqueId,
-        resourceType: 'dataset',
-        payload: { keyword },
-      });
+    const added = await ctx.em.transactional(async (tx) => {
+      const result = await this.addIn(tx, ds.uniqueId, keyword);
+      if (result === 'added') {
+        await this.events.emit(tx, {
+          type: 'keyword.added',
+          actorId: actorOf(ctx),
+          resourceId: ds.uniqueId,
+          resourceType: 'dataset',
+          payload: { keyword },
+        });
+      }
+      return result;
     });
+    if (added === 'full') {
+      throw new AppError(
+        'CONFLICT',
+        `Dataset ${ds.uniqueId} already has ${DATASET_MAX_KEYWORDS} keywords, the most a dataset may carry`,
+        [{ field: 'keyword', message: `a dataset carries at most ${DATASET_MAX_KEYWORDS} keywords` }],
+      );
+    }
     const counts = await this.counts(ctx, [keyword]);
     return counts[0] ?? { keyword, numDatasets: 1 };
   }
 
   /**
    * Adds a normalized keyword to a dataset inside `tx`, without permission checks (for
-   * ingestion); adding it again changes nothing. Answers whether the dataset gained it.
+   * ingestion); adding it again changes nothing. A dataset that already carries
+   * `DATASET_MAX_KEYWORDS` keywords gets no new one (`full`): the count is taken under the
+   * dataset's row lock, so concurrent additions cannot pass the cap.
    */
-  async addIn(tx: EntityManager, datasetId: string, keyword: string): Promise<boolean> {
+  async addIn(tx: EntityManager, datasetId: string, keyword: string): Promise<'added' | 'present' | 'full'> {
+    await rawQuery(tx, `select 1 from dataset where unique_id = ? for no key update`, [datasetId]);
     await rawQuery(tx, `insert into keyword (text) values (?) on conflict ((lower(text))) do nothing`, [
       keyword,
     ]);
-    const added = await rawQuery(
+    const [row] = await rawQuery<{ present: boolean; n: number }>(
+      tx,
+      `select exists (select 1 from dataset_keyword dk join keyword k on k.id = dk.keyword_id
+                      where dk.dataset_mfid = ? and lower(k.text) = lower(?)) as present,
+              (select count(*)::int from dataset_keyword where dataset_mfid = ?) as n`,
+      [datasetId, keyword, datasetId],
+    );
+    if (row.present) return 'present';
+    if (row.n >= DATASET_MAX_KEYWORDS) return 'full';
+    await rawQuery(
       tx,
       `insert into dataset_keyword (dataset_mfid, keyword_id)
-       select ?, id from keyword where lower(text) = lower(?) on conflict do nothing returning 1`,
+       select ?, id from keyword where lower(text) = lower(?) on conflict do nothing`,
       [datasetId, keyword],
     );
-    return added.length > 0;
+    return 'added';
   }
 
   /** The keywords of a dataset the caller may read, with counts. */

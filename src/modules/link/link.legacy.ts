@@ -1,3 +1,4 @@
+import { NullableString, Type } from '../../core/rest/schema';
 import type { LinkRow } from './link.loaders';
 import { RELATIONSHIP_ALIAS } from './relationship';
 import type { LinkInfo } from './link.service';
@@ -33,3 +34,31 @@ export function toLegacyLinkInfo(info: LinkInfo): Record<string, unknown> {
     relationship_type: info.relationshipType,
   };
 }
+
+const nullable = NullableString();
+/** A link object (spec 2.5). */
+export const LINK = Type.Object(
+  {
+    unique_id: Type.String(),
+    resource_type: Type.String(),
+    name: nullable,
+    direction: Type.String(),
+    relationship: Type.String(),
+    relationship_type: nullable,
+  },
+  { title: 'Link' },
+);
+/** What a link or unlink call returns. */
+export const LINK_INFO = Type.Object(
+  {
+    kind: Type.String(),
+    parent_mfid: Type.Optional(Type.String()),
+    child_mfid: Type.Optional(Type.String()),
+    parent_type: Type.Optional(Type.String()),
+    child_type: Type.Optional(Type.String()),
+    dataset_mfid: Type.Optional(Type.String()),
+    sample_mfid: Type.Optional(Type.String()),
+    relationship_type: nullable,
+  },
+  { title: 'LinkInfo' },
+);

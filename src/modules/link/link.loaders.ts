@@ -66,14 +66,17 @@ export function linkLoaders(em: EntityManager, context: () => RequestContext, ac
       return keys.map((k) => groups.get(k) ?? []);
     });
 
-  /** the link objects of resources; with `capped`, at most GRAPHQL_LIST_MAX per resource */
-  const linksOf = (capped: boolean) =>
+  /**
+   * The link objects of resources, in their order (parents, children, associations): the
+   * `take` after the first `skip` of each resource.
+   */
+  const linksOf = (window: (ctx: RequestContext) => { skip: number; take: number }) =>
     groupLoader<string, LinkRow>(
       async (ids) => {
         const ctx = context();
         const [d, s] = await Promise.all([readable(ctx, 'd'), readable(ctx, 's')]);
         const keys = [...ids];
-        const cap = capped ? ctx.config.limits.graphqlListMax : null;
+        const { skip, take } = window(ctx);
         const rows = await rawQuery<LinkRow & { _n?: unknown }>(
           em,
           `select * from (select x.focus, x.linked as unique_id, x.linked_type as resource_type,
@@ -96,8 +99,8 @@ export function linkLoaders(em: EntityManager, context: () => RequestContext, ac
          left join dataset d on x.linked_type = 'dataset' and d.unique_id = x.linked
          left join sample s on x.linked_type = 'sample' and s.unique_id = x.linked
          where (d.unique_id is not null and (${d.sql})) or (s.unique_id is not null and (${s.sql}))
-         ) y ${cap ? `where y._n <= ${cap}` : ''} order by y.focus, y._n`,
-          [keys, keys, keys, keys, keys, keys, ...d.params, ...s.params],
+         ) y where y._n > ? and y._n <= ? order by y.focus, y._n`,
+          [keys, keys, keys, keys, keys, keys, ...d.params, ...s.params, skip, skip + take],
         );
         return rows.map(({ _n: _drop, ...row }) => row);
       },
@@ -105,8 +108,10 @@ export function linkLoaders(em: EntityManager, context: () => RequestContext, ac
     );
 
   return {
-    /** the link objects of datasets and samples, by resource MFID */
-    byResource: linksOf(false),
+    /** the link objects of datasets and samples, by resource MFID: at most MAX_PAGE_SIZE each */
+    byResource: linksOf((ctx) => ({ skip: 0, take: ctx.config.limits.maxPageSize })),
+    /** a page of them: `take` after the first `skip` */
+    page: (skip: number, take: number) => linksOf(() => ({ skip, take })),
     datasetParents: related(Dataset, 'dataset', 'dataset_link', 'child_mfid', 'parent_mfid'),
     datasetChildren: related(Dataset, 'dataset', 'dataset_link', 'parent_mfid', 'child_mfid'),
     sampleParents: related(Sample, 'sample', 'sample_link', 'child_mfid', 'parent_mfid'),
@@ -115,7 +120,7 @@ export function linkLoaders(em: EntityManager, context: () => RequestContext, ac
     datasetsOfSample: related(Dataset, 'dataset', 'dataset_sample', 'sample_mfid', 'dataset_mfid'),
     /** the same lists for the GraphQL fields of a record: at most GRAPHQL_LIST_MAX each */
     capped: {
-      byResource: linksOf(true),
+      byResource: linksOf((ctx) => ({ skip: 0, take: ctx.config.limits.graphqlListMax })),
       datasetParents: related(Dataset, 'dataset', 'dataset_link', 'child_mfid', 'parent_mfid', true),
       datasetChildren: related(Dataset, 'dataset', 'dataset_link', 'parent_mfid', 'child_mfid', true),
       sampleParents: related(Sample, 'sample', 'sample_link', 'child_mfid', 'parent_mfid', true),

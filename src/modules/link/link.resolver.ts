@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
 import { Dataset } from '../dataset/dataset.entity';
 import { Sample } from '../sample/sample.entity';
@@ -7,13 +7,22 @@ import { LinkResourcesInput, LinkResult, LinkedResource, toLinked } from './link
 @Resolver()
 export class LinkResolver {
   @Query(() => [LinkedResource], {
-    description: 'The links of a dataset or sample: linked resources you may read, empty if none.',
+    description:
+      'The links of a dataset or sample: linked resources you may read, empty if none; parents, then children, then associations, a page at a time (first, offset).',
   })
   async links(
     @Arg('id', () => ID, { description: 'A dataset or sample MFID.' }) id: string,
+    @Arg('first', () => Int, {
+      nullable: true,
+      description: 'Page size (default 100, at most the server maximum, 1000).',
+    })
+    first: number | undefined,
+    @Arg('offset', () => Int, { nullable: true, description: 'Links to skip (default 0).' })
+    offset: number | undefined,
     @Ctx() ctx: RequestContext,
   ) {
-    return (await ctx.services.link.linksOf(ctx, id)).map(toLinked);
+    const limit = first ?? ctx.config.limits.defaultPageSize;
+    return (await ctx.services.link.linksOf(ctx, id, { limit, offset: offset ?? 0 })).map(toLinked);
   }
 
   @Mutation(() => LinkResult, {
@@ -43,7 +52,7 @@ export class LinkResolver {
 export class DatasetLinksResolver {
   @FieldResolver(() => [LinkedResource], {
     description:
-      'Its links to datasets and samples you may read (at most GRAPHQL_LIST_MAX, 100 by default; all of them: Query.links).',
+      'Its links to datasets and samples you may read (at most GRAPHQL_LIST_MAX, 100 by default; all of them: Query.links, a page at a time).',
   })
   async links(@Root() ds: Dataset, @Ctx() ctx: RequestContext) {
     return (await ctx.loaders.links.capped.byResource.load(ds.uniqueId)).map(toLinked);
@@ -76,7 +85,7 @@ export class DatasetLinksResolver {
 export class SampleLinksResolver {
   @FieldResolver(() => [LinkedResource], {
     description:
-      'Its links to samples and datasets you may read (at most GRAPHQL_LIST_MAX, 100 by default; all of them: Query.links).',
+      'Its links to samples and datasets you may read (at most GRAPHQL_LIST_MAX, 100 by default; all of them: Query.links, a page at a time).',
   })
   async links(@Root() sample: Sample, @Ctx() ctx: RequestContext) {
     return (await ctx.loaders.links.capped.byResource.load(sample.uniqueId)).map(toLinked);

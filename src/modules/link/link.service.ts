@@ -11,7 +11,7 @@ import type { Sample } from '../sample/sample.entity';
 import type { SampleService } from '../sample/sample.service';
 import type { SampleFilter } from '../sample/sample.query';
 import type { LinkRow } from './link.loaders';
-import type { RelativeFilter } from './link.filters';
+import type { RelativeFilter } from './link.filter';
 import { isRelationshipType, type EdgeKind, type RelationshipType } from './relationship';
 import type { LinkPolicy } from './link.policy';
 import { actorOf, type EventService } from '../event/event.service';
@@ -57,11 +57,23 @@ export class LinkService {
     private readonly events: EventService,
   ) {}
 
-  /** The link objects of a readable dataset or sample; other resources have none. */
-  async linksOf(ctx: RequestContext, id: string): Promise<LinkRow[]> {
+  /**
+   * The link objects of a readable dataset or sample (other resources have none), in their
+   * order (parents, children, associations): `limit` of them (the default page size when
+   * omitted, at most MAX_PAGE_SIZE) after the first `offset`.
+   */
+  async linksOf(ctx: RequestContext, id: string, page: Partial<PageRequest> = {}): Promise<LinkRow[]> {
+    const { maxPageSize } = ctx.config.limits;
+    const limit = page.limit ?? maxPageSize;
+    const offset = page.offset ?? 0;
+    if (!Number.isInteger(limit) || limit < 1 || limit > maxPageSize) {
+      throw validationError('limit', `must be a whole number from 1 to ${maxPageSize}`);
+    }
+    if (!Number.isInteger(offset) || offset < 0)
+      throw validationError('offset', 'must be a whole number >= 0');
     const r = await this.resources.find(ctx, id);
     if (r.type !== 'dataset' && r.type !== 'sample') return [];
-    return ctx.loaders.links.byResource.load(r.uniqueId);
+    return ctx.loaders.links.page(offset, limit).load(r.uniqueId);
   }
 
   /** The children or parents of a readable dataset, or the datasets of a readable sample. */

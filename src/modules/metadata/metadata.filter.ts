@@ -1,5 +1,6 @@
 import { validationError } from '../../core/errors';
 import { and, sql, type Sql } from '../../core/db/sql';
+import { PLAIN, quantityOf } from './metadata-quantities';
 
 export const METADATA_OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'contains', 'exists'] as const;
 export type MetadataOperator = (typeof METADATA_OPERATORS)[number];
@@ -86,6 +87,7 @@ export function metadataCondition(alias: string, conditions: readonly MetadataCo
   }
   const positive: string[] = [];
   const negative: string[] = [];
+  const typed: Sql[] = [];
   conditions.forEach((c, i) => {
     if (!(METADATA_OPERATORS as readonly string[]).includes(c.op)) {
       throw validationError(`metadata[${i}].op`, `must be one of ${METADATA_OPERATORS.join(', ')}`);
@@ -95,12 +97,17 @@ export function metadataCondition(alias: string, conditions: readonly MetadataCo
       negative.push(conditionPath({ ...c, op: 'eq' }, i));
       return;
     }
+    const indexed = typedCondition(alias, c, i);
+    if (indexed) {
+      typed.push(indexed);
+      return;
+    }
     const path = conditionPath(c, i);
     if (c.op === 'exists' && c.value === false) negative.push(path);
     else positive.push(path);
   });
   // `@\\?` keeps the driver from reading the operator's `?` as a placeholder
-  const parts: Sql[] = [];
+  const parts: Sql[] = [...typed];
   if (positive.length) {
     parts.push(
       sql(
@@ -120,4 +127,55 @@ export function metadataCondition(alias: string, conditions: readonly MetadataCo
     );
   }
   return and(...parts);
+}
+
+const SQL_COMPARISON: Partial<Record<MetadataOperator, string>> = {
+  lt: '<',
+  lte: '<=',
+  gt: '>',
+  gte: '>=',
+};
+
+/**
+ * A condition the typed side index (`metadata_value`, btree on path, dimension, value) answers:
+ * - a number compared with eq, lt, lte, gt or gte: the JSON numbers at the path;
+ * - a quantity (`{"value": 300, "unit": "K"}`, `{"v": …, "u": …}`, or for lt, lte, gt and gte
+ *   the string `"300 K"`) compared with eq, lt, lte, gt or gte: the quantities at the path
+ *   written in any unit of the same dimension, compared in SI (eq within a relative 1e-9).
+ * Null for every other condition (the jsonpath over the document answers those). A quantity
+ * object whose unit is unknown is refused.
+ */
+function typedCondition(alias: string, c: MetadataCondition, index: number): Sql | null {
+  const comparison = SQL_COMPARISON[c.op];
+  if (!comparison && c.op !== 'eq') return null;
+  const objectValue = c.value !== null && typeof c.value === 'object';
+  let target: { num: number; dim: string } | null = null;
+  if (typeof c.value === 'number' && Number.isFinite(c.value)) target = { num: c.value, dim: PLAIN };
+  else if (objectValue || (typeof c.value === 'string' && comparison)) target = quantityOf(c.value);
+  if (!target) {
+    if (objectValue) {
+      throw validationError(
+        `metadata[${index}].value`,
+        'must be a scalar or a quantity {"value": number, "unit": "<a known unit>"}',
+      );
+    }
+    return null;
+  }
+  pathExpression(c.path, `metadata[${index}].path`);
+  const test = comparison
+    ? sql(`v.num ${comparison} ?`, target.num)
+    : target.dim === PLAIN
+      ? sql('v.num = ?', target.num)
+      : sql(
+          'v.num between ? and ?',
+          target.num - 1e-9 * Math.abs(target.num),
+          target.num + 1e-9 * Math.abs(target.num),
+        );
+  return sql(
+    `exists (select 1 from metadata_value v where v.resource_id = ${alias}.unique_id
+     and v.path = ? and v.dim = ? and ${test.sql})`,
+    c.path,
+    target.dim,
+    ...test.params,
+  );
 }

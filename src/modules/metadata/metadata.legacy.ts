@@ -1,5 +1,6 @@
+import { NullableString, Type } from '../../core/rest/schema';
 import type { MetadataRecord } from './metadata.service';
-import type { MetadataHit } from './metadata.search';
+import type { MetadataHit } from './metadata-search';
 
 /** `{unique_id, scientific_metadata}`, or JSON null when the resource has no metadata. */
 export const toLegacyMetadata = (r: MetadataRecord) =>
@@ -16,3 +17,21 @@ export const toLegacyHit = (h: MetadataHit) => ({
   rank: h.rank,
   scientific_metadata: h.scientificMetadata,
 });
+
+export const METADATA = Type.Union(
+  [Type.Object({ unique_id: Type.String(), scientific_metadata: Type.Object({}) }), Type.Null()],
+  { title: 'Metadata', description: 'null when the resource has no metadata' },
+);
+export const METADATA_HIT = Type.Object(
+  {
+    unique_id: Type.String(),
+    resource_type: Type.String(),
+    name: NullableString(),
+    owner_orcid: NullableString(),
+    creation_time: Type.String({ format: 'date-time' }),
+    modification_time: Type.String({ format: 'date-time' }),
+    rank: Type.Number(),
+    scientific_metadata: Type.Union([Type.Object({}), Type.Null()]),
+  },
+  { title: 'MetadataHit' },
+);

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../../core/db/raw';
-import type { MetadataDocument } from './metadata.document';
+import type { MetadataDocument } from './metadata-document';
 
 /**
  * The metadata documents of many resources in one query (null where there is none). Callers

@@ -17,7 +17,7 @@ import { Sample } from '../sample/sample.entity';
 import { Project } from '../project/project.entity';
 import { Instrument } from '../instrument/instrument.entity';
 import type { AnyResource } from '../resource/resource.service';
-import { valueAt } from './metadata.document';
+import { valueAt } from './metadata-document';
 import { MetadataSearchHit } from './metadata.types';
 
 @Resolver()

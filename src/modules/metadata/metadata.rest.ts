@@ -1,39 +1,75 @@
-import type { Router } from 'express';
-import { handle, param } from '../../core/rest/handler';
-import { qBool, qInt, qStr } from '../../core/rest/params';
-import { MAX_SEARCH_LIMIT } from './metadata.search';
-import { toLegacyMetadata, toLegacyHit } from './metadata.legacy';
+import { defineRoute, type Route } from '../../core/rest/route';
+import { Checked, QBool, QInt, QStr, Type } from '../../core/rest/schema';
+import { MAX_SEARCH_LIMIT } from './metadata-search';
+import { METADATA, METADATA_HIT, toLegacyMetadata, toLegacyHit } from './metadata.legacy';
 
-export function metadataRoutes(router: Router): void {
-  router.get(
-    '/resources/metadata/search',
-    handle(async (ctx, req) => {
-      const limit = qInt(req.query, 'limit', 20, 1, Number.MAX_SAFE_INTEGER);
+const tag = 'metadata';
+const id = { id: 'the resource MFID' };
+const DOCUMENT = Checked('the scientific metadata: a JSON object');
+
+export const metadataRoutes: Route[] = [
+  defineRoute(
+    {
+      method: 'get',
+      path: '/resources/metadata/search',
+      tag,
+      summary: 'Full-text search in the metadata of the records you may read',
+      query: {
+        q: QStr('the words to find'),
+        limit: QInt(`hits (at most ${MAX_SEARCH_LIMIT})`, { minimum: 1, default: 20 }),
+      },
+      response: Type.Object({ items: Type.Array(METADATA_HIT) }),
+    },
+    async (ctx, { query }) => {
       const hits = await ctx.services.metadata.search(
         ctx,
-        qStr(req.query, 'q'),
-        Math.min(limit, MAX_SEARCH_LIMIT),
+        query.q,
+        Math.min(query.limit ?? 20, MAX_SEARCH_LIMIT),
       );
       return { items: hits.map(toLegacyHit) };
-    }),
-  );
-  router.get(
-    '/resources/:id/metadata',
-    handle(async (ctx, req) => toLegacyMetadata(await ctx.services.metadata.get(ctx, param(req, 'id')))),
-  );
+    },
+  ),
+  defineRoute(
+    {
+      method: 'get',
+      path: '/resources/:id/metadata',
+      tag,
+      summary: "A resource's scientific metadata (null when it has none)",
+      params: id,
+      response: METADATA,
+    },
+    async (ctx, { params }) => toLegacyMetadata(await ctx.services.metadata.get(ctx, params.id)),
+  ),
   // PATCH merges top-level keys (creating when absent); overwrite=true replaces everything
-  router.patch(
-    '/resources/:id/metadata',
-    handle(async (ctx, req) => {
-      const mode = qBool(req.query, 'overwrite', false) ? 'replace' : 'merge';
-      return toLegacyMetadata(await ctx.services.metadata.write(ctx, param(req, 'id'), mode, req.body));
-    }),
-  );
+  defineRoute(
+    {
+      method: 'patch',
+      path: '/resources/:id/metadata',
+      tag,
+      summary: 'Merge top-level keys into the metadata (or replace it with overwrite=true)',
+      params: id,
+      query: { overwrite: QBool('replace the whole document', false) },
+      body: DOCUMENT,
+      response: METADATA,
+    },
+    async (ctx, { params, query, body }) =>
+      toLegacyMetadata(
+        await ctx.services.metadata.write(ctx, params.id, query.overwrite ? 'replace' : 'merge', body),
+      ),
+  ),
   // POST replaces all existing metadata (spec 4.1, 4.2), with or without overwrite
-  router.post(
-    '/resources/:id/metadata',
-    handle(async (ctx, req) => {
-      return toLegacyMetadata(await ctx.services.metadata.write(ctx, param(req, 'id'), 'replace', req.body));
-    }),
-  );
-}
+  defineRoute(
+    {
+      method: 'post',
+      path: '/resources/:id/metadata',
+      tag,
+      summary: 'Replace the metadata',
+      params: id,
+      query: { overwrite: QBool('accepted for compatibility: POST always replaces') },
+      body: DOCUMENT,
+      response: METADATA,
+    },
+    async (ctx, { params, body }) =>
+      toLegacyMetadata(await ctx.services.metadata.write(ctx, params.id, 'replace', body)),
+  ),
+];

@@ -4,9 +4,9 @@ import type { ResourceType } from '../access/access-grant.entity';
 import type { ProjectPolicy } from '../project/project.policy';
 import type { AccessService } from '../access/access.service';
 import type { AnyResource, ResourceService } from '../resource/resource.service';
-import { checkDocument, type MetadataDocument } from './metadata.document';
-import type { MetadataStore, WriteMode } from './metadata.store';
-import { MetadataSearch, type MetadataHit } from './metadata.search';
+import { checkDocument, type MetadataDocument } from './metadata-document';
+import type { MetadataStore, WriteMode } from './metadata-store';
+import { MetadataSearch, type MetadataHit } from './metadata-search';
 import { actorOf, type EventService } from '../event/event.service';
 
 /** The scientific metadata of one resource; `data` is null when it has none. */

@@ -1,8 +1,16 @@
 import type { RequestContext } from '../../core/context';
-import { qBool, bodyObject, type Query } from '../../core/rest/params';
-import { optionalBool, optionalString, pickFields, type Body } from '../../core/rest/body';
+import {
+  Checked,
+  echoed,
+  NullableString,
+  QBool,
+  refused,
+  Type,
+  type TObject,
+  type TProperties,
+  type TSchema,
+} from '../../core/rest/schema';
 import { toLegacyFlags } from '../../core/rest/wire';
-import { validationError } from '../../core/errors';
 import { toPublicUser } from '../user/user.legacy';
 import { toLegacyProjectRef } from '../project/project.legacy';
 import { toLegacyLink } from '../link/link.legacy';
@@ -93,34 +101,36 @@ async function legacyExtras(
   return out;
 }
 
+/** The `include_*` flags of a legacy read, as the route's query schema decodes them. */
+export interface IncludeFlags {
+  include_owner?: boolean;
+  include_metadata?: boolean;
+  include_links?: boolean;
+  include_datasets?: boolean;
+}
+
+/** The query parameters of the `include_*` flags. */
+export const INCLUDE_QUERY = {
+  include_owner: QBool('add `owner` (the public-safe owner); default true on single reads, false in lists'),
+  include_metadata: QBool('add `scientific_metadata` (null when none)', false),
+  include_links: QBool('add `links`', false),
+};
+
 /** The `include_metadata` and `include_links` flags of a legacy read (both default false). */
-function extrasFlags(q: Query): ExtrasOptions {
-  return {
-    includeMetadata: qBool(q, 'include_metadata', false),
-    includeLinks: qBool(q, 'include_links', false),
-  };
+function extrasFlags(q: IncludeFlags): ExtrasOptions {
+  return { includeMetadata: q.include_metadata ?? false, includeLinks: q.include_links ?? false };
 }
 
 /** What collections return of each record: `include_*` flags default to false. */
-export function itemOptions(q: Query): LegacyRecordOptions {
-  return { includeOwner: qBool(q, 'include_owner', false), ...extrasFlags(q) };
+export function itemOptions(q: IncludeFlags): LegacyRecordOptions {
+  return { includeOwner: q.include_owner ?? false, ...extrasFlags(q) };
 }
 
 /** What single reads return: the owner by default and the pending deletion request (add `capabilities`). */
-export function detailOptions(q: Query): LegacyRecordOptions {
-  return { includeOwner: qBool(q, 'include_owner', true), ...extrasFlags(q), includeDeletion: true };
+export function detailOptions(q: IncludeFlags): LegacyRecordOptions {
+  return { includeOwner: q.include_owner ?? true, ...extrasFlags(q), includeDeletion: true };
 }
 
-/** The body fields every owned record takes on create, besides its text fields. */
-const CREATE_FIELDS = [
-  'unique_id',
-  'public',
-  'project_id',
-  'project_mfid',
-  'owner',
-  'owner_orcid',
-  'scientific_metadata',
-];
 /** Read-only fields clients echo back from a record they read: dropped on create. */
 const ECHOED = [
   'creation_time',
@@ -138,63 +148,129 @@ const NOT_UPDATABLE: Record<string, string> = {
   owner_orcid: 'ownership changes only through POST /resources/{mfid}/transfer_ownership',
 };
 
-function wireNames<K extends string>(text: TextSpec<K>): string[] {
-  return textKeys(text).map((k) => text[k].wire);
+/** The text fields of `text` as body properties (null clears a field). */
+function textProperties<K extends string>(text: TextSpec<K>): TProperties {
+  return Object.fromEntries(
+    textKeys(text).map((k) => [
+      text[k].wire,
+      Type.Optional(
+        NullableString({
+          maxLength: text[k].max,
+          ...(k === 'timestamp' ? { description: 'ISO 8601 date or date-time' } : {}),
+        }),
+      ),
+    ]),
+  );
 }
+
+type Body = Record<string, unknown>;
 
 function textFromBody<K extends string>(text: TextSpec<K>, body: Body): TextValues<K> {
   const out: TextValues<K> = {};
   for (const key of textKeys(text)) {
     const wire = text[key].wire;
-    if (wire in body) out[key] = optionalString(body, wire);
+    if (wire in body) out[key] = body[wire] as string | null;
   }
   return out;
 }
 
 /**
- * A legacy create body of an owned record with the text fields of `text`; `own.fields` are the
- * kind's own fields (parsed by the caller from the returned body), `own.ignore` the read-only
- * fields of its kind that clients echo back. Unknown fields are refused.
+ * The create body of an owned record with the text fields of `text`; `own.fields` are the kind's
+ * own fields, `own.ignore` the read-only fields of its kind that clients echo back. Unknown
+ * fields are refused.
  */
-export function parseRecordCreate<K extends string>(
+export function recordCreateBody<K extends string>(
   text: TextSpec<K>,
-  raw: unknown,
-  own: { fields?: string[]; ignore?: string[] } = {},
-): { body: Body; input: OwnedRecordCreate<K> } {
-  const body = pickFields(bodyObject(raw), [...wireNames(text), ...CREATE_FIELDS, ...(own.fields ?? [])], {
-    ignore: [...ECHOED, ...(own.ignore ?? [])],
-  });
-  const input: OwnedRecordCreate<K> = {
-    ...textFromBody(text, body),
-    uniqueId: optionalString(body, 'unique_id'),
-    public: optionalBool(body, 'public'),
-    projectId: optionalString(body, 'project_id'),
-    projectMfid: optionalString(body, 'project_mfid'),
-    owner: optionalString(body, 'owner'),
-    ownerOrcid: optionalString(body, 'owner_orcid'),
-    scientificMetadata: body.scientific_metadata as OwnedRecordCreate<K>['scientificMetadata'],
-  };
-  return { body, input };
+  own: { fields?: Record<string, TSchema>; ignore?: string[]; title: string },
+): TObject {
+  const optional = Type.Optional(NullableString());
+  return Type.Object(
+    {
+      ...textProperties(text),
+      unique_id: Type.Optional(
+        NullableString({ description: 'an MFID of your choice (minted when absent)' }),
+      ),
+      public: Type.Optional(Type.Boolean()),
+      project_id: optional,
+      project_mfid: optional,
+      owner: Type.Optional(NullableString({ description: 'ORCID of the owner (admins only)' })),
+      owner_orcid: optional,
+      scientific_metadata: Type.Optional(Checked('a JSON object, or null')),
+      ...own.fields,
+      ...echoed([...ECHOED, ...(own.ignore ?? [])]),
+    },
+    { additionalProperties: false, title: own.title },
+  );
 }
 
-/**
- * A legacy update body of an owned record: its text fields and `public` (never null), plus the
- * kind's `ownFields` (parsed by the caller from the returned body). Project and owner fields are
- * refused with the workflow that changes them.
- */
-export function parseRecordPatch<K extends string>(
+/** The update body of an owned record: its text fields and `public` (never null), plus `ownFields`. */
+export function recordPatchBody<K extends string>(
   text: TextSpec<K>,
-  raw: unknown,
-  ownFields: string[] = [],
-): { body: Body; patch: OwnedRecordPatch<K> } {
-  const body = pickFields(bodyObject(raw), [...wireNames(text), 'public', ...ownFields], {
-    rejectWith: NOT_UPDATABLE,
-  });
+  own: { fields?: Record<string, TSchema>; title: string },
+): TObject {
+  return Type.Object(
+    {
+      ...textProperties(text),
+      public: Type.Optional(Type.Boolean()),
+      ...own.fields,
+      ...refused(NOT_UPDATABLE),
+    },
+    { additionalProperties: false, title: own.title },
+  );
+}
+
+/** The service input of a create body checked by {@link recordCreateBody}. */
+export function recordCreateInput<K extends string>(text: TextSpec<K>, body: Body): OwnedRecordCreate<K> {
+  const str = (f: string) => body[f] as string | null | undefined;
+  return {
+    ...textFromBody(text, body),
+    uniqueId: str('unique_id'),
+    public: body.public as boolean | undefined,
+    projectId: str('project_id'),
+    projectMfid: str('project_mfid'),
+    owner: str('owner'),
+    ownerOrcid: str('owner_orcid'),
+    scientificMetadata: body.scientific_metadata as OwnedRecordCreate<K>['scientificMetadata'],
+  };
+}
+
+/** The service patch of an update body checked by {@link recordPatchBody}. */
+export function recordPatchInput<K extends string>(text: TextSpec<K>, body: Body): OwnedRecordPatch<K> {
   const patch: OwnedRecordPatch<K> = textFromBody(text, body);
-  if ('public' in body) {
-    const value = optionalBool(body, 'public');
-    if (value === undefined || body.public === null) throw validationError('public', 'must be true or false');
-    patch.public = value;
-  }
-  return { body, patch };
+  if ('public' in body) patch.public = body.public as boolean;
+  return patch;
+}
+
+/** The wire record of a dataset or sample, as {@link toLegacyRecord} writes it. */
+export function recordWireSchema<K extends string>(
+  text: TextSpec<K>,
+  own: TProperties,
+  title: string,
+): TObject {
+  const nullable = NullableString();
+  const textProps = Object.fromEntries(textKeys(text).map((k) => [text[k].wire, nullable]));
+  const nullableObject = Type.Union([Type.Object({}), Type.Null()]);
+  return Type.Object(
+    {
+      unique_id: Type.String(),
+      ...textProps,
+      public: Type.Boolean(),
+      owner_orcid: Type.String(),
+      project_id: nullable,
+      project_mfid: nullable,
+      project: nullableObject,
+      ...own,
+      creation_time: Type.String({ format: 'date-time' }),
+      modification_time: Type.String({ format: 'date-time' }),
+      resource_type: Type.String(),
+      capabilities: Type.Union([Type.Record(Type.String(), Type.Boolean()), Type.Null()], {
+        description: 'what the caller may do (single reads and writes; null in lists)',
+      }),
+      owner: Type.Optional(nullableObject),
+      scientific_metadata: Type.Optional(nullableObject),
+      links: Type.Optional(Type.Array(Type.Object({}))),
+      deletion_request: Type.Optional(nullableObject),
+    },
+    { title },
+  );
 }

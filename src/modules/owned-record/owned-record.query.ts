@@ -1,12 +1,12 @@
 import type { RequestContext } from '../../core/context';
 import { sql, type Sql } from '../../core/db/sql';
 import type { AccessService } from '../access/access.service';
-import type { AccessSelectorInput, AccessSelectors } from '../access/access.selectors';
+import type { AccessSelectorInput, AccessSelectors } from '../access/access-selectors';
 import type { OwnedRecordPolicy } from '../access/owned-record.policy';
 import type { ProjectService } from '../project/project.service';
 import { metadataCondition, type MetadataCondition } from '../metadata/metadata.filter';
-import { notHiddenByDeletion } from '../deletion/deletion.visibility';
-import { associatedWith, relativeConditions, type RelativeFilter } from '../link/link.filters';
+import { notHiddenByDeletion } from '../deletion/deletion-visibility';
+import { associatedWith, relativeConditions, type RelativeFilter } from '../link/link.filter';
 import type { OwnedRecordEntity } from './owned-record.entity';
 
 /** The filters every owned-record collection takes; all exact-match. */

@@ -9,8 +9,8 @@ import type { OwnedRecordPolicy } from '../access/owned-record.policy';
 import { User } from '../user/user.entity';
 import type { UserService } from '../user/user.service';
 import type { ProjectService } from '../project/project.service';
-import { checkOptionalDocument } from '../metadata/metadata.document';
-import type { MetadataStore } from '../metadata/metadata.store';
+import { checkOptionalDocument } from '../metadata/metadata-document';
+import type { MetadataStore } from '../metadata/metadata-store';
 import { actorOf, type EventService } from '../event/event.service';
 import { fieldChanges } from '../event/event.types';
 import type { OwnedRecordEntity } from './owned-record.entity';
@@ -149,11 +149,17 @@ export class OwnedRecords<T extends OwnedRecordEntity<string>, K extends string>
     if (patch.public !== undefined && !allows(permission, 'manage')) {
       throw forbidden(`Making a ${this.kind.type} public or private needs admin permission on it`);
     }
-    assertNoProblems(checkTextSpec(this.kind.text, patch));
+    const problems = checkTextSpec(this.kind.text, patch);
+    // GraphQL's explicit null reaches here as null whatever the declared type
+    const isPublic: unknown = patch.public;
+    if (isPublic !== undefined && typeof isPublic !== 'boolean') {
+      problems.push({ field: 'public', message: 'must be true or false' });
+    }
+    assertNoProblems(problems);
     if (check) await check(record);
     const before = this.snapshot(record);
     Object.assign(record, textValues(this.kind.text, patch));
-    if (patch.public !== undefined) record.public = patch.public;
+    if (typeof isPublic === 'boolean') record.public = isPublic;
     const changes = fieldChanges(before, this.snapshot(record));
     await ctx.em.transactional(async (tx) => {
       tx.persist(record);

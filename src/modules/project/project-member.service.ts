@@ -11,7 +11,7 @@ import { Project } from './project.entity';
 import type { ProjectMember } from './project-member.entity';
 import type { ProjectPolicy } from './project.policy';
 import type { ProjectService } from './project.service';
-import type { Membership, ProjectLookup } from './project.lookup';
+import type { Membership, ProjectLookup } from './project-lookup';
 import { actorOf, type EventService } from '../event/event.service';
 
 /** One identifier of a user (ORCID, MFID, username or email) and the input field that gave it. */
@@ -120,6 +120,7 @@ export class ProjectMemberService {
     const checked = checkRole(role);
     await this.change(ctx, project.uniqueId, async (tx, locked) => {
       assertNotLead(locked, user);
+      await assertRoomForMember(tx, locked.uniqueId, user.uniqueId);
       await rawQuery(
         tx,
         `insert into project_member (project_mfid, user_id, role) values (?, ?, ?)
@@ -166,6 +167,12 @@ export class ProjectMemberService {
     userId: string,
     actorId: string | null = null,
   ): Promise<void> {
+    await rawQuery(em, `select 1 from project where unique_id = ? for no key update`, [projectMfid]);
+    const [lead] = await rawQuery(em, `select 1 from project where unique_id = ? and owner_id = ?`, [
+      projectMfid,
+      userId,
+    ]);
+    if (!lead) await assertRoomForMember(em, projectMfid, userId);
     const added = await rawQuery(
       em,
       `insert into project_member (project_mfid, user_id, role)
@@ -271,8 +278,42 @@ export class ProjectMemberService {
   }
 }
 
+/**
+ * Members one project may have, and projects one user may belong to: both lists are read
+ * whole (the members routes and fields, `me`, and every request's access scope), so both are
+ * bounded.
+ */
+export const PROJECT_MAX_MEMBERS = 1000;
+export const USER_MAX_PROJECTS = 1000;
+
+/**
+ * 409 when making `userId` a member of `projectMfid` would pass either cap; nothing to check
+ * when they are a member already. Runs under the project's row lock (taken by the caller) and
+ * a transaction lock on the user, so concurrent additions cannot pass the caps.
+ */
+async function assertRoomForMember(tx: EntityManager, projectMfid: string, userId: string): Promise<void> {
+  await rawQuery(tx, `select pg_advisory_xact_lock(hashtext('project_member:' || ?))`, [userId]);
+  const [row] = await rawQuery<{ member: boolean; members: number; projects: number }>(
+    tx,
+    `select exists (select 1 from project_member where project_mfid = ? and user_id = ?) as member,
+       (select count(*)::int from project_member where project_mfid = ?) as members,
+       (select count(*)::int from project_member where user_id = ?) as projects`,
+    [projectMfid, userId, projectMfid, userId],
+  );
+  if (row.member) return;
+  if (row.members >= PROJECT_MAX_MEMBERS) {
+    throw conflict(
+      `Project ${projectMfid} already has ${PROJECT_MAX_MEMBERS} members, the most a project may have`,
+    );
+  }
+  if (row.projects >= USER_MAX_PROJECTS) {
+    throw conflict(`${userId} already belongs to ${USER_MAX_PROJECTS} projects, the most a user may join`);
+  }
+}
+
 async function ensureContributor(tx: EntityManager, project: Project, user: User): Promise<void> {
   if (project.owner.uniqueId === user.uniqueId) return;
+  await assertRoomForMember(tx, project.uniqueId, user.uniqueId);
   await rawQuery(
     tx,
     `insert into project_member (project_mfid, user_id, role) values (?, ?, 'contributor')

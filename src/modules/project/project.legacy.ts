@@ -1,3 +1,4 @@
+import { NullableString, Type } from '../../core/rest/schema';
 import type { RequestContext } from '../../core/context';
 import { toLegacyFlags } from '../../core/rest/wire';
 import { toPublicUser } from '../user/user.legacy';
@@ -45,3 +46,41 @@ export function toLegacyMember(ctx: RequestContext, m: ProjectMember): Record<st
     role: m.role,
   };
 }
+
+const nullable = NullableString();
+const nullableObject = Type.Union([Type.Object({}), Type.Null()]);
+/** A project on the legacy wire. */
+export const PROJECT = Type.Object(
+  {
+    unique_id: Type.String(),
+    project_id: Type.String({ description: 'the slug' }),
+    title: nullable,
+    organization: nullable,
+    description: nullable,
+    status: nullable,
+    project_lead_orcid: Type.String(),
+    project_lead_email: Type.Optional(nullable),
+    project_lead_username: nullable,
+    lead: Type.Optional(nullableObject),
+    creation_time: Type.String({ format: 'date-time' }),
+    modification_time: Type.String({ format: 'date-time' }),
+    resource_type: Type.Literal('project'),
+    capabilities: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Boolean()), Type.Null()])),
+    scientific_metadata: Type.Optional(nullableObject),
+  },
+  { title: 'Project' },
+);
+/** A project member: the public-safe user with the role. */
+export const MEMBER = Type.Object(
+  {
+    unique_id: Type.String(),
+    username: nullable,
+    first_name: nullable,
+    last_name: nullable,
+    email: Type.Optional(nullable),
+    orcid: Type.String(),
+    is_service_account: Type.Boolean(),
+    role: Type.String(),
+  },
+  { title: 'Member' },
+);

@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { listCap } from '../../core/graphql/limits';
 import type { RequestContext } from '../../core/context';
 import { PageArgs, pageOf } from '../../core/graphql/page-args';
 import { toConnection } from '../../core/graphql/connect';
@@ -13,7 +14,7 @@ import {
   ProjectMembership,
   UpdateProjectInput,
 } from './project.types';
-import type { MemberList } from './project-member.service';
+import { PROJECT_MAX_MEMBERS, type MemberList } from './project-member.service';
 
 function memberships({ project, members }: MemberList): ProjectMembership[] {
   return members.map((m) => ({ role: m.role, project, user: m.user }));
@@ -64,6 +65,7 @@ export class ProjectResolver {
     description:
       "Adds a member to a project or changes their role (project admins); returns the project's members. The lead is not a member (CONFLICT).",
   })
+  @Extensions(listCap({ items: PROJECT_MAX_MEMBERS }))
   async setProjectMember(
     @Arg('project', { description: 'Project MFID or slug.' }) projectId: string,
     @Arg('member', { description: 'The member and role.' }) member: ProjectMemberInput,
@@ -76,6 +78,7 @@ export class ProjectResolver {
   @Mutation(() => [ProjectMembership], {
     description: "Removes a member from a project (project admins); returns the project's members.",
   })
+  @Extensions(listCap({ items: PROJECT_MAX_MEMBERS }))
   async removeProjectMember(
     @Arg('project', { description: 'Project MFID or slug.' }) projectId: string,
     @Arg('user', { description: 'The member: ORCID, MFID, username or email.' }) userId: string,
@@ -87,8 +90,9 @@ export class ProjectResolver {
   @FieldResolver(() => [ProjectMembership], {
     nullable: true,
     description:
-      'Its members and their roles (the lead is not listed); null unless you are a member or a project admin.',
+      'Its members and their roles (the lead is not listed; a project has at most 1000 members); null unless you are a member or a project admin.',
   })
+  @Extensions(listCap({ items: PROJECT_MAX_MEMBERS }))
   async members(@Root() project: Project, @Ctx() ctx: RequestContext) {
     const members = await ctx.services.projectMember.visible(ctx, project);
     return members && memberships({ project, members });

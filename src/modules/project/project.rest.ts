@@ -1,38 +1,61 @@
-import type { Router } from 'express';
-import { handle, param } from '../../core/rest/handler';
-import { bodyObject, qInt, qLimit, qList } from '../../core/rest/params';
+import { defineRoute, type Route } from '../../core/rest/route';
+import {
+  Checked,
+  echoed,
+  NullableString,
+  OFFSET_PAGE,
+  offsetPage,
+  QList,
+  RequiredString,
+  Type,
+} from '../../core/rest/schema';
+import { pageOf } from '../../core/rest/params';
+import { INCLUDE_QUERY } from '../owned-record/owned-record.legacy';
 import { withMetadata } from '../resource/resource.legacy';
-import { pickFields, optionalString, requiredString, type Body } from '../../core/rest/body';
-import { toLegacyProject } from './project.legacy';
+import { PROJECT, toLegacyProject } from './project.legacy';
 import type { ProjectCreateInput, ProjectPatch } from './project.service';
 
-const CREATE_FIELDS = [
-  'project_id',
-  'title',
-  'organization',
-  'description',
-  'status',
-  'project_lead',
-  'project_lead_orcid',
-  'project_lead_email',
-  'project_lead_username',
-] as const;
-const PATCH_FIELDS = ['project_id', 'title', 'organization', 'description', 'status'] as const;
-
-const LEAD_FIELDS = [
-  'project_lead',
-  'project_lead_orcid',
-  'project_lead_email',
-  'project_lead_username',
-  'lead',
-];
+const tag = 'projects';
+const text = Type.Optional(NullableString());
+const LEAD_SELECTORS = {
+  project_lead: Type.Optional(NullableString({ description: 'the lead: ORCID, username or email' })),
+  project_lead_orcid: text,
+  project_lead_email: text,
+  project_lead_username: text,
+};
+const CREATE_BODY = Type.Object(
+  {
+    project_id: RequiredString({ description: 'the slug' }),
+    title: text,
+    organization: text,
+    description: text,
+    status: text,
+    ...LEAD_SELECTORS,
+    ...echoed(['lead', 'scientific_metadata']),
+  },
+  { additionalProperties: false, title: 'ProjectCreate' },
+);
+const LEAD_FIELDS = [...Object.keys(LEAD_SELECTORS), 'lead'];
 /**
- * The lead fields of a PATCH body, as selectors for the service (the 3.1 CLI's `project edit`
- * sends the record back, lead included), and the body without them. Nulls (an email hidden
- * from the caller) say nothing; a `lead` object names the lead by its `unique_id`.
+ * The lead fields of a PATCH body name the new lead (the 3.1 CLI's `project edit` sends the
+ * record back, lead included). Nulls (an email hidden from the caller) say nothing; a `lead`
+ * object names the lead by its `unique_id`.
  */
-function splitLead(raw: unknown): { lead: [string, unknown][]; rest: Body } {
-  const body = bodyObject(raw);
+const PATCH_BODY = Type.Object(
+  {
+    project_id: Type.Optional(RequiredString()),
+    title: text,
+    organization: text,
+    description: text,
+    status: text,
+    ...Object.fromEntries(
+      LEAD_FIELDS.map((f) => [f, Type.Optional(Checked('names the new lead (null: no change)'))]),
+    ),
+  },
+  { additionalProperties: false, title: 'ProjectPatch' },
+);
+
+function leadSelectors(body: Record<string, unknown>): [string, unknown][] {
   const lead: [string, unknown][] = [];
   for (const field of LEAD_FIELDS) {
     const value = body[field];
@@ -40,75 +63,103 @@ function splitLead(raw: unknown): { lead: [string, unknown][]; rest: Body } {
     const record = typeof value === 'object' ? (value as Record<string, unknown>) : null;
     lead.push([field, record ? (record.unique_id ?? record.orcid) : value]);
   }
-  const rest = Object.fromEntries(Object.entries(body).filter(([k]) => !LEAD_FIELDS.includes(k)));
-  return { lead, rest };
+  return lead;
 }
 
-export function projectRoutes(router: Router): void {
-  router.get(
-    '/users/:id/projects',
-    handle(async (ctx, req) => {
-      const limit = qLimit(req.query, ctx.config.limits.defaultPageSize, ctx.config.limits.maxPageSize);
-      const offset = qInt(req.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
-      const all = await ctx.services.projectMember.projectsOf(ctx, param(req, 'id'));
+const pid = { pid: 'the project slug or MFID' };
+
+export const projectRoutes: Route[] = [
+  defineRoute(
+    {
+      method: 'get',
+      path: '/users/:id/projects',
+      tag,
+      summary: "A user's projects",
+      params: { id: 'ORCID, MFID, username or email' },
+      query: OFFSET_PAGE,
+      response: offsetPage(PROJECT),
+    },
+    async (ctx, { params, query }) => {
+      const { limit, offset } = pageOf(query, ctx.config.limits);
+      const all = await ctx.services.projectMember.projectsOf(ctx, params.id);
       const items = await Promise.all(
         all.slice(offset, offset + limit).map((m) => toLegacyProject(ctx, m.project)),
       );
       return { items, total: all.length };
-    }),
-  );
-  router.get(
-    '/projects',
-    handle(async (ctx, req) => {
-      const limit = qLimit(req.query, ctx.config.limits.defaultPageSize, ctx.config.limits.maxPageSize);
-      const offset = qInt(req.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
-      const page = await ctx.services.project.list(
-        ctx,
-        { limit, offset },
-        {
-          accessibleToUser: qList(req.query, 'accessible_to_user'),
-          accessibleToProject: qList(req.query, 'accessible_to_project'),
-        },
-      );
+    },
+  ),
+  defineRoute(
+    {
+      method: 'get',
+      path: '/projects',
+      tag,
+      summary: 'Projects',
+      query: {
+        accessible_to_user: QList('readable by these users'),
+        accessible_to_project: QList('readable by these projects'),
+        include_metadata: INCLUDE_QUERY.include_metadata,
+        ...OFFSET_PAGE,
+      },
+      response: offsetPage(PROJECT),
+    },
+    async (ctx, { query }) => {
+      const page = await ctx.services.project.list(ctx, pageOf(query, ctx.config.limits), {
+        accessibleToUser: query.accessible_to_user ?? [],
+        accessibleToProject: query.accessible_to_project ?? [],
+      });
       const items = await Promise.all(
         page.items.map(async (p) =>
           withMetadata(
             ctx,
             ctx.services.metadata,
             { type: 'project', uniqueId: p.uniqueId, record: p },
-            req.query,
+            query,
             await toLegacyProject(ctx, p),
           ),
         ),
       );
       return { items, total: page.total };
-    }),
-  );
-  router.post(
-    '/projects',
-    handle(async (ctx, req) => {
-      const body = pickFields(bodyObject(req.body), CREATE_FIELDS, {
-        ignore: ['lead', 'scientific_metadata'],
-      });
-      const input: ProjectCreateInput = {
-        projectId: requiredString(body, 'project_id'),
-        title: optionalString(body, 'title'),
-        organization: optionalString(body, 'organization'),
-        description: optionalString(body, 'description'),
-        status: optionalString(body, 'status'),
-        projectLead: optionalString(body, 'project_lead'),
-        projectLeadOrcid: optionalString(body, 'project_lead_orcid'),
-        projectLeadEmail: optionalString(body, 'project_lead_email'),
-        projectLeadUsername: optionalString(body, 'project_lead_username'),
+    },
+  ),
+  defineRoute(
+    {
+      method: 'post',
+      path: '/projects',
+      tag,
+      summary: 'Create a project',
+      body: CREATE_BODY,
+      status: 201,
+      response: PROJECT,
+    },
+    async (ctx, input) => {
+      const body = input.body as Record<string, string | null | undefined>;
+      const create: ProjectCreateInput = {
+        projectId: body.project_id as string,
+        title: body.title,
+        organization: body.organization,
+        description: body.description,
+        status: body.status,
+        projectLead: body.project_lead,
+        projectLeadOrcid: body.project_lead_orcid,
+        projectLeadEmail: body.project_lead_email,
+        projectLeadUsername: body.project_lead_username,
       };
-      const project = await ctx.services.project.create(ctx, input);
+      const project = await ctx.services.project.create(ctx, create);
       return toLegacyProject(ctx, project, await ctx.services.project.policy.capabilities(ctx, project));
-    }, 201),
-  );
-  router.get(
-    '/projects/:pid',
-    handle(async (ctx, req) => {
-      const project = await ctx.services.project.get(ctx, param(req, 'pid'));
+    },
+  ),
+  defineRoute(
+    {
+      method: 'get',
+      path: '/projects/:pid',
+      tag,
+      summary: 'A project',
+      params: pid,
+      query: { include_metadata: INCLUDE_QUERY.include_metadata },
+      response: PROJECT,
+    },
+    async (ctx, { params, query }) => {
+      const project = await ctx.services.project.get(ctx, params.pid);
       const out = await toLegacyProject(
         ctx,
         project,
@@ -118,28 +169,30 @@ export function projectRoutes(router: Router): void {
         ctx,
         ctx.services.metadata,
         { type: 'project', uniqueId: project.uniqueId, record: project },
-        req.query,
+        query,
         out,
       );
-    }),
-  );
-  router.patch(
-    '/projects/:pid',
-    handle(async (ctx, req) => {
-      const { lead, rest } = splitLead(req.body);
-      const body = pickFields(rest, PATCH_FIELDS);
-      const patch: ProjectPatch = { lead };
-      if ('project_id' in body) patch.projectId = requiredString(body, 'project_id');
-      for (const [wire, key] of [
-        ['title', 'title'],
-        ['organization', 'organization'],
-        ['description', 'description'],
-        ['status', 'status'],
-      ] as const) {
-        if (wire in body) patch[key] = optionalString(body, wire);
+    },
+  ),
+  defineRoute(
+    {
+      method: 'patch',
+      path: '/projects/:pid',
+      tag,
+      summary: 'Update a project',
+      params: pid,
+      body: PATCH_BODY,
+      response: PROJECT,
+    },
+    async (ctx, { params, body: raw }) => {
+      const body = raw as Record<string, unknown>;
+      const patch: ProjectPatch = { lead: leadSelectors(body) };
+      if ('project_id' in body) patch.projectId = body.project_id as string;
+      for (const key of ['title', 'organization', 'description', 'status'] as const) {
+        if (key in body) patch[key] = body[key] as string | null;
       }
-      const project = await ctx.services.project.update(ctx, param(req, 'pid'), patch);
+      const project = await ctx.services.project.update(ctx, params.pid, patch);
       return toLegacyProject(ctx, project, await ctx.services.project.policy.capabilities(ctx, project));
-    }),
-  );
-}
+    },
+  ),
+];

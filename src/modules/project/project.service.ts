@@ -3,16 +3,16 @@ import type { FilterQuery } from '@mikro-orm/core';
 import type { RequestContext } from '../../core/context';
 import { AppError, assertNoProblems, notFound, validationError, type FieldProblem } from '../../core/errors';
 import { uniquely } from '../../core/db/unique';
-import { keysetFind } from '../../core/db/keyset';
+import { keysetFind, offsetFind } from '../../core/db/keyset';
 import type { KeysetPage } from '../../core/pagination';
 import { newMfid } from '../../core/ids';
 import { validateSlug } from '../../core/slugs';
 import type { UserService } from '../user/user.service';
 import { User } from '../user/user.entity';
-import type { AccessSelectorInput, AccessSelectors } from '../access/access.selectors';
+import type { AccessSelectorInput, AccessSelectors } from '../access/access-selectors';
 import { Project } from './project.entity';
 import type { ProjectPolicy } from './project.policy';
-import type { ProjectLookup } from './project.lookup';
+import type { ProjectLookup } from './project-lookup';
 
 export interface ProjectCreateInput {
   projectId: string;
@@ -97,12 +97,7 @@ export class ProjectService {
     page: { limit: number; offset: number },
     selectors: AccessSelectorInput = {},
   ): Promise<{ items: Project[]; total: number }> {
-    const [items, total] = await ctx.em.findAndCount(Project, await this.where(ctx, selectors), {
-      orderBy: { projectId: 'asc' },
-      limit: page.limit,
-      offset: page.offset,
-    });
-    return { items, total };
+    return offsetFind(ctx.em, Project, await this.where(ctx, selectors), { projectId: 'asc' }, page);
   }
 
   async page(

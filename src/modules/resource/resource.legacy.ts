@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../core/context';
-import { qBool, type Query } from '../../core/rest/params';
 import { datasetDetail } from '../dataset/dataset.legacy';
+import type { IncludeFlags } from '../owned-record/owned-record.legacy';
 import { sampleDetail } from '../sample/sample.legacy';
 import { toLegacyProject } from '../project/project.legacy';
 import { toLegacyInstrument } from '../instrument/instrument.legacy';
@@ -12,10 +12,10 @@ export async function withMetadata(
   ctx: RequestContext,
   metadata: MetadataService,
   r: AnyResource,
-  q: Query,
+  q: IncludeFlags,
   out: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
-  if (!qBool(q, 'include_metadata', false)) return out;
+  if (!q.include_metadata) return out;
   const doc = await metadata.documentFor(ctx, r);
   if (doc !== undefined) out.scientific_metadata = doc;
   return out;
@@ -25,7 +25,7 @@ export async function withMetadata(
 export async function toLegacyResource(
   ctx: RequestContext,
   r: AnyResource,
-  q: Query,
+  q: IncludeFlags,
 ): Promise<Record<string, unknown>> {
   switch (r.type) {
     case 'dataset':

@@ -1,3 +1,4 @@
+import { NullableString, Type } from '../../core/rest/schema';
 import { iso } from '../../core/rest/wire';
 import type { ReviewedRequest } from './reviewed-request.entity';
 
@@ -12,3 +13,14 @@ export function toLegacyReview(r: ReviewedRequest): Record<string, unknown> {
     reviewer_notes: r.reviewerNotes ?? null,
   };
 }
+
+const nullable = NullableString();
+/** The review keys of a deletion or join request. */
+export const REVIEW = {
+  reason: nullable,
+  status: Type.String(),
+  request_time: Type.String({ format: 'date-time' }),
+  review_time: nullable,
+  reviewer_id: nullable,
+  reviewer_notes: nullable,
+};

@@ -1,9 +1,12 @@
 import type { RequestContext } from '../../core/context';
-import { qBool, qList, qStr, type Query } from '../../core/rest/params';
+import { QBool, QList, QStr, Type, type Static, type TObject } from '../../core/rest/schema';
 import {
   detailOptions,
+  INCLUDE_QUERY,
   itemOptions,
+  recordWireSchema,
   toLegacyRecord,
+  type IncludeFlags,
   type LegacyRecordOptions,
   type RecordWire,
 } from '../owned-record/owned-record.legacy';
@@ -44,31 +47,57 @@ async function embeddedDatasets(
 }
 
 /** The list filters of `GET /samples` (and of the related-sample lists) from the query. */
-export function parseSampleFilter(q: Query): SampleFilter {
+export const SAMPLE_QUERY = {
+  unique_id: QStr('exact MFID'),
+  sample_name: QStr('exact name'),
+  sample_type: QStr('exact type'),
+  owner_orcid: QStr("owner's ORCID"),
+  timestamp: QStr('exact timestamp'),
+  public: QBool('public or private samples only'),
+  project_id: QStr('project slug'),
+  project_mfid: QStr('project MFID'),
+  dataset_mfid: QStr('linked to this dataset'),
+  accessible_to_user: QList('readable by these users (ORCIDs)'),
+  accessible_to_project: QList('readable by these projects'),
+  ...INCLUDE_QUERY,
+  include_datasets: QBool(
+    'add the deprecated `datasets` list (default true on single reads, false in lists)',
+  ),
+};
+export type SampleQuery = Static<TObject<typeof SAMPLE_QUERY>>;
+
+export function parseSampleFilter(q: SampleQuery): SampleFilter {
   return {
-    uniqueId: qStr(q, 'unique_id'),
-    sampleName: qStr(q, 'sample_name'),
-    sampleType: qStr(q, 'sample_type'),
-    ownerOrcid: qStr(q, 'owner_orcid'),
-    timestamp: qStr(q, 'timestamp'),
-    public: qBool(q, 'public'),
-    projectId: qStr(q, 'project_id'),
-    projectMfid: qStr(q, 'project_mfid'),
-    datasetMfid: qStr(q, 'dataset_mfid'),
-    accessibleToUser: qList(q, 'accessible_to_user'),
-    accessibleToProject: qList(q, 'accessible_to_project'),
+    uniqueId: q.unique_id,
+    sampleName: q.sample_name,
+    sampleType: q.sample_type,
+    ownerOrcid: q.owner_orcid,
+    timestamp: q.timestamp,
+    public: q.public,
+    projectId: q.project_id,
+    projectMfid: q.project_mfid,
+    datasetMfid: q.dataset_mfid,
+    accessibleToUser: q.accessible_to_user,
+    accessibleToProject: q.accessible_to_project,
   };
 }
+
+/** A sample on the legacy wire. */
+export const SAMPLE = recordWireSchema(
+  SAMPLE_TEXT,
+  { datasets: Type.Optional(Type.Array(Type.Object({ unique_id: Type.String() }))) },
+  'Sample',
+);
 
 /** A sample as single reads return it: owner and embedded datasets by default, capabilities. */
 export async function sampleDetail(
   ctx: RequestContext,
   sample: Sample,
-  q: Query,
+  q: IncludeFlags,
 ): Promise<Record<string, unknown>> {
   return toLegacySample(ctx, sample, {
     ...detailOptions(q),
-    includeDatasets: qBool(q, 'include_datasets', true),
+    includeDatasets: q.include_datasets ?? true,
     capabilities: await ctx.services.sample.policy.capabilities(ctx, sample),
   });
 }
@@ -77,8 +106,8 @@ export async function sampleDetail(
 export function sampleItems(
   ctx: RequestContext,
   samples: Sample[],
-  q: Query,
+  q: IncludeFlags,
 ): Promise<Record<string, unknown>[]> {
-  const opts = { ...itemOptions(q), includeDatasets: qBool(q, 'include_datasets', false) };
+  const opts = { ...itemOptions(q), includeDatasets: q.include_datasets ?? false };
   return Promise.all(samples.map((s) => toLegacySample(ctx, s, opts)));
 }

@@ -49,7 +49,9 @@ export class SampleQuery extends OwnedRecordQuery<Sample, SampleFilter> {
     if (f.projectId !== undefined && f.projectMfid !== undefined) {
       return (await this.projects.resolveSelectors(ctx.em, f.projectId, f.projectMfid))?.uniqueId ?? null;
     }
-    const project = await this.projects.find(ctx.em, (f.projectMfid ?? f.projectId)!);
+    const named = f.projectMfid ?? f.projectId;
+    if (named === undefined) return null;
+    const project = await this.projects.find(ctx.em, named);
     return project?.uniqueId ?? null;
   }
 }

@@ -1,19 +1,38 @@
-import type { Router } from 'express';
 import { recordRoutes } from '../../core/rest/record-routes';
-import { parseRecordCreate, parseRecordPatch } from '../owned-record/owned-record.legacy';
+import type { Route } from '../../core/rest/route';
+import {
+  INCLUDE_QUERY,
+  recordCreateBody,
+  recordCreateInput,
+  recordPatchBody,
+  recordPatchInput,
+} from '../owned-record/owned-record.legacy';
 import { SAMPLE_TEXT } from './sample.fields';
-import { parseSampleFilter, sampleDetail, sampleItems, toLegacySample } from './sample.legacy';
+import {
+  parseSampleFilter,
+  SAMPLE,
+  SAMPLE_QUERY,
+  sampleDetail,
+  sampleItems,
+  toLegacySample,
+} from './sample.legacy';
+import { QBool } from '../../core/rest/schema';
 
-export function sampleRoutes(router: Router): void {
-  recordRoutes(router, {
-    path: '/samples',
-    service: (ctx) => ctx.services.sample,
-    parseFilter: parseSampleFilter,
-    // read-only fields of a sample that clients echo back from a record they read
-    parseCreate: (raw) => parseRecordCreate(SAMPLE_TEXT, raw, { ignore: ['datasets'] }).input,
-    parsePatch: (raw) => parseRecordPatch(SAMPLE_TEXT, raw).patch,
-    items: (ctx, page, q) => sampleItems(ctx, page.items, q),
-    detail: sampleDetail,
-    written: (ctx, sample, capabilities) => toLegacySample(ctx, sample, { includeOwner: true, capabilities }),
-  });
-}
+export const sampleRoutes: Route[] = recordRoutes({
+  path: '/samples',
+  noun: 'sample',
+  tag: 'samples',
+  record: SAMPLE,
+  listQuery: SAMPLE_QUERY,
+  detailQuery: { ...INCLUDE_QUERY, include_datasets: QBool('add the deprecated `datasets` list', true) },
+  // read-only fields of a sample that clients echo back from a record they read
+  createBody: recordCreateBody(SAMPLE_TEXT, { ignore: ['datasets'], title: 'SampleCreate' }),
+  patchBody: recordPatchBody(SAMPLE_TEXT, { title: 'SamplePatch' }),
+  service: (ctx) => ctx.services.sample,
+  parseFilter: parseSampleFilter,
+  parseCreate: (body) => recordCreateInput(SAMPLE_TEXT, body),
+  parsePatch: (body) => recordPatchInput(SAMPLE_TEXT, body),
+  items: (ctx, page, q) => sampleItems(ctx, page.items, q),
+  detail: sampleDetail,
+  written: (ctx, sample, capabilities) => toLegacySample(ctx, sample, { includeOwner: true, capabilities }),
+});

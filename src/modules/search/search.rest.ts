@@ -1,63 +1,61 @@
-import type { Router } from 'express';
-import type { Request } from 'express';
-import { handle } from '../../core/rest/handler';
-import { qInt, qStr } from '../../core/rest/params';
-import { toLegacyDataset } from '../dataset/dataset.legacy';
-import { toLegacySample } from '../sample/sample.legacy';
-import { toLegacyProject } from '../project/project.legacy';
-import { toLegacyInstrument } from '../instrument/instrument.legacy';
-import { toPublicUser } from '../user/user.legacy';
-import type { SearchInput } from './search.service';
+import { defineRoute, type Route, type RouteSpec } from '../../core/rest/route';
+import { QInt, QStr, Type, type Static, type TObject, type TSchema } from '../../core/rest/schema';
+import { DATASET, toLegacyDataset } from '../dataset/dataset.legacy';
+import { SAMPLE, toLegacySample } from '../sample/sample.legacy';
+import { PROJECT, toLegacyProject } from '../project/project.legacy';
+import { INSTRUMENT, toLegacyInstrument } from '../instrument/instrument.legacy';
+import { PUBLIC_USER, toPublicUser } from '../user/user.legacy';
 
-function input(req: Request): SearchInput {
+const SEARCH_QUERY = {
+  q: QStr('the name to look for (fuzzy)'),
+  limit: QInt('results', { minimum: 1, default: 20 }),
+  project_id: QStr('only in this project'),
+};
+type SearchQuery = Static<TObject<typeof SEARCH_QUERY>>;
+
+const input = (q: SearchQuery) => ({ q: q.q, limit: q.limit ?? 20, projectId: q.project_id });
+
+function search<const P extends string>(
+  path: P,
+  noun: string,
+  item: TSchema,
+): RouteSpec<P, typeof SEARCH_QUERY> {
   return {
-    q: qStr(req.query, 'q'),
-    limit: qInt(req.query, 'limit', 20, 1, Number.MAX_SAFE_INTEGER),
-    projectId: qStr(req.query, 'project_id'),
+    method: 'get',
+    path,
+    tag: 'search',
+    summary: `Fuzzy search of ${noun} by name (a plain list)`,
+    query: SEARCH_QUERY,
+    response: Type.Array(item),
   };
 }
 
 /** Fuzzy name search; each answers a plain list (literal paths: mount before `/<type>/:id`). */
-export function searchRoutes(router: Router): void {
-  router.get(
-    '/datasets/search',
-    handle(async (ctx, req) => {
-      const found = await ctx.services.search.datasets(ctx, input(req));
-      return Promise.all(found.map((ds) => toLegacyDataset(ctx, ds)));
-    }),
-  );
-  router.get(
-    '/samples/search',
-    handle(async (ctx, req) => {
-      const found = await ctx.services.search.samples(ctx, input(req));
-      return Promise.all(found.map((s) => toLegacySample(ctx, s)));
-    }),
-  );
-  router.get(
-    '/projects/search',
-    handle(async (ctx, req) => {
-      const found = await ctx.services.search.projectsByName(ctx, input(req));
-      // never the lead or metadata here (reference #69)
-      return Promise.all(
-        found.map(async (p) => {
-          const { lead: _lead, project_lead_email: _email, ...rest } = await toLegacyProject(ctx, p);
-          return rest;
-        }),
-      );
-    }),
-  );
-  router.get(
-    '/instruments/search',
-    handle(async (ctx, req) => {
-      const found = await ctx.services.search.instruments(ctx, input(req));
-      return Promise.all(found.map((i) => toLegacyInstrument(ctx, i)));
-    }),
-  );
-  router.get(
-    '/users/search',
-    handle(async (ctx, req) => {
-      const found = await ctx.services.search.users(ctx, input(req));
-      return found.map((u) => ({ ...toPublicUser(ctx, u), orcid: u.uniqueId }));
-    }),
-  );
-}
+export const searchRoutes: Route[] = [
+  defineRoute(search('/datasets/search', 'datasets', DATASET), async (ctx, { query }) => {
+    const found = await ctx.services.search.datasets(ctx, input(query));
+    return Promise.all(found.map((ds) => toLegacyDataset(ctx, ds)));
+  }),
+  defineRoute(search('/samples/search', 'samples', SAMPLE), async (ctx, { query }) => {
+    const found = await ctx.services.search.samples(ctx, input(query));
+    return Promise.all(found.map((s) => toLegacySample(ctx, s)));
+  }),
+  defineRoute(search('/projects/search', 'projects', PROJECT), async (ctx, { query }) => {
+    const found = await ctx.services.search.projectsByName(ctx, input(query));
+    // never the lead or metadata here (reference #69)
+    return Promise.all(
+      found.map(async (p) => {
+        const { lead: _lead, project_lead_email: _email, ...rest } = await toLegacyProject(ctx, p);
+        return rest;
+      }),
+    );
+  }),
+  defineRoute(search('/instruments/search', 'instruments', INSTRUMENT), async (ctx, { query }) => {
+    const found = await ctx.services.search.instruments(ctx, input(query));
+    return Promise.all(found.map((i) => toLegacyInstrument(ctx, i)));
+  }),
+  defineRoute(search('/users/search', 'users', PUBLIC_USER), async (ctx, { query }) => {
+    const found = await ctx.services.search.users(ctx, input(query));
+    return found.map((u) => ({ ...toPublicUser(ctx, u), orcid: u.uniqueId }));
+  }),
+];

@@ -10,7 +10,7 @@ import { Sample } from '../sample/sample.entity';
 import { Project } from '../project/project.entity';
 import { Instrument } from '../instrument/instrument.entity';
 import { User } from '../user/user.entity';
-import { notHiddenByDeletion } from '../deletion/deletion.visibility';
+import { notHiddenByDeletion } from '../deletion/deletion-visibility';
 
 export const MIN_QUERY = 3;
 export const MAX_LIMIT = 50;

@@ -1,3 +1,4 @@
+import { NullableString, Type } from '../../core/rest/schema';
 import type { Thumbnail } from './thumbnail.entity';
 
 /** The thumbnail record of spec 2.4 (create, list and update responses). */
@@ -10,3 +11,14 @@ export function toLegacyThumbnail(t: Thumbnail): Record<string, unknown> {
     mime_type: t.mimeType,
   };
 }
+
+export const THUMBNAIL = Type.Object(
+  {
+    id: Type.Integer(),
+    dataset_id: Type.String(),
+    thumbnail_name: NullableString(),
+    thumbnail_b64str: Type.String({ contentEncoding: 'base64' }),
+    mime_type: Type.String(),
+  },
+  { title: 'Thumbnail' },
+);

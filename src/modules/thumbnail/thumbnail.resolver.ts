@@ -67,7 +67,8 @@ export class DatasetThumbnailsResolver {
   @FieldResolver(() => [Thumbnail], { description: 'Thumbnails of this dataset, oldest first.' })
   async thumbnails(
     @Root() ds: Dataset,
-    @Arg('first', () => Int, { nullable: true, description: 'At most this many.' }) first: number | undefined,
+    @Arg('first', () => Int, { nullable: true, description: 'At most this many.' })
+    first: number | null | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<Thumbnail[]> {
     if (first !== undefined && first !== null && first < 0)

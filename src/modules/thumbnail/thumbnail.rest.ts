@@ -1,63 +1,107 @@
-import type { Router } from 'express';
-import { handle, param } from '../../core/rest/handler';
-import { bodyObject } from '../../core/rest/params';
-import { pickFields } from '../../core/rest/body';
-import { validationError } from '../../core/errors';
-import { toLegacyThumbnail } from './thumbnail.legacy';
+import { defineRoute, type Route } from '../../core/rest/route';
+import { Checked, echoed, MESSAGE, MESSAGES, Type } from '../../core/rest/schema';
+import { THUMBNAIL, toLegacyThumbnail } from './thumbnail.legacy';
 
-const FIELDS = ['thumbnail_name', 'thumbnail_b64str'];
-const ECHOED = ['id', 'dataset_id', 'mime_type'];
+const tag = 'datasets';
 const MAX_BATCH = 1000;
+const NOT_A_LIST = 'must be a JSON array of dataset MFIDs';
+const BODY = Type.Object(
+  {
+    thumbnail_name: Type.Optional(Checked('a name', { type: ['string', 'null'] })),
+    thumbnail_b64str: Type.Optional(
+      Checked('the image (PNG, JPEG, GIF or WebP), base64', { type: 'string' }),
+    ),
+    ...echoed(['id', 'dataset_id', 'mime_type']),
+  },
+  { additionalProperties: false, title: 'ThumbnailInput' },
+);
+const ids = { id: 'the dataset MFID', tid: 'the thumbnail id' };
 
 /** Thumbnails (reference §5.3, spec 2.4) and the batch of first thumbnails frontends use. */
-export function thumbnailRoutes(router: Router): void {
-  router.post(
-    '/datasets/first_thumbnails',
-    handle(async (ctx, req) => {
-      const ids: unknown = req.body;
-      if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) {
-        throw validationError('body', 'must be a JSON array of dataset MFIDs');
-      }
-      if (ids.length > MAX_BATCH) throw validationError('body', `at most ${MAX_BATCH} datasets per request`);
-      const first = await ctx.services.thumbnail.firstOf(ctx, ids);
+export const thumbnailRoutes: Route[] = [
+  defineRoute(
+    {
+      method: 'post',
+      path: '/datasets/first_thumbnails',
+      tag,
+      summary: 'The first thumbnail of each of many datasets (by MFID; missing ones are left out)',
+      body: Type.Array(Type.String({ [MESSAGES]: { type: NOT_A_LIST } }), {
+        maxItems: MAX_BATCH,
+        description: 'dataset MFIDs',
+        [MESSAGES]: { type: NOT_A_LIST, maxItems: `at most ${MAX_BATCH} datasets per request` },
+      }),
+      response: Type.Record(Type.String(), THUMBNAIL),
+    },
+    async (ctx, { body }) => {
+      const first = await ctx.services.thumbnail.firstOf(ctx, body as string[]);
       return Object.fromEntries([...first].map(([id, t]) => [id, toLegacyThumbnail(t)]));
-    }),
-  );
-  router.get(
-    '/datasets/:id/thumbnails',
-    handle(async (ctx, req) =>
-      (await ctx.services.thumbnail.ofDataset(ctx, param(req, 'id'))).map(toLegacyThumbnail),
-    ),
-  );
-  router.post(
-    '/datasets/:id/thumbnails',
-    handle(async (ctx, req) => {
-      const body = pickFields(bodyObject(req.body), FIELDS, { ignore: ECHOED });
-      const t = await ctx.services.thumbnail.add(ctx, param(req, 'id'), {
-        name: body.thumbnail_name,
-        image: body.thumbnail_b64str,
+    },
+  ),
+  defineRoute(
+    {
+      method: 'get',
+      path: '/datasets/:id/thumbnails',
+      tag,
+      summary: "A dataset's thumbnails",
+      params: { id: ids.id },
+      response: Type.Array(THUMBNAIL),
+    },
+    async (ctx, { params }) =>
+      (await ctx.services.thumbnail.ofDataset(ctx, params.id)).map(toLegacyThumbnail),
+  ),
+  defineRoute(
+    {
+      method: 'post',
+      path: '/datasets/:id/thumbnails',
+      tag,
+      summary: 'Add a thumbnail',
+      params: { id: ids.id },
+      body: BODY,
+      status: 201,
+      response: THUMBNAIL,
+    },
+    async (ctx, { params, body }) => {
+      const b = body as Record<string, unknown>;
+      const t = await ctx.services.thumbnail.add(ctx, params.id, {
+        name: b.thumbnail_name,
+        image: b.thumbnail_b64str,
       });
       return toLegacyThumbnail(t);
-    }, 201),
-  );
-  router.patch(
-    '/datasets/:id/thumbnails/:tid',
-    handle(async (ctx, req) => {
-      const body = pickFields(bodyObject(req.body), FIELDS, { ignore: ECHOED });
+    },
+  ),
+  defineRoute(
+    {
+      method: 'patch',
+      path: '/datasets/:id/thumbnails/:tid',
+      tag,
+      summary: 'Rename or replace a thumbnail',
+      params: ids,
+      body: BODY,
+      response: THUMBNAIL,
+    },
+    async (ctx, { params, body }) => {
+      const b = body as Record<string, unknown>;
       const t = await ctx.services.thumbnail.update(
         ctx,
-        param(req, 'tid'),
-        { name: body.thumbnail_name, image: body.thumbnail_b64str },
-        param(req, 'id'),
+        params.tid,
+        { name: b.thumbnail_name, image: b.thumbnail_b64str },
+        params.id,
       );
       return toLegacyThumbnail(t);
-    }),
-  );
-  router.delete(
-    '/datasets/:id/thumbnails/:tid',
-    handle(async (ctx, req) => {
-      const t = await ctx.services.thumbnail.delete(ctx, param(req, 'tid'), param(req, 'id'));
+    },
+  ),
+  defineRoute(
+    {
+      method: 'delete',
+      path: '/datasets/:id/thumbnails/:tid',
+      tag,
+      summary: 'Delete a thumbnail',
+      params: ids,
+      response: MESSAGE,
+    },
+    async (ctx, { params }) => {
+      const t = await ctx.services.thumbnail.delete(ctx, params.tid, params.id);
       return { detail: `Thumbnail ${t.id} deleted` };
-    }),
-  );
-}
+    },
+  ),
+];

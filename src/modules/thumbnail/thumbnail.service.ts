@@ -7,7 +7,7 @@ import { isMfid } from '../../core/ids';
 import type { Dataset } from '../dataset/dataset.entity';
 import type { DatasetService } from '../dataset/dataset.service';
 import { Thumbnail } from './thumbnail.entity';
-import { decodeBase64Image, toJpeg } from './thumbnail.image';
+import { decodeBase64Image, toJpeg } from './thumbnail-image';
 
 export interface ThumbnailInput {
   name?: unknown;

@@ -1,3 +1,4 @@
+import { NullableString, Type } from '../../core/rest/schema';
 import type { RequestContext } from '../../core/context';
 import { toPublicUser } from '../user/user.legacy';
 import { toLegacyLink } from '../link/link.legacy';
@@ -48,3 +49,18 @@ export async function toLegacyChange(
     ...(result.applied ? { record: await toLegacyResource(ctx, p.resource, {}) } : {}),
   };
 }
+
+export const CHANGE = Type.Object(
+  {
+    action: Type.String(),
+    applied: Type.Boolean(),
+    resource: Type.Object({ unique_id: Type.String(), resource_type: Type.String(), name: NullableString() }),
+    gains: Type.Array(Type.Object({})),
+    losses: Type.Array(Type.Object({})),
+    grants_affected: Type.Array(Type.Object({})),
+    related: Type.Object({}),
+    token: NullableString({ description: 'send back with confirm: true to apply' }),
+    record: Type.Optional(Type.Object({})),
+  },
+  { title: 'AccessChangePreview' },
+);

@@ -11,7 +11,7 @@ import type { AccessSubject } from '../access/access.service';
 import type { GrantService } from '../access/grant.service';
 import { rank, type Permission } from '../access/permission';
 import type { LinkRow } from '../link/link.loaders';
-import { readChangeState, stateToken, type ChangeAction, type ChangeState } from './transfer.state';
+import { readChangeState, stateToken, type ChangeAction, type ChangeState } from './transfer-state';
 import { actorOf, type EventService } from '../event/event.service';
 
 /** How one user's permission on the record changes. */

@@ -18,7 +18,7 @@ export function parseContentRange(header: string | undefined, contentLength: num
   const m = /^bytes (?:(\d{1,16})-(\d{1,16})|\*)\/(\d{1,16}|\*)$/.exec(header.trim());
   if (!m) throw validationError(field, 'must be "bytes <first>-<last>/<total>" or "bytes */<total>"');
   const total = m[3] === '*' ? null : Number(m[3]);
-  if (m[1] === undefined) return { kind: 'probe', total };
+  if ((m[1] as string | undefined) === undefined) return { kind: 'probe', total }; // `bytes */<total>`
   const start = Number(m[1]);
   const end = Number(m[2]);
   if (end < start) throw validationError(field, 'the last byte comes before the first');

@@ -96,7 +96,7 @@ export class UploadService {
       tokenHash: tokenHash(token),
       dataset: ds,
       userId: ctx.userId,
-      filename: filename!,
+      filename: filename as string, // assertNoProblems: cleanFilename succeeded
       contentType: cleanContentType(input.contentType),
       ingestor,
       size: bytes,

@@ -328,13 +328,15 @@ export class UserAdminService {
           `${user.uniqueId} still owns records (${list}): transfer them first or give a new owner`,
         );
       }
-      for (const o of owned) {
-        await rawQuery(
-          tx,
-          `update ${quoteIdent(o.table)} set ${quoteIdent(o.column)} = ? where ${quoteIdent(o.column)} = ?`,
-          [transferTo!.uniqueId, user.uniqueId],
-        );
-      }
+      // with records owned, transferTo is given (refused above otherwise)
+      if (transferTo)
+        for (const o of owned) {
+          await rawQuery(
+            tx,
+            `update ${quoteIdent(o.table)} set ${quoteIdent(o.column)} = ? where ${quoteIdent(o.column)} = ?`,
+            [transferTo.uniqueId, user.uniqueId],
+          );
+        }
       await rawQuery(tx, `delete from access_grant where principal_type = 'user' and principal_id = ?`, [
         user.uniqueId,
       ]);

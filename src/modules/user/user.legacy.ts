@@ -1,5 +1,5 @@
+import { echoed, NullableString, Type } from '../../core/rest/schema';
 import type { RequestContext } from '../../core/context';
-import { optionalBool, optionalString, pickFields, type Body } from '../../core/rest/body';
 import type { User } from './user.entity';
 import type { UserPatch } from './user-admin.service';
 
@@ -30,19 +30,77 @@ export function toLegacyUser(ctx: RequestContext, user: User): Record<string, un
   };
 }
 
-const PATCH_FIELDS = ['username', 'email', 'first_name', 'last_name', 'is_service_account'] as const;
+/**
+ * The body of a profile or user update: `is_service_account` only where `allowServiceAccount`
+ * (elsewhere it is echoed and ignored, like the identifiers).
+ */
+export function userPatchBody(allowServiceAccount: boolean, title: string) {
+  const text = Type.Optional(NullableString());
+  return Type.Object(
+    {
+      username: text,
+      email: text,
+      first_name: text,
+      last_name: text,
+      ...(allowServiceAccount ? { is_service_account: Type.Optional(Type.Boolean()) } : {}),
+      ...echoed(
+        allowServiceAccount
+          ? ['id', 'unique_id', 'orcid']
+          : ['id', 'unique_id', 'orcid', 'is_service_account'],
+      ),
+    },
+    { additionalProperties: false, title },
+  );
+}
 
-export function parseUserPatch(body: Body, allowServiceAccount: boolean): UserPatch {
-  const picked = pickFields(body, allowServiceAccount ? PATCH_FIELDS : PATCH_FIELDS.slice(0, 4), {
-    ignore: allowServiceAccount
-      ? ['id', 'unique_id', 'orcid']
-      : ['id', 'unique_id', 'orcid', 'is_service_account'],
-  });
+/** The service patch of a body checked by {@link userPatchBody}. */
+export function parseUserPatch(body: Record<string, unknown>): UserPatch {
   const patch: UserPatch = {};
-  if ('username' in picked) patch.username = optionalString(picked, 'username');
-  if ('email' in picked) patch.email = optionalString(picked, 'email');
-  if ('first_name' in picked) patch.firstName = optionalString(picked, 'first_name');
-  if ('last_name' in picked) patch.lastName = optionalString(picked, 'last_name');
-  if ('is_service_account' in picked) patch.isServiceAccount = optionalBool(picked, 'is_service_account');
+  const text = (f: string) => body[f] as string | null;
+  if ('username' in body) patch.username = text('username');
+  if ('email' in body) patch.email = text('email');
+  if ('first_name' in body) patch.firstName = text('first_name');
+  if ('last_name' in body) patch.lastName = text('last_name');
+  if ('is_service_account' in body) patch.isServiceAccount = body.is_service_account as boolean;
   return patch;
 }
+
+const nullable = NullableString();
+/** The public-safe user (email only for oneself and platform admins). */
+export const PUBLIC_USER = Type.Object(
+  {
+    unique_id: Type.String({ description: 'ORCID' }),
+    username: nullable,
+    first_name: nullable,
+    last_name: nullable,
+    email: Type.Optional(nullable),
+  },
+  { title: 'PublicUser' },
+);
+/** A user record: the full record for oneself and platform admins, else the public-safe fields. */
+export const USER = Type.Object(
+  {
+    unique_id: Type.String({ description: 'ORCID' }),
+    username: nullable,
+    first_name: nullable,
+    last_name: nullable,
+    email: Type.Optional(nullable),
+    orcid: Type.String(),
+    is_service_account: Type.Boolean(),
+    id: Type.Optional(Type.Integer()),
+    is_platform_admin: Type.Optional(Type.Boolean()),
+    creation_time: Type.Optional(Type.String({ format: 'date-time' })),
+    modification_time: Type.Optional(Type.String({ format: 'date-time' })),
+  },
+  { title: 'User' },
+);
+
+/** Whether an API key is valid, and when it expires. */
+export const KEY_STATUS = Type.Object(
+  {
+    valid: Type.Boolean(),
+    created_at: NullableString({ format: 'date-time' }),
+    expires_at: NullableString({ format: 'date-time' }),
+  },
+  { title: 'KeyStatus' },
+);

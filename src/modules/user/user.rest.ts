@@ -1,118 +1,223 @@
-import type { Router } from 'express';
-import { handle, param } from '../../core/rest/handler';
-import { bodyObject, qBool, qInt, qLimit, qStr } from '../../core/rest/params';
-import { optionalString, pickFields, type Body } from '../../core/rest/body';
-import { validationError } from '../../core/errors';
-import { parseUserPatch, toLegacyUser, toPublicUser } from './user.legacy';
+import { defineRoute, type Route } from '../../core/rest/route';
+import { NullableString, OFFSET_PAGE, offsetPage, QBool, QStr, Checked, Type } from '../../core/rest/schema';
+import { pageOf } from '../../core/rest/params';
+import {
+  KEY_STATUS,
+  parseUserPatch,
+  PUBLIC_USER,
+  toLegacyUser,
+  toPublicUser,
+  USER,
+  userPatchBody,
+} from './user.legacy';
 
-function stringList(body: Body, field: string): string[] | undefined {
-  const v = body[field];
-  if (v === undefined || v === null) return undefined;
-  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string'))
-    throw validationError(field, 'must be a list of strings');
-  return v as string[];
-}
+const tag = 'users';
+const id = { id: 'ORCID, MFID, username or email' };
+const STRINGS = Type.Optional(
+  Type.Unsafe<string[] | null>({ type: ['array', 'null'], items: { type: 'string' } }),
+);
+const WITH_KEY = Type.Intersect([USER, Type.Object({ api_key: Type.String({ description: 'shown once' }) })]);
 
 /** Users and service accounts. Literal segments come before `/users/:id`. */
-export function userRoutes(router: Router): void {
-  router.get(
-    '/users',
-    handle(async (ctx, req) => {
-      const limit = qLimit(req.query, ctx.config.limits.defaultPageSize, ctx.config.limits.maxPageSize);
-      const offset = qInt(req.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+export const userRoutes: Route[] = [
+  defineRoute(
+    {
+      method: 'get',
+      path: '/users',
+      tag,
+      summary: 'Users (platform admins)',
+      query: {
+        email: QStr('by email'),
+        permissive: QBool('email matches case-insensitively', false),
+        username: QStr('by username'),
+        is_service_account: QBool('service accounts only, or people only'),
+        ...OFFSET_PAGE,
+      },
+      response: offsetPage(USER),
+    },
+    async (ctx, { query }) => {
       const page = await ctx.services.userAdmin.list(
         ctx,
         {
-          email: qStr(req.query, 'email'),
-          permissive: qBool(req.query, 'permissive', false),
-          username: qStr(req.query, 'username'),
-          isServiceAccount: qBool(req.query, 'is_service_account'),
+          email: query.email,
+          permissive: query.permissive ?? false,
+          username: query.username,
+          isServiceAccount: query.is_service_account,
         },
-        { limit, offset },
+        pageOf(query, ctx.config.limits),
       );
       return { items: page.items.map((u) => toLegacyUser(ctx, u)), total: page.total };
-    }),
-  );
-  router.post(
-    '/users',
-    handle(async (ctx, req) => {
-      const body = pickFields(bodyObject(req.body), ['user_info', 'project_ids']);
-      const info = bodyObject(body.user_info);
-      const orcid = optionalString(info, 'orcid') ?? optionalString(info, 'unique_id') ?? undefined;
+    },
+  ),
+  defineRoute(
+    {
+      method: 'post',
+      path: '/users',
+      tag,
+      summary: 'Create or update a user by ORCID, and add them to projects',
+      body: Type.Object(
+        {
+          user_info: Type.Optional(
+            Type.Intersect([
+              Type.Object({
+                orcid: Type.Optional(NullableString()),
+                unique_id: Type.Optional(NullableString({ description: 'same as orcid' })),
+              }),
+              userPatchBody(true, 'UserInfo'),
+            ]),
+          ),
+          project_ids: STRINGS,
+        },
+        { additionalProperties: false, title: 'UserUpsert' },
+      ),
+      response: USER,
+    },
+    async (ctx, { body }) => {
+      const b = body as { user_info?: Record<string, unknown>; project_ids?: string[] | null };
+      const info = b.user_info ?? {};
+      const orcid =
+        (info.orcid as string | null | undefined) ??
+        (info.unique_id as string | null | undefined) ??
+        undefined;
       const patch = parseUserPatch(
         Object.fromEntries(Object.entries(info).filter(([k]) => k !== 'orcid' && k !== 'unique_id')),
-        true,
       );
-      const projects = stringList(body, 'project_ids') ?? [];
-      const { user } = await ctx.services.userAdmin.upsert(ctx, orcid, patch, projects);
+      const { user } = await ctx.services.userAdmin.upsert(ctx, orcid, patch, b.project_ids ?? []);
       return toLegacyUser(ctx, user);
-    }),
-  );
-  router.post(
-    '/users/resolve',
-    handle(async (ctx, req) => {
-      const body = pickFields(bodyObject(req.body), ['orcids', 'usernames', 'emails']);
+    },
+  ),
+  defineRoute(
+    {
+      method: 'post',
+      path: '/users/resolve',
+      tag,
+      summary: 'Resolve many ORCIDs, usernames and emails to users (null when unknown)',
+      body: Type.Object(
+        { orcids: STRINGS, usernames: STRINGS, emails: STRINGS },
+        { additionalProperties: false, title: 'UserResolve' },
+      ),
+      response: Type.Record(Type.String(), Type.Union([PUBLIC_USER, Type.Null()])),
+    },
+    async (ctx, { body }) => {
+      const b = body as { orcids?: string[] | null; usernames?: string[] | null; emails?: string[] | null };
       const resolved = await ctx.services.userAdmin.resolveMany(ctx, {
-        orcids: stringList(body, 'orcids'),
-        usernames: stringList(body, 'usernames'),
-        emails: stringList(body, 'emails'),
+        orcids: b.orcids ?? undefined,
+        usernames: b.usernames ?? undefined,
+        emails: b.emails ?? undefined,
       });
       return Object.fromEntries([...resolved].map(([k, u]) => [k, u ? toPublicUser(ctx, u) : null]));
-    }),
-  );
-  router.get(
-    '/users/by-username/:username',
-    handle(async (ctx, req) =>
-      toPublicUser(ctx, await ctx.services.userAdmin.getByUsername(ctx, param(req, 'username'))),
-    ),
-  );
-  router.get(
-    '/users/:id',
-    handle(async (ctx, req) => toLegacyUser(ctx, await ctx.services.userAdmin.get(ctx, param(req, 'id')))),
-  );
-  router.patch(
-    '/users/:id',
-    handle(async (ctx, req) => {
-      const patch = parseUserPatch(bodyObject(req.body), true);
-      return toLegacyUser(ctx, await ctx.services.userAdmin.update(ctx, param(req, 'id'), patch));
-    }),
-  );
-  router.get(
-    '/users/:id/apikey/verify',
-    handle(async (ctx, req) => {
-      const status = await ctx.services.userAdmin.keyStatus(ctx, param(req, 'id'));
+    },
+  ),
+  defineRoute(
+    {
+      method: 'get',
+      path: '/users/by-username/:username',
+      tag,
+      summary: 'A user by username',
+      params: { username: 'the username' },
+      response: PUBLIC_USER,
+    },
+    async (ctx, { params }) =>
+      toPublicUser(ctx, await ctx.services.userAdmin.getByUsername(ctx, params.username)),
+  ),
+  defineRoute(
+    { method: 'get', path: '/users/:id', tag, summary: 'A user', params: id, response: USER },
+    async (ctx, { params }) => toLegacyUser(ctx, await ctx.services.userAdmin.get(ctx, params.id)),
+  ),
+  defineRoute(
+    {
+      method: 'patch',
+      path: '/users/:id',
+      tag,
+      summary: 'Update a user (platform admins)',
+      params: id,
+      body: userPatchBody(true, 'UserPatch'),
+      response: USER,
+    },
+    async (ctx, { params, body }) =>
+      toLegacyUser(
+        ctx,
+        await ctx.services.userAdmin.update(ctx, params.id, parseUserPatch(body as Record<string, unknown>)),
+      ),
+  ),
+  defineRoute(
+    {
+      method: 'get',
+      path: '/users/:id/apikey/verify',
+      tag,
+      summary: "Whether a user's key is valid",
+      params: id,
+      response: KEY_STATUS,
+    },
+    async (ctx, { params }) => {
+      const status = await ctx.services.userAdmin.keyStatus(ctx, params.id);
       return {
         valid: status.valid,
         created_at: status.createdAt?.toISOString() ?? null,
         expires_at: status.expiresAt?.toISOString() ?? null,
       };
-    }),
-  );
-  router.get(
-    '/users/:id/datasets',
-    handle((ctx, req) => ctx.services.userAccess.readableDatasets(ctx, param(req, 'id'))),
-  );
-  router.get(
-    '/users/:id/datasets/:dsid',
-    handle((ctx, req) => ctx.services.userAccess.datasetAccess(ctx, param(req, 'id'), param(req, 'dsid'))),
-  );
-  router.post(
-    '/service_accounts',
-    handle(async (ctx, req) => {
-      const body = pickFields(bodyObject(req.body), ['username', 'unique_id']);
+    },
+  ),
+  defineRoute(
+    {
+      method: 'get',
+      path: '/users/:id/datasets',
+      tag,
+      summary: 'The datasets a user may read (MFIDs)',
+      params: id,
+      response: Type.Array(Type.String()),
+    },
+    (ctx, { params }) => ctx.services.userAccess.readableDatasets(ctx, params.id),
+  ),
+  defineRoute(
+    {
+      method: 'get',
+      path: '/users/:id/datasets/:dsid',
+      tag,
+      summary: "A user's access to one dataset",
+      params: { ...id, dsid: 'the dataset MFID' },
+      response: Type.Object({}, { additionalProperties: true }),
+    },
+    (ctx, { params }) => ctx.services.userAccess.datasetAccess(ctx, params.id, params.dsid),
+  ),
+  defineRoute(
+    {
+      method: 'post',
+      path: '/service_accounts',
+      tag,
+      summary: 'Create a service account and its key',
+      body: Type.Object(
+        {
+          username: Checked('the username (required)'),
+          unique_id: Type.Optional(NullableString({ description: 'an id of your choice' })),
+        },
+        { additionalProperties: false, title: 'ServiceAccountCreate' },
+      ),
+      status: 201,
+      response: WITH_KEY,
+    },
+    async (ctx, { body }) => {
+      const b = body as { username: unknown; unique_id?: string | null };
       const { user, secret } = await ctx.services.userAdmin.createServiceAccount(
         ctx,
-        body.username,
-        body.unique_id ?? undefined,
+        b.username,
+        b.unique_id ?? undefined,
       );
       return { ...toLegacyUser(ctx, user), api_key: secret };
-    }, 201),
-  );
-  router.post(
-    '/service_accounts/:id/rotate_key',
-    handle(async (ctx, req) => {
-      const { user, secret } = await ctx.services.userAdmin.rotateServiceAccountKey(ctx, param(req, 'id'));
+    },
+  ),
+  defineRoute(
+    {
+      method: 'post',
+      path: '/service_accounts/:id/rotate_key',
+      tag,
+      summary: "Replace a service account's key",
+      params: { id: 'the service account' },
+      response: WITH_KEY,
+    },
+    async (ctx, { params }) => {
+      const { user, secret } = await ctx.services.userAdmin.rotateServiceAccountKey(ctx, params.id);
       return { ...toLegacyUser(ctx, user), api_key: secret };
-    }),
-  );
-}
+    },
+  ),
+];

@@ -31,6 +31,18 @@ export interface IssuedKey {
   secret: string;
 }
 
+/** The key's columns `authenticate` selects beside the user's. */
+interface KeyColumns {
+  k_unique_id: string;
+  k_prefix: string;
+  k_label: string | null;
+  // timestamps arrive as the driver's text (the ORM keeps them unparsed in raw rows)
+  k_created_at: string | Date;
+  k_expires_at: string | Date | null;
+  k_last_used_at: string | Date | null;
+  k_attached: unknown;
+}
+
 const USERNAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -181,16 +193,54 @@ export class UserService {
     return em.nativeUpdate(ApiKey, { user, revokedAt: null }, { revokedAt: new Date() });
   }
 
-  /** The caller behind a bearer secret, or null for unknown, revoked and expired keys and disabled users. */
-  async authenticate(em: EntityManager, token: string): Promise<Caller | null> {
-    const key = await em.findOne(ApiKey, { hash: hashApiKey(token) }, { populate: ['user'] });
-    if (!key || key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= Date.now())) return null;
-    if (key.user.disabledAt) return null;
+  /**
+   * The caller behind a bearer secret, or null for unknown, revoked and expired keys and disabled
+   * users: one statement for the key and its user, which also evaluates `attach` (an SQL
+   * expression over the user row `u`, e.g. the caller's access scope) and returns it as `attached`.
+   */
+  async authenticate(
+    em: EntityManager,
+    token: string,
+    attach = 'null',
+  ): Promise<(Caller & { attached: unknown }) | null> {
+    const rows = await rawQuery<Record<string, unknown> & KeyColumns>(
+      em,
+      `select u.*, k.unique_id as k_unique_id, k.prefix as k_prefix, k.label as k_label,
+         k.created_at as k_created_at, k.expires_at as k_expires_at, k.last_used_at as k_last_used_at,
+         ${attach} as k_attached
+       from api_key k join app_user u on u.unique_id = k.user_id
+       where k.hash = ? and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())
+         and u.disabled_at is null`,
+      [hashApiKey(token)],
+    );
+    const row = rows.at(0);
+    if (!row) return null;
+    const {
+      k_unique_id,
+      k_prefix,
+      k_label,
+      k_created_at,
+      k_expires_at,
+      k_last_used_at,
+      k_attached,
+      ...user
+    } = row;
     const now = Date.now();
-    if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > 5 * 60_000) {
+    if (!k_last_used_at || now - new Date(k_last_used_at).getTime() > 5 * 60_000) {
       // bookkeeping only: a failure here must not fail the request
-      await em.nativeUpdate(ApiKey, { uniqueId: key.uniqueId }, { lastUsedAt: new Date(now) }).catch(() => 0);
+      await em.nativeUpdate(ApiKey, { uniqueId: k_unique_id }, { lastUsedAt: new Date(now) }).catch(() => 0);
     }
-    return { user: key.user, apiKey: key, token };
+    return {
+      user: em.map(User, user),
+      apiKey: {
+        uniqueId: k_unique_id,
+        prefix: k_prefix,
+        label: k_label,
+        createdAt: new Date(k_created_at),
+        expiresAt: k_expires_at ? new Date(k_expires_at) : null,
+      },
+      token,
+      attached: k_attached,
+    };
   }
 }

@@ -1,3 +1,4 @@
+import { NullableString, Type } from '../../core/rest/schema';
 import type { WebhookDelivery, WebhookSubscription } from './webhook.entity';
 
 /** A subscription on the REST shim; the secret is never part of it (only `create` returns it). */
@@ -33,3 +34,41 @@ export function toLegacyDelivery(d: WebhookDelivery) {
     created_at: d.createdAt.toISOString(),
   };
 }
+
+const nullable = NullableString();
+export const WEBHOOK = Type.Object(
+  {
+    unique_id: Type.String(),
+    owner_id: Type.String(),
+    url: Type.String(),
+    description: nullable,
+    event_types: Type.Array(Type.String(), { description: 'empty: every type' }),
+    project_mfid: nullable,
+    resource_id: nullable,
+    search: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
+      description: 'the saved dataset search, or null',
+    }),
+    active: Type.Boolean(),
+    failure_streak: Type.Integer({ minimum: 0 }),
+    disabled_reason: nullable,
+    creation_time: Type.String({ format: 'date-time' }),
+  },
+  { title: 'Webhook' },
+);
+
+export const WEBHOOK_DELIVERY = Type.Object(
+  {
+    id: Type.Integer(),
+    event_id: Type.String(),
+    event_type: Type.String(),
+    resource_id: Type.String(),
+    status: Type.String({ description: 'pending, delivered, failed or skipped' }),
+    attempts: Type.Integer({ minimum: 0 }),
+    last_status_code: Type.Union([Type.Integer(), Type.Null()]),
+    last_error: nullable,
+    next_attempt_at: nullable,
+    delivered_at: nullable,
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'WebhookDelivery' },
+);

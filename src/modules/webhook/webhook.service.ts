@@ -5,8 +5,8 @@ import type { ProjectService } from '../project/project.service';
 import type { ResourceService } from '../resource/resource.service';
 import { WebhookDelivery, WebhookSubscription } from './webhook.entity';
 import type { WebhookPolicy } from './webhook.policy';
-import { checkDescription, checkEventTypes, checkSearch, checkUrl, type WebhookInput } from './webhook.input';
-import { newSecret } from './webhook.signing';
+import { checkDescription, checkEventTypes, checkSearch, checkUrl, type WebhookInput } from './webhook-input';
+import { newSecret } from './webhook-signing';
 
 export interface WebhookDeps {
   resources: ResourceService;
@@ -42,6 +42,9 @@ export class WebhookService {
       problems.push({ field: 'resource_id', message: 'must be an MFID' });
     }
     assertNoProblems(problems);
+    // both are defined once there are no problems
+    if (url === undefined || eventTypes === undefined)
+      throw new Error('webhook input checked without values');
     const search = checkSearch(input.search);
     const projectRef = typeof input.projectId === 'string' ? input.projectId : null;
     const project = projectRef ? await this.deps.projects.get(ctx, projectRef) : null;
@@ -51,10 +54,10 @@ export class WebhookService {
     const subscription = ctx.em.create(WebhookSubscription, {
       uniqueId: newMfid(),
       ownerId: ctx.userId,
-      url: url!,
+      url,
       secret,
       description: description ?? null,
-      eventTypes: eventTypes!,
+      eventTypes,
       projectMfid: project?.uniqueId ?? null,
       resourceId: resource?.uniqueId ?? null,
       search: search ? { ...search } : null,

@@ -1,0 +1,98 @@
+import 'reflect-metadata';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import Module from 'node:module';
+import { loadConfig } from '../../src/core/config';
+import { createLogger } from '../../src/core/logger';
+import { createApp } from '../../src/app';
+
+/**
+ * One server of `bench:compare`, in a process of its own so the load driver does not share its
+ * event loop: `ours` (the catalog service over DATABASE_URL) or `postgraphile` (PostGraphile v4
+ * over PGL_URL, connected as the benchmark caller's role). Both count the SQL statements they
+ * send (counted in the driver); a second port answers `GET /` with that count. Prints `{"port":..,"stats":..}` once ready.
+ */
+const mode = process.argv[2];
+let statements = 0;
+
+// every statement either server sends goes through the driver's Client.query: count there, the
+// same way for both (the ORM's query log would cost our service formatting time)
+const clientProto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+const driverQuery = clientProto.query;
+clientProto.query = function (this: unknown, ...args: unknown[]) {
+  statements++;
+  return driverQuery.apply(this, args);
+};
+
+async function ours(): Promise<http.Server> {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL is required');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-compare-'));
+  const config = loadConfig({
+    DATABASE_URL: url,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    SHUTDOWN_TIMEOUT_MS: '0',
+    ROLE: 'api',
+  });
+  const app = await createApp({
+    config,
+    log: createLogger('silent'),
+    databaseUrl: url,
+  });
+  await app.listen(0, '127.0.0.1');
+  return app.server;
+}
+
+async function pgl(): Promise<http.Server> {
+  // PostGraphile v4 needs graphql 15 (nested under it); some of its own dependencies are hoisted
+  // next to ours and would find our graphql 16: in this process every `graphql` is its copy
+  const own = path.dirname(
+    require.resolve('graphql/package.json', { paths: [require.resolve('postgraphile')] }),
+  );
+  const loader = Module as unknown as { _resolveFilename: (request: string, ...rest: unknown[]) => string };
+  const resolve = loader._resolveFilename.bind(Module);
+  loader._resolveFilename = (request: string, ...rest: unknown[]) =>
+    resolve(
+      request === 'graphql' || request.startsWith('graphql/') ? own + request.slice(7) : request,
+      ...rest,
+    );
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the hook above
+  const { postgraphile } = require('postgraphile') as typeof import('postgraphile');
+  const pool = new pg.Pool({ connectionString: process.env.PGL_URL, max: 10 });
+  const handler = postgraphile(pool, 'public', {
+    disableDefaultMutations: true,
+    disableQueryLog: true,
+    dynamicJson: true,
+    watchPg: false,
+    graphiql: false,
+    retryOnInitFail: false,
+  });
+  const server = http.createServer((req, res) => {
+    void handler(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+async function main(): Promise<void> {
+  const server = mode === 'ours' ? await ours() : await pgl();
+  const stats = http.createServer((_req, res) => {
+    res.end(String(statements));
+  });
+  await new Promise<void>((resolve) => stats.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  const statsPort = (stats.address() as { port: number }).port;
+  process.stdout.write(`${JSON.stringify({ port, stats: statsPort })}\n`);
+}
+
+// a clean exit on SIGTERM, so that `--cpu-prof` (BENCH_CPU_PROF) writes its profile
+process.on('SIGTERM', () => process.exit(0));
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

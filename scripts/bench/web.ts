@@ -1,0 +1,168 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { chromium } from 'playwright-core';
+import { loadConfig } from '../../src/core/config';
+import { createLogger } from '../../src/core/logger';
+import { createApp, type App } from '../../src/app';
+import { rawQuery } from '../../src/core/db/raw';
+import { newMfid } from '../../src/core/ids';
+import { initialJs, INITIAL_JS_BUDGET_BYTES } from '../lib/web-weight';
+import { percentile, scratchDatabase } from './lib';
+
+/**
+ * The web app in the system Chromium over a seeded catalog: initial JavaScript (gzipped), time to
+ * the first rows of the dataset list (plain, filtered, metadata condition) and time to a laid-out
+ * 1,000-node project graph, from navigation start. Usage: npm run bench:web (BENCH_N datasets,
+ * default 100000; BENCH_RUNS runs per case, default 7; CHROMIUM_PATH, default /usr/bin/chromium).
+ */
+const N = Number(process.env.BENCH_N ?? 100_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const GRAPH = 1000;
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+async function seed(app: App, ownerId: string, bulk: string, graph: string): Promise<void> {
+  const em = app.orm.em.fork();
+  const ids = Array.from({ length: N - GRAPH }, () => newMfid());
+  await rawQuery(
+    em,
+    `insert into dataset (unique_id, dataset_name, measurement, data_type, owner_id, project_mfid, public)
+     select id, 'run ' || g, (array['xrd', 'afm', 'sem', 'pl', 'uv-vis'])[1 + g % 5], 'image', ?, ?, false
+     from unnest(string_to_array(?, ',')) with ordinality as t(id, g)`,
+    [ownerId, bulk, ids.join(',')],
+  );
+  await rawQuery(
+    em,
+    `insert into scientific_metadata (resource_id, resource_type, data)
+     select id, 'dataset', jsonb_build_object('temperature', 250 + g % 200, 'sample', 'S-' || (g % 5000))
+     from unnest(string_to_array(?, ',')) with ordinality as t(id, g)`,
+    [ids.join(',')],
+  );
+  // the graph project: a tree of 1,000 datasets, each linked to a parent (fan-out 3)
+  const tree = Array.from({ length: GRAPH }, () => newMfid());
+  await rawQuery(
+    em,
+    `insert into dataset (unique_id, dataset_name, measurement, owner_id, project_mfid, public)
+     select id, 'node ' || g, 'xrd', ?, ?, false from unnest(string_to_array(?, ',')) with ordinality as t(id, g)`,
+    [ownerId, graph, tree.join(',')],
+  );
+  const links = tree.slice(1).map((child, i) => `${tree[Math.floor(i / 3)]}:${child}`);
+  await rawQuery(
+    em,
+    `insert into dataset_link (parent_mfid, child_mfid)
+     select split_part(l, ':', 1), split_part(l, ':', 2) from unnest(string_to_array(?, ',')) as t(l)`,
+    [links.join(',')],
+  );
+  await rawQuery(em, 'analyze');
+}
+
+async function main(): Promise<void> {
+  const js = initialJs();
+  console.log(
+    `initial JavaScript: ${(js.gzipBytes / 1024).toFixed(1)} KB gzipped (${js.files.join(', ')}); budget ${INITIAL_JS_BUDGET_BYTES / 1024} KB`,
+  );
+  const db = await scratchDatabase('bench_web');
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: db.url,
+    LOG_LEVEL: 'silent',
+    DB_POOL_MAX: '4',
+    ROLE: 'api',
+  });
+  const app = await createApp({ config, log: createLogger('silent'), databaseUrl: db.url });
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-web-'));
+  try {
+    const owner = await app.services.user.create(app.orm.em.fork(), { username: 'bench-owner' });
+    const { secret } = await app.services.user.issueKey(app.orm.em.fork(), owner);
+    const admin = await app.services.user.create(app.orm.em.fork(), {
+      username: 'bench-admin',
+      isPlatformAdmin: true,
+    });
+    const adminCtx = await app.contexts.forUser(admin.uniqueId, 'bench');
+    const bulk = await app.services.project.create(adminCtx, {
+      projectId: 'bench',
+      projectLead: owner.uniqueId,
+    });
+    const graph = await app.services.project.create(adminCtx, {
+      projectId: 'bench-graph',
+      projectLead: owner.uniqueId,
+    });
+    const started = performance.now();
+    await seed(app, owner.uniqueId, bulk.uniqueId, graph.uniqueId);
+    console.log(
+      `seeded ${N} datasets (${GRAPH} of them a linked tree) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+    const port = await app.listen(0, '127.0.0.1');
+    const base = `http://127.0.0.1:${port}`;
+
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+      viewport: { width: 1400, height: 900 },
+    });
+    await context.addInitScript(`sessionStorage.setItem('catalog.apiKey', ${JSON.stringify(secret)})`);
+    const cases: [string, string, string][] = [
+      ['list: first rows, no filter', '/', 'table.results tbody tr'],
+      [
+        'list: first rows, project + measurement',
+        '/?project=bench&measurement=afm',
+        'table.results tbody tr',
+      ],
+      [
+        'list: first rows, metadata temperature ≥ 440',
+        '/?project=bench&m=temperature%7Cgte%7C440',
+        'table.results tbody tr',
+      ],
+      [
+        `graph: ${GRAPH}-node project graph laid out`,
+        '/projects/bench-graph/graph',
+        `.graph[data-ready="true"][data-nodes="${GRAPH}"]`,
+      ],
+    ];
+    const results: [string, number[]][] = cases.map(([name]) => [name, []]);
+    // alternate the cases run by run, so a slow moment of the machine does not land on one case
+    for (let run = 0; run <= RUNS; run++) {
+      for (const [i, [, url, selector]] of cases.entries()) {
+        const page = await context.newPage();
+        const t0 = performance.now();
+        await page.goto(base + url);
+        await page.locator(selector).first().waitFor({ timeout: 120_000 });
+        const ms = performance.now() - t0;
+        await page.close();
+        if (run > 0) results[i][1].push(ms); // run 0 warms caches
+      }
+    }
+    await context.close();
+    console.log(
+      `\nweb app over ${N} datasets, ${RUNS} runs each (median and worst, ms from navigation start)`,
+    );
+    console.log('| case | p50 ms | max ms |');
+    console.log('|---|---:|---:|');
+    for (const [name, samples] of results) {
+      samples.sort((a, b) => a - b);
+      console.log(
+        `| ${name} | ${percentile(samples, 50).toFixed(0)} | ${samples[samples.length - 1].toFixed(0)} |`,
+      );
+    }
+  } finally {
+    await app.close();
+    await db.drop();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

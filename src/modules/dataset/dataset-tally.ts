@@ -1,0 +1,93 @@
+import type { RequestContext } from '../../core/context';
+import { and, sql, type Sql } from '../../core/db/sql';
+import type { AccessService } from '../access/access.service';
+import type { DatasetFilter } from './dataset.query';
+
+/**
+ * The rows facets and totals are computed from: `(public, owner_id, project_mfid,
+ * instrument_mfid, measurement, data_type, n)` where `n` is how many datasets of the result set
+ * carry that combination. `total = sum(n)`.
+ */
+export type TallySource = Sql;
+
+/** The filter keys the tally answers; any other key (when set) needs the dataset rows. */
+const TALLIED: ReadonlySet<string> = new Set([
+  'public',
+  'ownerOrcid',
+  'projectId',
+  'projectMfid',
+  'projectScope',
+  'instrumentMfid',
+  'measurement',
+  'dataType',
+]);
+
+const COLUMNS = 'd.public, d.owner_id, d.project_mfid, d.instrument_mfid, d.measurement, d.data_type';
+
+/** Whether only tallied keys are set (an assigned-project scope at most). */
+export function tallyAnswers(f: DatasetFilter): boolean {
+  if (f.projectScope !== undefined && f.projectScope !== 'assigned') return false;
+  return Object.entries(f).every(
+    ([key, value]) =>
+      TALLIED.has(key) ||
+      value === undefined ||
+      value === null ||
+      (Array.isArray(value) && value.length === 0),
+  );
+}
+
+/** The source rows of a filter that needs the dataset rows: one per dataset, `n = 1`. */
+export function scanSource(where: Sql): TallySource {
+  return { sql: `select ${COLUMNS}, 1 as n from dataset d where ${where.sql}`, params: where.params };
+}
+
+/**
+ * The source rows of a tallied filter (`projectMfid`: the resolved project, when the filter names
+ * one): the tally rows the caller may read without grants, plus the datasets only a grant lets
+ * them read (found from the grants that reach them), minus the readable datasets a deletion
+ * request hides (found from the pending and approved requests). Exact, and independent of the catalog's size.
+ */
+export async function tallySource(
+  ctx: RequestContext,
+  access: AccessService,
+  f: DatasetFilter,
+  projectMfid: string | undefined,
+): Promise<TallySource> {
+  const filters = (alias: string): Sql =>
+    and(
+      f.public !== undefined ? sql(`${alias}.public = ?`, f.public) : null,
+      f.ownerOrcid !== undefined ? sql(`${alias}.owner_id = ?`, f.ownerOrcid) : null,
+      projectMfid !== undefined ? sql(`${alias}.project_mfid = ?`, projectMfid) : null,
+      f.instrumentMfid !== undefined ? sql(`${alias}.instrument_mfid = ?`, f.instrumentMfid) : null,
+      f.measurement !== undefined ? sql(`${alias}.measurement = ?`, f.measurement) : null,
+      f.dataType !== undefined ? sql(`${alias}.data_type = ?`, f.dataType) : null,
+    );
+  const parts: Sql[] = [];
+  const direct = and(await access.readableCondition(ctx, 'd', { grants: false }), filters('d'));
+  parts.push(
+    sql(`select ${COLUMNS}, d.n from dataset_tally d where d.n <> 0 and ${direct.sql}`, ...direct.params),
+  );
+  const scope = await ctx.scope();
+  if (!scope.isPlatformAdmin) {
+    const grants = access.grantPrincipals(scope, 'g');
+    const notDirect = await access.readableCondition(ctx, 'd', { grants: false });
+    const only = and(
+      sql(
+        `d.unique_id in (select g.resource_id from access_grant g where g.resource_type = 'dataset' and (${grants.sql}))`,
+        ...grants.params,
+      ),
+      notDirect ? sql(`not coalesce((${notDirect.sql}), false)`, ...notDirect.params) : sql('false'),
+      filters('d'),
+    );
+    parts.push(scanSource(only));
+  }
+  const hidden = and(
+    sql(
+      `d.unique_id in (select dr.resource_id from deletion_request dr where dr.status in ('pending', 'approved'))`,
+    ),
+    await access.readableCondition(ctx, 'd'),
+    filters('d'),
+  );
+  parts.push({ sql: `select ${COLUMNS}, -1 as n from dataset d where ${hidden.sql}`, params: hidden.params });
+  return { sql: parts.map((p) => `(${p.sql})`).join(' union all '), params: parts.flatMap((p) => p.params) };
+}

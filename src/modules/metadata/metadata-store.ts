@@ -1,0 +1,91 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { rawQuery } from '../../core/db/raw';
+import type { ResourceType } from '../access/access-grant.entity';
+import { mergeTopLevel, type MetadataDocument } from './metadata-document';
+import { indexedValues } from './metadata-quantities';
+
+/** How a write treats existing metadata. */
+export type WriteMode = 'merge' | 'replace';
+
+/**
+ * The scientific metadata rows, written inside a caller's transaction without permission checks:
+ * the initial metadata of a record being created, ingestion's merges. It depends on nothing but
+ * the database, so the record services use it without depending on the resource lookup.
+ */
+export class MetadataStore {
+  /**
+   * Writes a document: `merge` merges its top-level keys into what exists (creating it if
+   * absent); `replace` replaces it all. Writes lock the row, so concurrent merges never lose keys.
+   */
+  async writeIn(
+    tx: EntityManager,
+    type: ResourceType,
+    id: string,
+    mode: WriteMode,
+    doc: MetadataDocument,
+  ): Promise<MetadataDocument> {
+    return (await this.changeIn(tx, type, id, mode, doc)).data;
+  }
+
+  /**
+   * `writeIn`, also answering which top-level keys changed (added, changed or, on replace,
+   * removed): what a `metadata.changed` event reports.
+   */
+  async changeIn(
+    tx: EntityManager,
+    type: ResourceType,
+    id: string,
+    mode: WriteMode,
+    doc: MetadataDocument,
+  ): Promise<{ data: MetadataDocument; changedKeys: string[] }> {
+    // create-if-absent, then lock: concurrent writes queue up instead of losing keys
+    await rawQuery(
+      tx,
+      `insert into scientific_metadata (resource_id, resource_type, data) values (?, ?, '{}'::jsonb)
+       on conflict (resource_id) do nothing`,
+      [id, type],
+    );
+    const rows = await rawQuery<{ data: MetadataDocument }>(
+      tx,
+      'select data from scientific_metadata where resource_id = ? for update',
+      [id],
+    );
+    const previous = rows[0]?.data ?? {};
+    const next = mode === 'merge' ? mergeTopLevel(previous, doc) : doc;
+    const saved = await rawQuery<{ data: MetadataDocument }>(
+      tx,
+      `insert into scientific_metadata (resource_id, resource_type, data) values (?, ?, ?::jsonb)
+       on conflict (resource_id) do update set data = excluded.data, modification_time = now()
+       returning data`,
+      [id, type, JSON.stringify(next)],
+    );
+    const data = saved[0].data;
+    await writeIndexedValues(tx, id, data);
+    const changedKeys = [...new Set([...Object.keys(previous), ...Object.keys(data)])].filter(
+      (key) => JSON.stringify(previous[key]) !== JSON.stringify(data[key]),
+    );
+    return { data, changedKeys };
+  }
+
+  /** Stores the initial metadata of a record being created in `tx`. */
+  async initialize(tx: EntityManager, type: ResourceType, id: string, doc: MetadataDocument): Promise<void> {
+    await this.writeIn(tx, type, id, 'replace', doc);
+  }
+}
+
+/**
+ * Replaces the typed side index of one document (`metadata_value`: numbers, and quantities in
+ * SI) inside `tx`. The document is not changed. Exported for the migration that backfills it.
+ */
+export async function writeIndexedValues(tx: EntityManager, id: string, doc: unknown): Promise<void> {
+  await rawQuery(tx, 'delete from metadata_value where resource_id = ?', [id]);
+  const values = indexedValues(doc);
+  for (let start = 0; start < values.length; start += 1000) {
+    const chunk = values.slice(start, start + 1000);
+    await rawQuery(
+      tx,
+      `insert into metadata_value (resource_id, path, dim, num) values ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}`,
+      chunk.flatMap((v) => [id, v.path, v.dim, v.num]),
+    );
+  }
+}

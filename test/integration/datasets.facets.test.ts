@@ -1,0 +1,316 @@
+import { startTestApp, type TestApp } from '../support/app';
+import { gql, rest } from '../support/http';
+import { addMember, grant, makeProject, makeUser, unique, type TestUser } from '../support/factories';
+import type { Project } from '../../src/modules/project/project.entity';
+import { rawQuery } from '../../src/core/db/raw';
+
+/**
+ * Dataset facets (GraphQL `datasetFacets`, REST `GET /datasets/facets`) and the full-text `text`
+ * filter: counts of exactly the result set the list returns, for each caller.
+ */
+let t: TestApp;
+let admin: TestUser;
+let alice: TestUser;
+let bob: TestUser;
+let stranger: TestUser;
+let project: Project;
+let instrument: { id: string; name: string };
+let session: string;
+let word: string;
+const ids: Record<string, string> = {};
+
+interface Facet {
+  value: string;
+  label: string | null;
+  count: number;
+}
+type Facets = Record<string, Facet[]> & { total: number };
+
+const create = async (key: string, body: Record<string, unknown>) => {
+  const res = await rest(t.url, 'POST', '/datasets', { key, body });
+  expect(res.status).toBe(201);
+  return res.body.unique_id as string;
+};
+const restFacets = (key: string, query: Record<string, string | number | boolean>) =>
+  rest<Facets>(t.url, 'GET', '/datasets/facets', { key, query });
+const gqlFacets = (key: string, filter: Record<string, unknown>) =>
+  gql<{ datasetFacets: Facets }>(
+    t.url,
+    key,
+    `query($f: DatasetFilterInput) { datasetFacets(filter: $f) { total
+      measurement { value label count } instrument { value label count } project { value label count }
+      keyword { value label count } dataType { value label count } owner { value label count }
+      public { value label count } } }`,
+    { f: filter },
+  );
+const counts = (facet: Facet[]) => Object.fromEntries(facet.map((v) => [v.value, v.count]));
+const names = async (key: string, query: Record<string, string>) => {
+  const res = await rest(t.url, 'GET', '/datasets', { key, query: { ...query, limit: 100 } });
+  expect(res.status).toBe(200);
+  return (res.body.items as { dataset_name: string }[]).map((d) => d.dataset_name).sort();
+};
+
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await makeUser(t.app, { admin: true });
+  alice = await makeUser(t.app);
+  bob = await makeUser(t.app);
+  stranger = await makeUser(t.app);
+  project = await makeProject(t.app, admin.user);
+  await addMember(t.app, project, alice.user, 'contributor');
+  await addMember(t.app, project, bob.user, 'viewer');
+  const name = unique('Facet scope');
+  const made = await rest(t.url, 'POST', '/instruments', {
+    key: admin.key,
+    body: { instrument_name: name, owner: admin.user.uniqueId },
+  });
+  expect(made.status).toBe(201);
+  instrument = { id: made.body.unique_id as string, name };
+  session = unique('facets');
+  word = unique('zorblat').replace(/[^a-z]/gi, '');
+  // alice: three in the project (two with the instrument), one public, one private
+  ids.p0 = await create(alice.key, {
+    dataset_name: 'p0',
+    project_id: project.projectId,
+    session_name: session,
+    measurement: 'XRD',
+    data_type: 'raw',
+    instrument_name: name,
+  });
+  ids.p1 = await create(alice.key, {
+    dataset_name: 'p1',
+    project_id: project.projectId,
+    session_name: session,
+    measurement: 'XRD',
+    instrument_name: name,
+  });
+  ids.p2 = await create(alice.key, {
+    dataset_name: `p2 ${word}`,
+    project_id: project.projectId,
+    session_name: session,
+    measurement: 'SEM',
+  });
+  ids.pub = await create(alice.key, {
+    dataset_name: 'pub',
+    public: true,
+    session_name: session,
+    measurement: 'SEM',
+  });
+  ids.priv = await create(alice.key, { dataset_name: 'priv', session_name: session, measurement: 'TEM' });
+  // stranger: one private dataset of their own
+  ids.own = await create(stranger.key, { dataset_name: 'own', session_name: session, measurement: 'TEM' });
+  for (const [id, keyword] of [
+    [ids.p0, 'alpha'],
+    [ids.p1, 'alpha'],
+    [ids.pub, 'alpha'],
+    [ids.priv, 'secretword'],
+  ]) {
+    const res = await rest(t.url, 'POST', `/datasets/${id}/keywords`, { key: alice.key, body: { keyword } });
+    expect(res.status).toBe(201);
+  }
+  const meta = await rest(t.url, 'POST', `/resources/${ids.priv}/metadata`, {
+    key: alice.key,
+    body: { sample: { note: `annealed ${word}` } },
+  });
+  expect(meta.status).toBe(200);
+  const pubMeta = await rest(t.url, 'POST', `/resources/${ids.pub}/metadata`, {
+    key: alice.key,
+    body: { beamline: 'cristallography station' },
+  });
+  expect(pubMeta.status).toBe(200);
+});
+afterAll(() => t.close());
+
+test('each caller counts exactly what they may read, in every dimension', async () => {
+  const mine = (await restFacets(alice.key, { session_name: session })).body;
+  expect(mine.total).toBe(5);
+  expect(counts(mine.measurement)).toEqual({ XRD: 2, SEM: 2, TEM: 1 });
+  expect(mine.measurement.map((v) => v.value)).toEqual(['SEM', 'XRD', 'TEM']);
+  expect(mine.instrument).toEqual([{ value: instrument.id, label: instrument.name, count: 2 }]);
+  expect(mine.project).toEqual([
+    { value: project.uniqueId, label: project.title ?? project.projectId, count: 3 },
+  ]);
+  expect(counts(mine.keyword)).toEqual({ alpha: 3, secretword: 1 });
+  expect(mine.data_type).toEqual([{ value: 'raw', label: null, count: 1 }]);
+  expect(mine.owner).toEqual([{ value: alice.user.uniqueId, label: alice.user.username ?? null, count: 5 }]);
+  expect(mine.public).toEqual([
+    { value: 'false', label: 'private', count: 4 },
+    { value: 'true', label: 'public', count: 1 },
+  ]);
+
+  // bob (project viewer): the three project datasets and the public one; never alice's private keyword
+  const viewer = (await restFacets(bob.key, { session_name: session })).body;
+  expect(viewer.total).toBe(4);
+  expect(counts(viewer.keyword)).toEqual({ alpha: 3 });
+  expect(counts(viewer.measurement)).toEqual({ XRD: 2, SEM: 2 });
+
+  // the stranger: the public dataset and their own
+  const outside = (await gqlFacets(stranger.key, { sessionName: session })).data!.datasetFacets;
+  expect(outside.total).toBe(2);
+  expect(counts(outside.measurement)).toEqual({ SEM: 1, TEM: 1 });
+  expect(counts(outside.keyword)).toEqual({ alpha: 1 });
+  expect(outside.instrument).toEqual([]);
+  expect(outside.project).toEqual([]);
+  expect(counts(outside.owner)).toEqual({ [alice.user.uniqueId]: 1, [stranger.user.uniqueId]: 1 });
+
+  const all = (await gqlFacets(admin.key, { sessionName: session })).data!.datasetFacets;
+  expect(all.total).toBe(6);
+  expect(counts(all.measurement)).toEqual({ XRD: 2, SEM: 2, TEM: 2 });
+});
+
+test('facets follow the filters and agree with the list total', async () => {
+  for (const [key, query] of [
+    [alice.key, { session_name: session, measurement: 'XRD' }],
+    [alice.key, { session_name: session, keyword: 'alpha' }],
+    [bob.key, { session_name: session, project_id: project.projectId }],
+    [alice.key, { session_name: session, public: false }],
+    [stranger.key, { session_name: session, instrument_mfid: instrument.id }],
+  ] as const) {
+    const facets = (await restFacets(key, query)).body;
+    const list = await rest(t.url, 'GET', '/datasets', { key, query: { ...query, limit: 1 } });
+    expect(facets.total).toBe(list.body.total);
+  }
+  const filtered = (await gqlFacets(alice.key, { sessionName: session, measurement: 'XRD' })).data!
+    .datasetFacets;
+  expect(filtered.total).toBe(2);
+  expect(counts(filtered.dataType)).toEqual({ raw: 1 });
+  expect(counts(filtered.keyword)).toEqual({ alpha: 2 });
+});
+
+test('text searches the fields and the metadata, only among readable datasets', async () => {
+  // the word is in p2's name (project) and in priv's metadata (alice's private dataset)
+  expect(await names(alice.key, { session_name: session, text: word })).toEqual(['p2 ' + word, 'priv']);
+  expect(await names(bob.key, { session_name: session, text: word })).toEqual(['p2 ' + word]);
+  expect(await names(stranger.key, { session_name: session, text: word })).toEqual([]);
+  // stemming, metadata values and the structured fields
+  expect(await names(alice.key, { session_name: session, text: 'station' })).toEqual(['pub']);
+  expect(await names(alice.key, { session_name: session, text: 'xrd -p1' })).toEqual(['p0']);
+  const facets = (await gqlFacets(bob.key, { sessionName: session, text: word })).data!.datasetFacets;
+  expect(facets.total).toBe(1);
+  const stranger0 = (await restFacets(stranger.key, { session_name: session, text: word })).body;
+  expect(stranger0.total).toBe(0);
+  expect(stranger0.keyword).toEqual([]);
+  expect(stranger0.public).toEqual([]);
+});
+
+test('the text follows metadata and field changes', async () => {
+  const replaced = await rest(t.url, 'POST', `/resources/${ids.priv}/metadata`, {
+    key: alice.key,
+    body: { sample: { note: 'quenched' } },
+  });
+  expect(replaced.status).toBe(200);
+  expect(await names(alice.key, { session_name: session, text: word })).toEqual(['p2 ' + word]);
+  expect(await names(alice.key, { session_name: session, text: 'quenched' })).toEqual(['priv']);
+  const renamed = await rest(t.url, 'PATCH', `/datasets/${ids.p2}`, {
+    key: alice.key,
+    body: { dataset_name: 'renamed' },
+  });
+  expect(renamed.status).toBe(200);
+  expect(await names(alice.key, { session_name: session, text: word })).toEqual([]);
+  expect(await names(alice.key, { session_name: session, text: 'renamed' })).toEqual(['renamed']);
+});
+
+test('bad filters are refused and count nothing', async () => {
+  expect((await restFacets(alice.key, { text: '   ' })).status).toBe(422);
+  expect((await restFacets(alice.key, { text: 'x'.repeat(201) })).status).toBe(422);
+  expect((await restFacets(alice.key, { project_scope: 'nope' })).status).toBe(422);
+  const blank = await gqlFacets(alice.key, { text: '' });
+  expect(blank.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+  // an unknown sample or project selects nothing rather than failing open
+  const none = (await restFacets(alice.key, { session_name: session, project_mfid: 'none' })).body;
+  expect(none.total).toBe(0);
+});
+
+describe('totals and facets from the tally', () => {
+  interface Item {
+    unique_id: string;
+    measurement: string | null;
+    data_type: string | null;
+    public: boolean;
+  }
+  /** every item of the list (the row query), to compare the tallied figures with */
+  const items = async (key: string, query: Record<string, string | boolean>) => {
+    const res = await rest(t.url, 'GET', '/datasets', { key, query: { ...query, limit: 1000 } });
+    expect(res.status).toBe(200);
+    return { total: res.body.total as number, items: res.body.items as Item[] };
+  };
+  const tally = (list: Item[], pick: (i: Item) => string | null) => {
+    const out: Record<string, number> = {};
+    for (const i of list) {
+      const v = pick(i);
+      if (v !== null) out[v] = (out[v] ?? 0) + 1;
+    }
+    return out;
+  };
+  const agree = async () => {
+    for (const who of [admin, alice, bob, stranger]) {
+      for (const query of [
+        { session_name: session },
+        { measurement: 'TEM' },
+        { project_id: project.projectId },
+        { public: true, measurement: 'SEM' },
+        { owner_orcid: alice.user.uniqueId, data_type: 'raw' },
+        { instrument_mfid: instrument.id },
+      ] as Record<string, string | boolean>[]) {
+        const list = await items(who.key, query);
+        expect(list.total).toBe(list.items.length);
+        const facets = (await restFacets(who.key, query)).body;
+        expect(facets.total).toBe(list.total);
+        if (list.total < FACET_VALUES) {
+          expect(counts(facets.measurement)).toEqual(tally(list.items, (i) => i.measurement));
+          expect(counts(facets.public)).toEqual(tally(list.items, (i) => String(i.public)));
+        }
+      }
+    }
+  };
+  const FACET_VALUES = 20;
+
+  test('the total is read from the tally, not from the rows', async () => {
+    const em = t.app.orm.em.fork();
+    const before = (await items(admin.key, { measurement: 'TEM' })).total;
+    await rawQuery(
+      em,
+      `insert into dataset_tally (public, owner_id, measurement, n) values (false, 'probe', 'TEM', 1000)`,
+    );
+    try {
+      expect(
+        (await rest(t.url, 'GET', '/datasets', { key: admin.key, query: { measurement: 'TEM', limit: 1 } }))
+          .body.total,
+      ).toBe(before + 1000);
+      // a filter the tally cannot answer counts the rows
+      expect((await items(admin.key, { measurement: 'TEM', session_name: session })).total).toBeLessThan(
+        1000,
+      );
+    } finally {
+      await rawQuery(em, `delete from dataset_tally where owner_id = 'probe'`);
+    }
+  });
+
+  test('grants, deletion requests, changes and removal keep them exact', async () => {
+    await agree();
+    // a grant lets the stranger read alice's private dataset
+    await grant(t.app, ids.priv, 'dataset', 'user', stranger.user.uniqueId, 'viewer');
+    expect((await items(stranger.key, { session_name: session })).total).toBe(3);
+    // a pending deletion request hides one of the project datasets
+    const requested = await rest(t.url, 'POST', `/resources/${ids.p1}/delete`, {
+      key: alice.key,
+      query: { reason: 'bench' },
+    });
+    expect(requested.status).toBe(201);
+    expect((await items(bob.key, { session_name: session })).total).toBe(3);
+    // public, measurement and data type changes move the dataset between tally rows
+    for (const body of [{ public: true }, { measurement: 'TEM', data_type: 'processed' }]) {
+      const res = await rest(t.url, 'PATCH', `/datasets/${ids.p0}`, { key: alice.key, body });
+      expect(res.status).toBe(200);
+    }
+    await agree();
+    // removal
+    const removed = await rest(t.url, 'DELETE', `/resources/${ids.own}`, {
+      key: admin.key,
+      query: { force: true },
+    });
+    expect(removed.status).toBe(200);
+    await agree();
+    expect((await items(admin.key, { session_name: session, measurement: 'TEM' })).total).toBe(2);
+  });
+});

@@ -1,0 +1,146 @@
+/* eslint-disable */
+import * as types from './graphql';
+
+
+
+/**
+ * Map of all GraphQL operations in the project.
+ *
+ * This map has several performance disadvantages:
+ * 1. It is not tree-shakeable, so it will include all operations in the project.
+ * 2. It is not minifiable, so the string of a GraphQL query will be multiple times inside the bundle.
+ * 3. It does not support dead code elimination, so it will add unused operations.
+ *
+ * Therefore it is highly recommended to use the babel or swc plugin for production.
+ * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
+ */
+type Documents = {
+    "\n  query Me {\n    me {\n      isPlatformAdmin\n      user {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n    }\n  }\n": typeof types.MeDocument,
+    "\n  query DatasetPage($id: ID!) {\n    dataset(id: $id) {\n      uniqueId\n      datasetName\n      measurement\n      dataType\n      dataFormat\n      sessionName\n      timestamp\n      public\n      size\n      creationTime\n      modificationTime\n      ownerOrcid\n      owner {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      project {\n        projectId\n        title\n      }\n      instrument {\n        uniqueId\n        instrumentName\n      }\n      keywords\n      thumbnails(first: 24) {\n        id\n        mimeType\n        thumbnailB64str\n        thumbnailName\n      }\n      scientificMetadata\n      files(first: 100) {\n        totalCount\n        nodes {\n          uniqueId\n          filename\n          size\n          sha256\n          storageBackend\n          ingestionStatus\n          downloadUrl\n        }\n      }\n      parents {\n        uniqueId\n        datasetName\n      }\n      children {\n        uniqueId\n        datasetName\n      }\n      samples {\n        uniqueId\n        sampleName\n      }\n      capabilities {\n        canUpdate\n        canAddFiles\n        canEditMetadata\n        canRequestDeletion\n      }\n      deletionRequest {\n        id\n        status\n        reason\n        requestTime\n      }\n    }\n  }\n": typeof types.DatasetPageDocument,
+    "\n  mutation UpdateDataset($id: ID!, $input: UpdateDatasetInput!) {\n    updateDataset(id: $id, input: $input) {\n      uniqueId\n    }\n  }\n": typeof types.UpdateDatasetDocument,
+    "\n  mutation AddDatasetKeyword($id: ID!, $keyword: String!) {\n    addDatasetKeyword(id: $id, keyword: $keyword) {\n      keyword\n    }\n  }\n": typeof types.AddDatasetKeywordDocument,
+    "\n  mutation AddDatasetFile($dataset: ID!, $file: Upload!) {\n    addDatasetFile(dataset: $dataset, file: $file) {\n      created\n      file {\n        uniqueId\n        ingestionStatus\n      }\n    }\n  }\n": typeof types.AddDatasetFileDocument,
+    "\n  query FileIngestion($id: ID!) {\n    file(id: $id) {\n      uniqueId\n      ingestionStatus\n    }\n  }\n": typeof types.FileIngestionDocument,
+    "\n  mutation RequestDatasetDeletion($id: ID!, $reason: String) {\n    requestDeletion(id: $id, reason: $reason) {\n      id\n      status\n    }\n  }\n": typeof types.RequestDatasetDeletionDocument,
+    "\n  query PendingDeletionRequests {\n    deletionRequests(first: 100, status: \"pending\") {\n      nodes {\n        id\n        resourceId\n        resourceType\n        resourceName\n        requesterId\n        reason\n        requestTime\n      }\n    }\n  }\n": typeof types.PendingDeletionRequestsDocument,
+    "\n  mutation ReviewDeletionRequest($id: Int!, $approve: Boolean!) {\n    reviewDeletionRequest(id: $id, approve: $approve) {\n      id\n      status\n    }\n  }\n": typeof types.ReviewDeletionRequestDocument,
+    "\n  query DatasetFacets($filter: DatasetFilterInput) {\n    datasetFacets(filter: $filter) {\n      total\n      measurement {\n        value\n        label\n        count\n      }\n      dataType {\n        value\n        label\n        count\n      }\n      keyword {\n        value\n        label\n        count\n      }\n      owner {\n        value\n        label\n        count\n      }\n      instrument {\n        value\n        label\n        count\n      }\n      project {\n        value\n        label\n        count\n      }\n      public {\n        value\n        label\n        count\n      }\n    }\n  }\n": typeof types.DatasetFacetsDocument,
+    "\n  query DatasetList($first: Int, $after: String, $filter: DatasetFilterInput) {\n    datasets(first: $first, after: $after, filter: $filter) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        ...DatasetRow\n      }\n    }\n  }\n": typeof types.DatasetListDocument,
+    "\n  fragment DatasetRow on Dataset {\n    uniqueId\n    datasetName\n    measurement\n    dataType\n    creationTime\n    public\n    ownerOrcid\n    owner {\n      uniqueId\n      username\n    }\n    project {\n      projectId\n      title\n    }\n    instrument {\n      uniqueId\n      instrumentName\n    }\n    firstThumbnail {\n      id\n      mimeType\n      thumbnailB64str\n      thumbnailName\n    }\n  }\n": typeof types.DatasetRowFragmentDoc,
+    "\n  fragment GraphParts on EntityGraph {\n    nodes {\n      id\n      type\n      name\n      depth\n      measurement\n      sampleType\n      firstThumbnail {\n        mimeType\n        thumbnailB64str\n        thumbnailName\n      }\n    }\n    edges {\n      source\n      target\n      kind\n      relationshipType\n    }\n  }\n": typeof types.GraphPartsFragmentDoc,
+    "\n  query EntityGraph($id: ID!, $depth: Int) {\n    entityGraph(id: $id, depth: $depth) {\n      ...GraphParts\n    }\n  }\n": typeof types.EntityGraphDocument,
+    "\n  query ProjectGraph($project: String!) {\n    projectGraph(project: $project) {\n      ...GraphParts\n    }\n  }\n": typeof types.ProjectGraphDocument,
+    "\n  query InstrumentPage($id: String!) {\n    instrument(id: $id) {\n      uniqueId\n      instrumentId\n      instrumentName\n      instrumentType\n      description\n      location\n      manufacturer\n      model\n      status\n      owner {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      scientificMetadata\n    }\n  }\n": typeof types.InstrumentPageDocument,
+    "\n  query ProjectPage($id: String!) {\n    project(id: $id) {\n      uniqueId\n      projectId\n      title\n      description\n      organization\n      status\n      creationTime\n      lead {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      scientificMetadata\n      datasets(first: 1) {\n        totalCount\n      }\n      samples(first: 25) {\n        totalCount\n        nodes {\n          uniqueId\n          sampleName\n        }\n      }\n    }\n  }\n": typeof types.ProjectPageDocument,
+    "\n  query SamplePage($id: ID!) {\n    sample(id: $id) {\n      uniqueId\n      sampleName\n      sampleType\n      description\n      timestamp\n      public\n      creationTime\n      ownerOrcid\n      owner {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      project {\n        projectId\n        title\n      }\n      scientificMetadata\n      datasets {\n        uniqueId\n        datasetName\n      }\n      parents {\n        uniqueId\n        sampleName\n      }\n      children {\n        uniqueId\n        sampleName\n      }\n      deletionRequest {\n        id\n        status\n      }\n    }\n  }\n": typeof types.SamplePageDocument,
+    "\n  query FilterChoices {\n    me {\n      projects {\n        project {\n          uniqueId\n          projectId\n          title\n        }\n      }\n    }\n    instruments(first: 200) {\n      nodes {\n        uniqueId\n        instrumentName\n      }\n    }\n  }\n": typeof types.FilterChoicesDocument,
+    "\n  query SignInCheck {\n    me {\n      user {\n        uniqueId\n      }\n    }\n  }\n": typeof types.SignInCheckDocument,
+};
+const documents: Documents = {
+    "\n  query Me {\n    me {\n      isPlatformAdmin\n      user {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n    }\n  }\n": types.MeDocument,
+    "\n  query DatasetPage($id: ID!) {\n    dataset(id: $id) {\n      uniqueId\n      datasetName\n      measurement\n      dataType\n      dataFormat\n      sessionName\n      timestamp\n      public\n      size\n      creationTime\n      modificationTime\n      ownerOrcid\n      owner {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      project {\n        projectId\n        title\n      }\n      instrument {\n        uniqueId\n        instrumentName\n      }\n      keywords\n      thumbnails(first: 24) {\n        id\n        mimeType\n        thumbnailB64str\n        thumbnailName\n      }\n      scientificMetadata\n      files(first: 100) {\n        totalCount\n        nodes {\n          uniqueId\n          filename\n          size\n          sha256\n          storageBackend\n          ingestionStatus\n          downloadUrl\n        }\n      }\n      parents {\n        uniqueId\n        datasetName\n      }\n      children {\n        uniqueId\n        datasetName\n      }\n      samples {\n        uniqueId\n        sampleName\n      }\n      capabilities {\n        canUpdate\n        canAddFiles\n        canEditMetadata\n        canRequestDeletion\n      }\n      deletionRequest {\n        id\n        status\n        reason\n        requestTime\n      }\n    }\n  }\n": types.DatasetPageDocument,
+    "\n  mutation UpdateDataset($id: ID!, $input: UpdateDatasetInput!) {\n    updateDataset(id: $id, input: $input) {\n      uniqueId\n    }\n  }\n": types.UpdateDatasetDocument,
+    "\n  mutation AddDatasetKeyword($id: ID!, $keyword: String!) {\n    addDatasetKeyword(id: $id, keyword: $keyword) {\n      keyword\n    }\n  }\n": types.AddDatasetKeywordDocument,
+    "\n  mutation AddDatasetFile($dataset: ID!, $file: Upload!) {\n    addDatasetFile(dataset: $dataset, file: $file) {\n      created\n      file {\n        uniqueId\n        ingestionStatus\n      }\n    }\n  }\n": types.AddDatasetFileDocument,
+    "\n  query FileIngestion($id: ID!) {\n    file(id: $id) {\n      uniqueId\n      ingestionStatus\n    }\n  }\n": types.FileIngestionDocument,
+    "\n  mutation RequestDatasetDeletion($id: ID!, $reason: String) {\n    requestDeletion(id: $id, reason: $reason) {\n      id\n      status\n    }\n  }\n": types.RequestDatasetDeletionDocument,
+    "\n  query PendingDeletionRequests {\n    deletionRequests(first: 100, status: \"pending\") {\n      nodes {\n        id\n        resourceId\n        resourceType\n        resourceName\n        requesterId\n        reason\n        requestTime\n      }\n    }\n  }\n": types.PendingDeletionRequestsDocument,
+    "\n  mutation ReviewDeletionRequest($id: Int!, $approve: Boolean!) {\n    reviewDeletionRequest(id: $id, approve: $approve) {\n      id\n      status\n    }\n  }\n": types.ReviewDeletionRequestDocument,
+    "\n  query DatasetFacets($filter: DatasetFilterInput) {\n    datasetFacets(filter: $filter) {\n      total\n      measurement {\n        value\n        label\n        count\n      }\n      dataType {\n        value\n        label\n        count\n      }\n      keyword {\n        value\n        label\n        count\n      }\n      owner {\n        value\n        label\n        count\n      }\n      instrument {\n        value\n        label\n        count\n      }\n      project {\n        value\n        label\n        count\n      }\n      public {\n        value\n        label\n        count\n      }\n    }\n  }\n": types.DatasetFacetsDocument,
+    "\n  query DatasetList($first: Int, $after: String, $filter: DatasetFilterInput) {\n    datasets(first: $first, after: $after, filter: $filter) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        ...DatasetRow\n      }\n    }\n  }\n": types.DatasetListDocument,
+    "\n  fragment DatasetRow on Dataset {\n    uniqueId\n    datasetName\n    measurement\n    dataType\n    creationTime\n    public\n    ownerOrcid\n    owner {\n      uniqueId\n      username\n    }\n    project {\n      projectId\n      title\n    }\n    instrument {\n      uniqueId\n      instrumentName\n    }\n    firstThumbnail {\n      id\n      mimeType\n      thumbnailB64str\n      thumbnailName\n    }\n  }\n": types.DatasetRowFragmentDoc,
+    "\n  fragment GraphParts on EntityGraph {\n    nodes {\n      id\n      type\n      name\n      depth\n      measurement\n      sampleType\n      firstThumbnail {\n        mimeType\n        thumbnailB64str\n        thumbnailName\n      }\n    }\n    edges {\n      source\n      target\n      kind\n      relationshipType\n    }\n  }\n": types.GraphPartsFragmentDoc,
+    "\n  query EntityGraph($id: ID!, $depth: Int) {\n    entityGraph(id: $id, depth: $depth) {\n      ...GraphParts\n    }\n  }\n": types.EntityGraphDocument,
+    "\n  query ProjectGraph($project: String!) {\n    projectGraph(project: $project) {\n      ...GraphParts\n    }\n  }\n": types.ProjectGraphDocument,
+    "\n  query InstrumentPage($id: String!) {\n    instrument(id: $id) {\n      uniqueId\n      instrumentId\n      instrumentName\n      instrumentType\n      description\n      location\n      manufacturer\n      model\n      status\n      owner {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      scientificMetadata\n    }\n  }\n": types.InstrumentPageDocument,
+    "\n  query ProjectPage($id: String!) {\n    project(id: $id) {\n      uniqueId\n      projectId\n      title\n      description\n      organization\n      status\n      creationTime\n      lead {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      scientificMetadata\n      datasets(first: 1) {\n        totalCount\n      }\n      samples(first: 25) {\n        totalCount\n        nodes {\n          uniqueId\n          sampleName\n        }\n      }\n    }\n  }\n": types.ProjectPageDocument,
+    "\n  query SamplePage($id: ID!) {\n    sample(id: $id) {\n      uniqueId\n      sampleName\n      sampleType\n      description\n      timestamp\n      public\n      creationTime\n      ownerOrcid\n      owner {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      project {\n        projectId\n        title\n      }\n      scientificMetadata\n      datasets {\n        uniqueId\n        datasetName\n      }\n      parents {\n        uniqueId\n        sampleName\n      }\n      children {\n        uniqueId\n        sampleName\n      }\n      deletionRequest {\n        id\n        status\n      }\n    }\n  }\n": types.SamplePageDocument,
+    "\n  query FilterChoices {\n    me {\n      projects {\n        project {\n          uniqueId\n          projectId\n          title\n        }\n      }\n    }\n    instruments(first: 200) {\n      nodes {\n        uniqueId\n        instrumentName\n      }\n    }\n  }\n": types.FilterChoicesDocument,
+    "\n  query SignInCheck {\n    me {\n      user {\n        uniqueId\n      }\n    }\n  }\n": types.SignInCheckDocument,
+};
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Me {\n    me {\n      isPlatformAdmin\n      user {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n    }\n  }\n"): typeof import('./graphql').MeDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DatasetPage($id: ID!) {\n    dataset(id: $id) {\n      uniqueId\n      datasetName\n      measurement\n      dataType\n      dataFormat\n      sessionName\n      timestamp\n      public\n      size\n      creationTime\n      modificationTime\n      ownerOrcid\n      owner {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      project {\n        projectId\n        title\n      }\n      instrument {\n        uniqueId\n        instrumentName\n      }\n      keywords\n      thumbnails(first: 24) {\n        id\n        mimeType\n        thumbnailB64str\n        thumbnailName\n      }\n      scientificMetadata\n      files(first: 100) {\n        totalCount\n        nodes {\n          uniqueId\n          filename\n          size\n          sha256\n          storageBackend\n          ingestionStatus\n          downloadUrl\n        }\n      }\n      parents {\n        uniqueId\n        datasetName\n      }\n      children {\n        uniqueId\n        datasetName\n      }\n      samples {\n        uniqueId\n        sampleName\n      }\n      capabilities {\n        canUpdate\n        canAddFiles\n        canEditMetadata\n        canRequestDeletion\n      }\n      deletionRequest {\n        id\n        status\n        reason\n        requestTime\n      }\n    }\n  }\n"): typeof import('./graphql').DatasetPageDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateDataset($id: ID!, $input: UpdateDatasetInput!) {\n    updateDataset(id: $id, input: $input) {\n      uniqueId\n    }\n  }\n"): typeof import('./graphql').UpdateDatasetDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AddDatasetKeyword($id: ID!, $keyword: String!) {\n    addDatasetKeyword(id: $id, keyword: $keyword) {\n      keyword\n    }\n  }\n"): typeof import('./graphql').AddDatasetKeywordDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AddDatasetFile($dataset: ID!, $file: Upload!) {\n    addDatasetFile(dataset: $dataset, file: $file) {\n      created\n      file {\n        uniqueId\n        ingestionStatus\n      }\n    }\n  }\n"): typeof import('./graphql').AddDatasetFileDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query FileIngestion($id: ID!) {\n    file(id: $id) {\n      uniqueId\n      ingestionStatus\n    }\n  }\n"): typeof import('./graphql').FileIngestionDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RequestDatasetDeletion($id: ID!, $reason: String) {\n    requestDeletion(id: $id, reason: $reason) {\n      id\n      status\n    }\n  }\n"): typeof import('./graphql').RequestDatasetDeletionDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query PendingDeletionRequests {\n    deletionRequests(first: 100, status: \"pending\") {\n      nodes {\n        id\n        resourceId\n        resourceType\n        resourceName\n        requesterId\n        reason\n        requestTime\n      }\n    }\n  }\n"): typeof import('./graphql').PendingDeletionRequestsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ReviewDeletionRequest($id: Int!, $approve: Boolean!) {\n    reviewDeletionRequest(id: $id, approve: $approve) {\n      id\n      status\n    }\n  }\n"): typeof import('./graphql').ReviewDeletionRequestDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DatasetFacets($filter: DatasetFilterInput) {\n    datasetFacets(filter: $filter) {\n      total\n      measurement {\n        value\n        label\n        count\n      }\n      dataType {\n        value\n        label\n        count\n      }\n      keyword {\n        value\n        label\n        count\n      }\n      owner {\n        value\n        label\n        count\n      }\n      instrument {\n        value\n        label\n        count\n      }\n      project {\n        value\n        label\n        count\n      }\n      public {\n        value\n        label\n        count\n      }\n    }\n  }\n"): typeof import('./graphql').DatasetFacetsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DatasetList($first: Int, $after: String, $filter: DatasetFilterInput) {\n    datasets(first: $first, after: $after, filter: $filter) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        ...DatasetRow\n      }\n    }\n  }\n"): typeof import('./graphql').DatasetListDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment DatasetRow on Dataset {\n    uniqueId\n    datasetName\n    measurement\n    dataType\n    creationTime\n    public\n    ownerOrcid\n    owner {\n      uniqueId\n      username\n    }\n    project {\n      projectId\n      title\n    }\n    instrument {\n      uniqueId\n      instrumentName\n    }\n    firstThumbnail {\n      id\n      mimeType\n      thumbnailB64str\n      thumbnailName\n    }\n  }\n"): typeof import('./graphql').DatasetRowFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment GraphParts on EntityGraph {\n    nodes {\n      id\n      type\n      name\n      depth\n      measurement\n      sampleType\n      firstThumbnail {\n        mimeType\n        thumbnailB64str\n        thumbnailName\n      }\n    }\n    edges {\n      source\n      target\n      kind\n      relationshipType\n    }\n  }\n"): typeof import('./graphql').GraphPartsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query EntityGraph($id: ID!, $depth: Int) {\n    entityGraph(id: $id, depth: $depth) {\n      ...GraphParts\n    }\n  }\n"): typeof import('./graphql').EntityGraphDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ProjectGraph($project: String!) {\n    projectGraph(project: $project) {\n      ...GraphParts\n    }\n  }\n"): typeof import('./graphql').ProjectGraphDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query InstrumentPage($id: String!) {\n    instrument(id: $id) {\n      uniqueId\n      instrumentId\n      instrumentName\n      instrumentType\n      description\n      location\n      manufacturer\n      model\n      status\n      owner {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      scientificMetadata\n    }\n  }\n"): typeof import('./graphql').InstrumentPageDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ProjectPage($id: String!) {\n    project(id: $id) {\n      uniqueId\n      projectId\n      title\n      description\n      organization\n      status\n      creationTime\n      lead {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      scientificMetadata\n      datasets(first: 1) {\n        totalCount\n      }\n      samples(first: 25) {\n        totalCount\n        nodes {\n          uniqueId\n          sampleName\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').ProjectPageDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SamplePage($id: ID!) {\n    sample(id: $id) {\n      uniqueId\n      sampleName\n      sampleType\n      description\n      timestamp\n      public\n      creationTime\n      ownerOrcid\n      owner {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      project {\n        projectId\n        title\n      }\n      scientificMetadata\n      datasets {\n        uniqueId\n        datasetName\n      }\n      parents {\n        uniqueId\n        sampleName\n      }\n      children {\n        uniqueId\n        sampleName\n      }\n      deletionRequest {\n        id\n        status\n      }\n    }\n  }\n"): typeof import('./graphql').SamplePageDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query FilterChoices {\n    me {\n      projects {\n        project {\n          uniqueId\n          projectId\n          title\n        }\n      }\n    }\n    instruments(first: 200) {\n      nodes {\n        uniqueId\n        instrumentName\n      }\n    }\n  }\n"): typeof import('./graphql').FilterChoicesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SignInCheck {\n    me {\n      user {\n        uniqueId\n      }\n    }\n  }\n"): typeof import('./graphql').SignInCheckDocument;
+
+
+export function graphql(source: string) {
+  return (documents as any)[source] ?? {};
+}

@@ -1,0 +1,741 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** Filters of the dataset collection; exact match except keyword (substring, any case). */
+export type DatasetFilterInput = {
+  /** Only what is assigned or granted to each of these projects (MFID or slug). Needs membership of them. At most 10 selectors in all. */
+  accessibleToProject?: Array<string> | null | undefined;
+  /** Only what each of these users may read (MFID, ORCID, username or email). Inspecting another user needs platform admin. At most 10 selectors in all. */
+  accessibleToUser?: Array<string> | null | undefined;
+  /** Data format. */
+  dataFormat?: string | null | undefined;
+  /** Data type. */
+  dataType?: string | null | undefined;
+  /** Dataset name. */
+  datasetName?: string | null | undefined;
+  /** Instrument MFID, across every project you can see. */
+  instrumentMfid?: string | null | undefined;
+  /** Instrument name. */
+  instrumentName?: string | null | undefined;
+  /** Keyword substring, case-insensitive. */
+  keyword?: string | null | undefined;
+  /** Measurement. */
+  measurement?: string | null | undefined;
+  /** Typed conditions on the scientific metadata; all must hold. */
+  metadata?: Array<MetadataConditionInput> | null | undefined;
+  /** Owner ORCID or MFID. */
+  ownerOrcid?: string | null | undefined;
+  /** Project slug. */
+  projectId?: string | null | undefined;
+  /** Project MFID (must agree with projectId when both are given). */
+  projectMfid?: string | null | undefined;
+  /** With a project filter: assigned (default), shared or all. */
+  projectScope?: ProjectScope | null | undefined;
+  /** Public or not. */
+  public?: boolean | null | undefined;
+  /** Associated with this sample (MFID). */
+  sampleMfid?: string | null | undefined;
+  /** Session name. */
+  sessionName?: string | null | undefined;
+  /** Full-text query (web-search syntax: words, "phrases", or, -not; English stemming) over the name, measurement, data type, data format, session name and scientific metadata (keys and values). The order stays newest first. */
+  text?: string | null | undefined;
+  /** Timestamp, as stored. */
+  timestamp?: string | null | undefined;
+};
+
+/** The kind of a link: dataset to child dataset, sample to child sample, or sample to dataset. */
+export type EdgeKind =
+  /** A dataset and a dataset derived from it. */
+  | 'dataset_dataset'
+  /** A sample and a dataset measured on it. */
+  | 'sample_dataset'
+  /** A sample and a sample made from it. */
+  | 'sample_sample';
+
+/** What a graph node is. */
+export type EntityType =
+  /** A dataset. */
+  | 'dataset'
+  /** A sample. */
+  | 'sample';
+
+/** A typed condition on scientific metadata: a dot-separated path, an operator and a JSON scalar value. Arrays on the path are searched element-wise. */
+export type MetadataConditionInput = {
+  /** The comparison. */
+  op: MetadataOperator;
+  /** Dot-separated keys, e.g. "stage.temperature". */
+  path: string;
+  /** A string, number, boolean or null (for exists: true or false, default true). */
+  value?: unknown;
+};
+
+/** How a metadata condition compares (eq, ne, lt, lte, gt, gte, contains, exists). */
+export type MetadataOperator =
+  /** A string value: case-insensitive substring of the string (or of a string element of an array). Other values: an element of the array. */
+  | 'contains'
+  /** The value at the path equals value. */
+  | 'eq'
+  /** The path exists (value false: it does not). */
+  | 'exists'
+  /** Greater than value. */
+  | 'gt'
+  /** Greater than or equal to value. */
+  | 'gte'
+  /** Less than value (numbers as numbers, strings as text). */
+  | 'lt'
+  /** Less than or equal to value. */
+  | 'lte'
+  /** The value at the path exists and differs from value. */
+  | 'ne';
+
+/** Which datasets of a project: assigned to it, shared with it (assigned elsewhere), or both. */
+export type ProjectScope =
+  /** Both. */
+  | 'all'
+  /** Assigned to the project. */
+  | 'assigned'
+  /** Shared with the project but assigned elsewhere or nowhere. */
+  | 'shared';
+
+/** The type of a parent/child link, read child relative to parent. */
+export type RelationshipType =
+  /** The child was derived from the parent (raw -> calibrated -> analyzed). */
+  | 'is_derived_from'
+  /** The child is a part of the parent. */
+  | 'is_part_of';
+
+/** Changes to a dataset. The instrument is fixed: you may only repeat the current one. */
+export type UpdateDatasetInput = {
+  /** File type or extension. */
+  dataFormat?: string | null | undefined;
+  /** Institution-specific organization descriptor. */
+  dataType?: string | null | undefined;
+  /** Human-readable name. */
+  datasetName?: string | null | undefined;
+  /** Must equal the current instrument slug (CONFLICT otherwise). */
+  instrumentId?: string | null | undefined;
+  /** Must equal the current instrument name (CONFLICT otherwise). */
+  instrumentName?: string | null | undefined;
+  /** Industry-standard experiment type. */
+  measurement?: string | null | undefined;
+  /** Whether every authenticated user may read it. */
+  public?: boolean | null | undefined;
+  /** Tag grouping the datasets of one session. */
+  sessionName?: string | null | undefined;
+  /** ISO 8601: when the data was collected. */
+  timestamp?: string | null | undefined;
+};
+
+export type MeQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MeQuery = { me: { isPlatformAdmin: boolean, user: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } } };
+
+export type DatasetPageQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DatasetPageQuery = { dataset: { uniqueId: string, datasetName: string | null, measurement: string | null, dataType: string | null, dataFormat: string | null, sessionName: string | null, timestamp: string | null, public: boolean, size: number, creationTime: string, modificationTime: string, ownerOrcid: string, keywords: Array<string>, scientificMetadata: unknown, owner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null, project: { projectId: string, title: string | null } | null, instrument: { uniqueId: string, instrumentName: string } | null, thumbnails: Array<{ id: number, mimeType: string, thumbnailB64str: string, thumbnailName: string }>, files: { totalCount: number, nodes: Array<{ uniqueId: string, filename: string, size: number | null, sha256: string | null, storageBackend: string, ingestionStatus: string | null, downloadUrl: string | null }> }, parents: Array<{ uniqueId: string, datasetName: string | null }>, children: Array<{ uniqueId: string, datasetName: string | null }>, samples: Array<{ uniqueId: string, sampleName: string | null }>, capabilities: { canUpdate: boolean, canAddFiles: boolean, canEditMetadata: boolean, canRequestDeletion: boolean } | null, deletionRequest: { id: number, status: string, reason: string | null, requestTime: string } | null } };
+
+export type UpdateDatasetMutationVariables = Exact<{
+  id: string | number;
+  input: UpdateDatasetInput;
+}>;
+
+
+export type UpdateDatasetMutation = { updateDataset: { uniqueId: string } };
+
+export type AddDatasetKeywordMutationVariables = Exact<{
+  id: string | number;
+  keyword: string;
+}>;
+
+
+export type AddDatasetKeywordMutation = { addDatasetKeyword: { keyword: string } };
+
+export type AddDatasetFileMutationVariables = Exact<{
+  dataset: string | number;
+  file: File;
+}>;
+
+
+export type AddDatasetFileMutation = { addDatasetFile: { created: boolean, file: { uniqueId: string, ingestionStatus: string | null } } };
+
+export type FileIngestionQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type FileIngestionQuery = { file: { uniqueId: string, ingestionStatus: string | null } };
+
+export type RequestDatasetDeletionMutationVariables = Exact<{
+  id: string | number;
+  reason?: string | null | undefined;
+}>;
+
+
+export type RequestDatasetDeletionMutation = { requestDeletion: { id: number, status: string } };
+
+export type PendingDeletionRequestsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PendingDeletionRequestsQuery = { deletionRequests: { nodes: Array<{ id: number, resourceId: string, resourceType: string, resourceName: string | null, requesterId: string, reason: string | null, requestTime: string }> } };
+
+export type ReviewDeletionRequestMutationVariables = Exact<{
+  id: number;
+  approve: boolean;
+}>;
+
+
+export type ReviewDeletionRequestMutation = { reviewDeletionRequest: { id: number, status: string } };
+
+export type DatasetFacetsQueryVariables = Exact<{
+  filter?: DatasetFilterInput | null | undefined;
+}>;
+
+
+export type DatasetFacetsQuery = { datasetFacets: { total: number, measurement: Array<{ value: string, label: string | null, count: number }>, dataType: Array<{ value: string, label: string | null, count: number }>, keyword: Array<{ value: string, label: string | null, count: number }>, owner: Array<{ value: string, label: string | null, count: number }>, instrument: Array<{ value: string, label: string | null, count: number }>, project: Array<{ value: string, label: string | null, count: number }>, public: Array<{ value: string, label: string | null, count: number }> } };
+
+export type DatasetListQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  filter?: DatasetFilterInput | null | undefined;
+}>;
+
+
+export type DatasetListQuery = { datasets: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ uniqueId: string, datasetName: string | null, measurement: string | null, dataType: string | null, creationTime: string, public: boolean, ownerOrcid: string, owner: { uniqueId: string, username: string | null } | null, project: { projectId: string, title: string | null } | null, instrument: { uniqueId: string, instrumentName: string } | null, firstThumbnail: { id: number, mimeType: string, thumbnailB64str: string, thumbnailName: string } | null }> } };
+
+export type DatasetRowFragment = { uniqueId: string, datasetName: string | null, measurement: string | null, dataType: string | null, creationTime: string, public: boolean, ownerOrcid: string, owner: { uniqueId: string, username: string | null } | null, project: { projectId: string, title: string | null } | null, instrument: { uniqueId: string, instrumentName: string } | null, firstThumbnail: { id: number, mimeType: string, thumbnailB64str: string, thumbnailName: string } | null };
+
+export type GraphPartsFragment = { nodes: Array<{ id: string, type: EntityType, name: string | null, depth: number, measurement: string | null, sampleType: string | null, firstThumbnail: { mimeType: string, thumbnailB64str: string, thumbnailName: string } | null }>, edges: Array<{ source: string, target: string, kind: EdgeKind, relationshipType: RelationshipType | null }> };
+
+export type EntityGraphQueryVariables = Exact<{
+  id: string | number;
+  depth?: number | null | undefined;
+}>;
+
+
+export type EntityGraphQuery = { entityGraph: { nodes: Array<{ id: string, type: EntityType, name: string | null, depth: number, measurement: string | null, sampleType: string | null, firstThumbnail: { mimeType: string, thumbnailB64str: string, thumbnailName: string } | null }>, edges: Array<{ source: string, target: string, kind: EdgeKind, relationshipType: RelationshipType | null }> } };
+
+export type ProjectGraphQueryVariables = Exact<{
+  project: string;
+}>;
+
+
+export type ProjectGraphQuery = { projectGraph: { nodes: Array<{ id: string, type: EntityType, name: string | null, depth: number, measurement: string | null, sampleType: string | null, firstThumbnail: { mimeType: string, thumbnailB64str: string, thumbnailName: string } | null }>, edges: Array<{ source: string, target: string, kind: EdgeKind, relationshipType: RelationshipType | null }> } };
+
+export type InstrumentPageQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type InstrumentPageQuery = { instrument: { uniqueId: string, instrumentId: string, instrumentName: string, instrumentType: string | null, description: string | null, location: string | null, manufacturer: string | null, model: string | null, status: string, scientificMetadata: unknown, owner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } } };
+
+export type ProjectPageQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ProjectPageQuery = { project: { uniqueId: string, projectId: string, title: string | null, description: string | null, organization: string | null, status: string, creationTime: string, scientificMetadata: unknown, lead: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null }, datasets: { totalCount: number }, samples: { totalCount: number, nodes: Array<{ uniqueId: string, sampleName: string | null }> } } };
+
+export type SamplePageQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type SamplePageQuery = { sample: { uniqueId: string, sampleName: string | null, sampleType: string | null, description: string | null, timestamp: string | null, public: boolean, creationTime: string, ownerOrcid: string, scientificMetadata: unknown, owner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null, project: { projectId: string, title: string | null } | null, datasets: Array<{ uniqueId: string, datasetName: string | null }>, parents: Array<{ uniqueId: string, sampleName: string | null }>, children: Array<{ uniqueId: string, sampleName: string | null }>, deletionRequest: { id: number, status: string } | null } };
+
+export type FilterChoicesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type FilterChoicesQuery = { me: { projects: Array<{ project: { uniqueId: string, projectId: string, title: string | null } }> }, instruments: { nodes: Array<{ uniqueId: string, instrumentName: string }> } };
+
+export type SignInCheckQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SignInCheckQuery = { me: { user: { uniqueId: string } } };
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+export const DatasetRowFragmentDoc = new TypedDocumentString(`
+    fragment DatasetRow on Dataset {
+  uniqueId
+  datasetName
+  measurement
+  dataType
+  creationTime
+  public
+  ownerOrcid
+  owner {
+    uniqueId
+    username
+  }
+  project {
+    projectId
+    title
+  }
+  instrument {
+    uniqueId
+    instrumentName
+  }
+  firstThumbnail {
+    id
+    mimeType
+    thumbnailB64str
+    thumbnailName
+  }
+}
+    `, {"fragmentName":"DatasetRow"}) as unknown as TypedDocumentString<DatasetRowFragment, unknown>;
+export const GraphPartsFragmentDoc = new TypedDocumentString(`
+    fragment GraphParts on EntityGraph {
+  nodes {
+    id
+    type
+    name
+    depth
+    measurement
+    sampleType
+    firstThumbnail {
+      mimeType
+      thumbnailB64str
+      thumbnailName
+    }
+  }
+  edges {
+    source
+    target
+    kind
+    relationshipType
+  }
+}
+    `, {"fragmentName":"GraphParts"}) as unknown as TypedDocumentString<GraphPartsFragment, unknown>;
+export const MeDocument = new TypedDocumentString(`
+    query Me {
+  me {
+    isPlatformAdmin
+    user {
+      uniqueId
+      username
+      firstName
+      lastName
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MeQuery, MeQueryVariables>;
+export const DatasetPageDocument = new TypedDocumentString(`
+    query DatasetPage($id: ID!) {
+  dataset(id: $id) {
+    uniqueId
+    datasetName
+    measurement
+    dataType
+    dataFormat
+    sessionName
+    timestamp
+    public
+    size
+    creationTime
+    modificationTime
+    ownerOrcid
+    owner {
+      uniqueId
+      username
+      firstName
+      lastName
+    }
+    project {
+      projectId
+      title
+    }
+    instrument {
+      uniqueId
+      instrumentName
+    }
+    keywords
+    thumbnails(first: 24) {
+      id
+      mimeType
+      thumbnailB64str
+      thumbnailName
+    }
+    scientificMetadata
+    files(first: 100) {
+      totalCount
+      nodes {
+        uniqueId
+        filename
+        size
+        sha256
+        storageBackend
+        ingestionStatus
+        downloadUrl
+      }
+    }
+    parents {
+      uniqueId
+      datasetName
+    }
+    children {
+      uniqueId
+      datasetName
+    }
+    samples {
+      uniqueId
+      sampleName
+    }
+    capabilities {
+      canUpdate
+      canAddFiles
+      canEditMetadata
+      canRequestDeletion
+    }
+    deletionRequest {
+      id
+      status
+      reason
+      requestTime
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DatasetPageQuery, DatasetPageQueryVariables>;
+export const UpdateDatasetDocument = new TypedDocumentString(`
+    mutation UpdateDataset($id: ID!, $input: UpdateDatasetInput!) {
+  updateDataset(id: $id, input: $input) {
+    uniqueId
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateDatasetMutation, UpdateDatasetMutationVariables>;
+export const AddDatasetKeywordDocument = new TypedDocumentString(`
+    mutation AddDatasetKeyword($id: ID!, $keyword: String!) {
+  addDatasetKeyword(id: $id, keyword: $keyword) {
+    keyword
+  }
+}
+    `) as unknown as TypedDocumentString<AddDatasetKeywordMutation, AddDatasetKeywordMutationVariables>;
+export const AddDatasetFileDocument = new TypedDocumentString(`
+    mutation AddDatasetFile($dataset: ID!, $file: Upload!) {
+  addDatasetFile(dataset: $dataset, file: $file) {
+    created
+    file {
+      uniqueId
+      ingestionStatus
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AddDatasetFileMutation, AddDatasetFileMutationVariables>;
+export const FileIngestionDocument = new TypedDocumentString(`
+    query FileIngestion($id: ID!) {
+  file(id: $id) {
+    uniqueId
+    ingestionStatus
+  }
+}
+    `) as unknown as TypedDocumentString<FileIngestionQuery, FileIngestionQueryVariables>;
+export const RequestDatasetDeletionDocument = new TypedDocumentString(`
+    mutation RequestDatasetDeletion($id: ID!, $reason: String) {
+  requestDeletion(id: $id, reason: $reason) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<RequestDatasetDeletionMutation, RequestDatasetDeletionMutationVariables>;
+export const PendingDeletionRequestsDocument = new TypedDocumentString(`
+    query PendingDeletionRequests {
+  deletionRequests(first: 100, status: "pending") {
+    nodes {
+      id
+      resourceId
+      resourceType
+      resourceName
+      requesterId
+      reason
+      requestTime
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PendingDeletionRequestsQuery, PendingDeletionRequestsQueryVariables>;
+export const ReviewDeletionRequestDocument = new TypedDocumentString(`
+    mutation ReviewDeletionRequest($id: Int!, $approve: Boolean!) {
+  reviewDeletionRequest(id: $id, approve: $approve) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ReviewDeletionRequestMutation, ReviewDeletionRequestMutationVariables>;
+export const DatasetFacetsDocument = new TypedDocumentString(`
+    query DatasetFacets($filter: DatasetFilterInput) {
+  datasetFacets(filter: $filter) {
+    total
+    measurement {
+      value
+      label
+      count
+    }
+    dataType {
+      value
+      label
+      count
+    }
+    keyword {
+      value
+      label
+      count
+    }
+    owner {
+      value
+      label
+      count
+    }
+    instrument {
+      value
+      label
+      count
+    }
+    project {
+      value
+      label
+      count
+    }
+    public {
+      value
+      label
+      count
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DatasetFacetsQuery, DatasetFacetsQueryVariables>;
+export const DatasetListDocument = new TypedDocumentString(`
+    query DatasetList($first: Int, $after: String, $filter: DatasetFilterInput) {
+  datasets(first: $first, after: $after, filter: $filter) {
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      ...DatasetRow
+    }
+  }
+}
+    fragment DatasetRow on Dataset {
+  uniqueId
+  datasetName
+  measurement
+  dataType
+  creationTime
+  public
+  ownerOrcid
+  owner {
+    uniqueId
+    username
+  }
+  project {
+    projectId
+    title
+  }
+  instrument {
+    uniqueId
+    instrumentName
+  }
+  firstThumbnail {
+    id
+    mimeType
+    thumbnailB64str
+    thumbnailName
+  }
+}`) as unknown as TypedDocumentString<DatasetListQuery, DatasetListQueryVariables>;
+export const EntityGraphDocument = new TypedDocumentString(`
+    query EntityGraph($id: ID!, $depth: Int) {
+  entityGraph(id: $id, depth: $depth) {
+    ...GraphParts
+  }
+}
+    fragment GraphParts on EntityGraph {
+  nodes {
+    id
+    type
+    name
+    depth
+    measurement
+    sampleType
+    firstThumbnail {
+      mimeType
+      thumbnailB64str
+      thumbnailName
+    }
+  }
+  edges {
+    source
+    target
+    kind
+    relationshipType
+  }
+}`) as unknown as TypedDocumentString<EntityGraphQuery, EntityGraphQueryVariables>;
+export const ProjectGraphDocument = new TypedDocumentString(`
+    query ProjectGraph($project: String!) {
+  projectGraph(project: $project) {
+    ...GraphParts
+  }
+}
+    fragment GraphParts on EntityGraph {
+  nodes {
+    id
+    type
+    name
+    depth
+    measurement
+    sampleType
+    firstThumbnail {
+      mimeType
+      thumbnailB64str
+      thumbnailName
+    }
+  }
+  edges {
+    source
+    target
+    kind
+    relationshipType
+  }
+}`) as unknown as TypedDocumentString<ProjectGraphQuery, ProjectGraphQueryVariables>;
+export const InstrumentPageDocument = new TypedDocumentString(`
+    query InstrumentPage($id: String!) {
+  instrument(id: $id) {
+    uniqueId
+    instrumentId
+    instrumentName
+    instrumentType
+    description
+    location
+    manufacturer
+    model
+    status
+    owner {
+      uniqueId
+      username
+      firstName
+      lastName
+    }
+    scientificMetadata
+  }
+}
+    `) as unknown as TypedDocumentString<InstrumentPageQuery, InstrumentPageQueryVariables>;
+export const ProjectPageDocument = new TypedDocumentString(`
+    query ProjectPage($id: String!) {
+  project(id: $id) {
+    uniqueId
+    projectId
+    title
+    description
+    organization
+    status
+    creationTime
+    lead {
+      uniqueId
+      username
+      firstName
+      lastName
+    }
+    scientificMetadata
+    datasets(first: 1) {
+      totalCount
+    }
+    samples(first: 25) {
+      totalCount
+      nodes {
+        uniqueId
+        sampleName
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ProjectPageQuery, ProjectPageQueryVariables>;
+export const SamplePageDocument = new TypedDocumentString(`
+    query SamplePage($id: ID!) {
+  sample(id: $id) {
+    uniqueId
+    sampleName
+    sampleType
+    description
+    timestamp
+    public
+    creationTime
+    ownerOrcid
+    owner {
+      uniqueId
+      username
+      firstName
+      lastName
+    }
+    project {
+      projectId
+      title
+    }
+    scientificMetadata
+    datasets {
+      uniqueId
+      datasetName
+    }
+    parents {
+      uniqueId
+      sampleName
+    }
+    children {
+      uniqueId
+      sampleName
+    }
+    deletionRequest {
+      id
+      status
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SamplePageQuery, SamplePageQueryVariables>;
+export const FilterChoicesDocument = new TypedDocumentString(`
+    query FilterChoices {
+  me {
+    projects {
+      project {
+        uniqueId
+        projectId
+        title
+      }
+    }
+  }
+  instruments(first: 200) {
+    nodes {
+      uniqueId
+      instrumentName
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<FilterChoicesQuery, FilterChoicesQueryVariables>;
+export const SignInCheckDocument = new TypedDocumentString(`
+    query SignInCheck {
+  me {
+    user {
+      uniqueId
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SignInCheckQuery, SignInCheckQueryVariables>;

@@ -1,0 +1,121 @@
+import { render } from 'preact';
+import { lazy, Suspense } from 'preact/compat';
+import './styles.css';
+import { graphql } from './gql';
+import { useQuery } from './hooks';
+import { interceptLinks, navigate, useLocation } from './router';
+import { apiKey, signOut } from './session';
+import { useSignal } from './signal';
+import { SignIn } from './pages/SignIn';
+import { Find } from './pages/Find';
+import { DatasetPage } from './pages/Dataset';
+import { SamplePage } from './pages/Sample';
+import { ProjectPage } from './pages/Project';
+import { InstrumentPage } from './pages/Instrument';
+import { DeletionRequests } from './pages/DeletionRequests';
+
+// the graph drawing (cytoscape) loads only when a graph is opened: it is not initial JavaScript
+const GraphPage = lazy(() => import('./pages/Graph').then((m) => ({ default: m.GraphPage })));
+
+const Me = graphql(`
+  query Me {
+    me {
+      isPlatformAdmin
+      user {
+        uniqueId
+        username
+        firstName
+        lastName
+      }
+    }
+  }
+`);
+
+function Routes({ isAdmin }: { isAdmin: boolean }) {
+  const { path } = useLocation();
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  const [kind, id, sub] = parts;
+  if (parts.length === 0 || (kind === 'datasets' && !id)) return <Find />;
+  if (kind === 'datasets' && id) return <DatasetPage id={id} />;
+  if (kind === 'samples' && id) return <SamplePage id={id} />;
+  if (kind === 'projects' && id && sub === 'graph')
+    return (
+      <Suspense fallback={<p role="status">Loading the graph…</p>}>
+        <GraphPage key={`p:${id}`} project={id} />
+      </Suspense>
+    );
+  if (kind === 'projects' && id) return <ProjectPage id={id} />;
+  if (kind === 'instruments' && id) return <InstrumentPage id={id} />;
+  if (kind === 'graph' && id)
+    return (
+      <Suspense fallback={<p role="status">Loading the graph…</p>}>
+        <GraphPage key={id} root={id} />
+      </Suspense>
+    );
+  if (kind === 'deletion-requests') return <DeletionRequests isAdmin={isAdmin} />;
+  return (
+    <section>
+      <h1>Not found</h1>
+      <p>
+        There is no page at <code>{path}</code>. <a href="/">Find datasets</a>
+      </p>
+    </section>
+  );
+}
+
+function Shell() {
+  const me = useQuery(Me, {});
+  const user = me.data?.me.user;
+  const name = user
+    ? [user.firstName, user.lastName].filter(Boolean).join(' ') || user.username || user.uniqueId
+    : '';
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <a class="brand" href="/">
+          Data catalog
+        </a>
+        <nav aria-label="Main">
+          <a href="/">Datasets</a>
+          {me.data?.me.isPlatformAdmin && <a href="/deletion-requests">Deletion requests</a>}
+        </nav>
+        <span class="who">
+          {name && (
+            <>
+              Signed in as <strong>{name}</strong>
+            </>
+          )}
+        </span>
+        <button
+          type="button"
+          onClick={() => {
+            signOut();
+            navigate('/');
+          }}
+        >
+          Sign out
+        </button>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {me.error ? (
+          <p role="alert">{me.error}</p>
+        ) : (
+          <Routes isAdmin={me.data?.me.isPlatformAdmin ?? false} />
+        )}
+      </main>
+    </>
+  );
+}
+
+function App() {
+  const key = useSignal(apiKey);
+  return key ? <Shell key={key} /> : <SignIn />;
+}
+
+document.addEventListener('click', interceptLinks);
+const root = document.getElementById('app');
+if (!root) throw new Error('index.html has no #app element');
+render(<App />, root);

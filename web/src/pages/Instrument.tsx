@@ -1,0 +1,67 @@
+import { graphql } from '../gql';
+import { useQuery } from '../hooks';
+import { Fields, userName } from '../components/Fields';
+import { MetadataTree } from '../components/MetadataTree';
+
+const InstrumentQuery = graphql(`
+  query InstrumentPage($id: String!) {
+    instrument(id: $id) {
+      uniqueId
+      instrumentId
+      instrumentName
+      instrumentType
+      description
+      location
+      manufacturer
+      model
+      status
+      owner {
+        uniqueId
+        username
+        firstName
+        lastName
+      }
+      scientificMetadata
+    }
+  }
+`);
+
+export function InstrumentPage({ id }: { id: string }) {
+  const q = useQuery(InstrumentQuery, { id });
+  if (q.error)
+    return (
+      <p role="alert" class="error">
+        {q.error}
+      </p>
+    );
+  if (!q.data) return <p role="status">Loading…</p>;
+  const i = q.data.instrument;
+  return (
+    <article aria-labelledby="i-title">
+      <h1 id="i-title">{i.instrumentName}</h1>
+      <p class="sub">
+        Instrument <code>{i.uniqueId}</code> ·{' '}
+        <a href={`/?instrument=${encodeURIComponent(i.uniqueId)}`}>Its datasets</a>
+      </p>
+      <section aria-labelledby="i-fields">
+        <h2 id="i-fields">Fields</h2>
+        <Fields
+          rows={[
+            ['Identifier', i.instrumentId],
+            ['Type', i.instrumentType],
+            ['Description', i.description],
+            ['Location', i.location],
+            ['Manufacturer', i.manufacturer],
+            ['Model', i.model],
+            ['Status', i.status],
+            ['Owner', userName(i.owner)],
+          ]}
+        />
+      </section>
+      <section aria-labelledby="i-meta">
+        <h2 id="i-meta">Scientific metadata</h2>
+        <MetadataTree metadata={i.scientificMetadata} />
+      </section>
+    </article>
+  );
+}

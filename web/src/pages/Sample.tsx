@@ -1,0 +1,128 @@
+import { graphql } from '../gql';
+import { useQuery } from '../hooks';
+import { Fields, userName } from '../components/Fields';
+import { MetadataTree } from '../components/MetadataTree';
+
+const SampleQuery = graphql(`
+  query SamplePage($id: ID!) {
+    sample(id: $id) {
+      uniqueId
+      sampleName
+      sampleType
+      description
+      timestamp
+      public
+      creationTime
+      ownerOrcid
+      owner {
+        uniqueId
+        username
+        firstName
+        lastName
+      }
+      project {
+        projectId
+        title
+      }
+      scientificMetadata
+      datasets {
+        uniqueId
+        datasetName
+      }
+      parents {
+        uniqueId
+        sampleName
+      }
+      children {
+        uniqueId
+        sampleName
+      }
+      deletionRequest {
+        id
+        status
+      }
+    }
+  }
+`);
+
+const list = (kind: string, items: { uniqueId: string; name?: string | null }[]) =>
+  items.length ? (
+    <ul class="inline">
+      {items.map((i) => (
+        <li key={i.uniqueId}>
+          <a href={`/${kind}/${encodeURIComponent(i.uniqueId)}`}>{i.name ?? i.uniqueId}</a>
+        </li>
+      ))}
+    </ul>
+  ) : null;
+
+export function SamplePage({ id }: { id: string }) {
+  const q = useQuery(SampleQuery, { id });
+  if (q.error)
+    return (
+      <p role="alert" class="error">
+        {q.error}
+      </p>
+    );
+  if (!q.data) return <p role="status">Loading…</p>;
+  const s = q.data.sample;
+  return (
+    <article aria-labelledby="s-title">
+      <h1 id="s-title">{s.sampleName ?? s.uniqueId}</h1>
+      <p class="sub">
+        Sample <code>{s.uniqueId}</code> · {s.public ? 'public' : 'private'} ·{' '}
+        <a href={`/graph/${encodeURIComponent(s.uniqueId)}`}>Entity graph</a>
+      </p>
+      {s.deletionRequest && (
+        <p class="notice">
+          Deletion {s.deletionRequest.status} (request {s.deletionRequest.id})
+        </p>
+      )}
+      <section aria-labelledby="s-fields">
+        <h2 id="s-fields">Fields</h2>
+        <Fields
+          rows={[
+            ['Type', s.sampleType],
+            ['Description', s.description],
+            ['Timestamp', s.timestamp],
+            ['Owner', `${userName(s.owner)} (${s.ownerOrcid})`],
+            [
+              'Project',
+              s.project && (
+                <a href={`/projects/${encodeURIComponent(s.project.projectId)}`}>
+                  {s.project.title ?? s.project.projectId}
+                </a>
+              ),
+            ],
+            ['Created', s.creationTime],
+            [
+              'Datasets',
+              list(
+                'datasets',
+                s.datasets.map((d) => ({ uniqueId: d.uniqueId, name: d.datasetName })),
+              ),
+            ],
+            [
+              'Parent samples',
+              list(
+                'samples',
+                s.parents.map((d) => ({ uniqueId: d.uniqueId, name: d.sampleName })),
+              ),
+            ],
+            [
+              'Child samples',
+              list(
+                'samples',
+                s.children.map((d) => ({ uniqueId: d.uniqueId, name: d.sampleName })),
+              ),
+            ],
+          ]}
+        />
+      </section>
+      <section aria-labelledby="s-meta">
+        <h2 id="s-meta">Scientific metadata</h2>
+        <MetadataTree metadata={s.scientificMetadata} />
+      </section>
+    </article>
+  );
+}
