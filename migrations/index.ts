@@ -12,6 +12,7 @@ import { Migration20261123201118_metadata_value as M9 } from './Migration2026112
 import { Migration20261123201119_metadata_value_backfill as M10 } from './Migration20261123201119_metadata_value_backfill';
 import { Migration20261123220000_domain_events as M11 } from './Migration20261123220000_domain_events';
 import { Migration20261123220001_webhooks as M12 } from './Migration20261123220001_webhooks';
+import { Migration20261123231111_ingestion_progress as M13 } from './Migration20261123231111_ingestion_progress';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -28,4 +29,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261123201119_metadata_value_backfill', class: M10 },
   { name: 'Migration20261123220000_domain_events', class: M11 },
   { name: 'Migration20261123220001_webhooks', class: M12 },
+  { name: 'Migration20261123231111_ingestion_progress', class: M13 },
 ];

@@ -104,6 +104,10 @@ export interface Config {
     timeoutSeconds: number;
     /** the store name in the storage_path of ingested files on the filesystem store */
     localStoreName: string;
+    /** files from this size on report their reading progress (status and `ingestion.progress`) */
+    progressMinBytes: number;
+    /** at most one progress report per this long (and per 5 % of the file) */
+    progressIntervalMs: number;
   };
   shutdownTimeoutMs: number;
   gitCommit?: string;
@@ -349,6 +353,8 @@ export function loadConfig(env: Env = process.env): Config {
       tmpDir: path.resolve(r.str('INGEST_TMP_DIR') ?? path.join(dataDir, 'tmp')),
       timeoutSeconds: r.int('INGEST_TIMEOUT_SECONDS', 1800, 1, 7 * 24 * 3600),
       localStoreName: storeName(r),
+      progressMinBytes: r.int('INGEST_PROGRESS_MIN_BYTES', 1024 * 1024, 0, Number.MAX_SAFE_INTEGER),
+      progressIntervalMs: r.int('INGEST_PROGRESS_INTERVAL_MS', 1000, 0, 3_600_000),
     },
     shutdownTimeoutMs: r.int('SHUTDOWN_TIMEOUT_MS', 10000, 0, 600000),
     gitCommit: r.str('GIT_COMMIT'),

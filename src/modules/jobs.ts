@@ -44,6 +44,10 @@ export function createJobWorker(deps: {
       tmpDir: config.ingestion.tmpDir,
       timeoutMs: config.ingestion.timeoutSeconds * 1000,
       version: commit ?? version,
+      progress: {
+        minBytes: config.ingestion.progressMinBytes,
+        intervalMs: config.ingestion.progressIntervalMs,
+      },
     }),
   );
   return worker;
