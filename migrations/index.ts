@@ -10,7 +10,10 @@ import { Migration20261123193859_dataset_text as M7 } from './Migration202611231
 import { Migration20261123195744_dataset_tally as M8 } from './Migration20261123195744_dataset_tally';
 import { Migration20261123201118_metadata_value as M9 } from './Migration20261123201118_metadata_value';
 import { Migration20261123201119_metadata_value_backfill as M10 } from './Migration20261123201119_metadata_value_backfill';
-import { Migration20261123232336_dataset_keyword_index as M11 } from './Migration20261123232336_dataset_keyword_index';
+import { Migration20261123220000_domain_events as M11 } from './Migration20261123220000_domain_events';
+import { Migration20261123220001_webhooks as M12 } from './Migration20261123220001_webhooks';
+import { Migration20261123231111_ingestion_progress as M13 } from './Migration20261123231111_ingestion_progress';
+import { Migration20261123232336_dataset_keyword_index as M14 } from './Migration20261123232336_dataset_keyword_index';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -25,5 +28,8 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261123195744_dataset_tally', class: M8 },
   { name: 'Migration20261123201118_metadata_value', class: M9 },
   { name: 'Migration20261123201119_metadata_value_backfill', class: M10 },
-  { name: 'Migration20261123232336_dataset_keyword_index', class: M11 },
+  { name: 'Migration20261123220000_domain_events', class: M11 },
+  { name: 'Migration20261123220001_webhooks', class: M12 },
+  { name: 'Migration20261123231111_ingestion_progress', class: M13 },
+  { name: 'Migration20261123232336_dataset_keyword_index', class: M14 },
 ];

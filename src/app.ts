@@ -45,7 +45,8 @@ import { HealthService } from './modules/health/health.service';
 import { healthRouter } from './modules/health/health.rest';
 import { ensureBootstrapAdmin, type BootstrapResult } from './modules/user/bootstrap';
 import type { JobWorker } from './core/jobs/worker';
-import { createJobWorker } from './modules/jobs';
+import { createJobWorker, createWebhookDispatcher } from './modules/jobs';
+import type { WebhookDispatcher } from './modules/webhook/webhook-dispatcher';
 
 declare module './core/context' {
   /** This application's types in every request context (core names none of them). */
@@ -109,6 +110,8 @@ export interface App {
   health: HealthService;
   /** this process's job worker: started by role `all` (see main.ts); tests drain it */
   jobs: JobWorker;
+  /** this process's webhook dispatcher: started with the job worker; tests drain it */
+  webhooks: WebhookDispatcher;
   listen(port?: number, host?: string): Promise<number>;
   close(): Promise<void>;
 }
@@ -151,6 +154,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const contexts = createContexts(orm, services, config, log);
   const health = new HealthService(orm, config);
   const jobs = createJobWorker({ orm, services, config, log });
+  const webhooks = createWebhookDispatcher({ orm, services, contexts, config, log });
   const detachMetrics = attachDatabaseMetrics(orm);
 
   const app = express();
@@ -243,6 +247,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
     bootstrap,
     health,
     jobs,
+    webhooks,
     listen(port = config.port, host = config.host) {
       return new Promise((resolve, reject) => {
         server.once('error', reject);
@@ -258,7 +263,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       server.closeIdleConnections();
       // no new jobs from now on; HTTP and running jobs get the same grace period, side by side
       jobs.halt();
-      await Promise.all([apollo.stop(), jobs.stop(config.shutdownTimeoutMs)]);
+      await Promise.all([apollo.stop(), jobs.stop(config.shutdownTimeoutMs), webhooks.stop()]);
       detachMetrics();
       await releaseLiveness();
       await orm.close(true);

@@ -7,9 +7,9 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from './core/db/embedded
 import { createOrm, migrate } from './core/db/orm';
 import { ENTITIES } from './modules/entities';
 import { holdLiveness } from './core/db/liveness';
-import { createApp, type App } from './app';
+import { createApp, createContexts, type App } from './app';
 import { createServices, initServices } from './modules/services';
-import { createJobWorker } from './modules/jobs';
+import { createJobWorker, createWebhookDispatcher } from './modules/jobs';
 import { stopDigestThread } from './core/storage/digest-thread';
 import { attachDatabaseMetrics } from './core/metrics/database';
 import { startOpsListener } from './core/metrics/listener';
@@ -64,7 +64,10 @@ async function main(): Promise<void> {
     const port = await app.listen();
     const started = app;
     stoppers.push(() => started.close());
-    if (config.role === 'all') app.jobs.start();
+    if (config.role === 'all') {
+      app.jobs.start();
+      app.webhooks.start();
+    }
     log.info(
       { port, host: config.host, role: config.role, graphql: `${config.publicBaseUrl}/graphql` },
       'catalog service listening',
@@ -81,12 +84,20 @@ async function main(): Promise<void> {
     const services = createServices({ config, log });
     await initServices(services, orm.em.fork(), config);
     const worker = createJobWorker({ orm, services, config, log });
+    const webhooks = createWebhookDispatcher({
+      orm,
+      services,
+      contexts: createContexts(orm, services, config, log),
+      config,
+      log,
+    });
     const detachMetrics = attachDatabaseMetrics(orm);
     health = new HealthService(orm, config);
     worker.start();
+    webhooks.start();
     stoppers.push(async () => {
       // running jobs finish, or go back to the queue, before the connections close
-      await worker.stop(config.shutdownTimeoutMs);
+      await Promise.all([worker.stop(config.shutdownTimeoutMs), webhooks.stop()]);
       detachMetrics();
       await releaseLiveness();
       await orm.close(true);

@@ -80,6 +80,23 @@ export interface Config {
     /** prepended to every queue name: deployments (or test runs) sharing one database stay apart */
     queuePrefix: string;
   };
+  /** Webhook delivery from the events outbox (worker role; docs/events.md). */
+  webhooks: {
+    pollIntervalMs: number;
+    /** a receiver not answering within this long is a failed attempt */
+    timeoutMs: number;
+    /** a claimed delivery whose worker died is delivered again after this long */
+    leaseSeconds: number;
+    maxAttempts: number;
+    /** retries wait base × 2^(attempt − 1), at most an hour */
+    retryBaseMs: number;
+    /** failed attempts in a row that disable a subscription */
+    disableAfterFailures: number;
+    /** deliveries in flight per worker */
+    concurrency: number;
+    /** delivered (and skipped) deliveries are deleted after this many days */
+    retentionDays: number;
+  };
   ingestion: {
     /** where files are spooled when a parser needs a path */
     tmpDir: string;
@@ -87,6 +104,10 @@ export interface Config {
     timeoutSeconds: number;
     /** the store name in the storage_path of ingested files on the filesystem store */
     localStoreName: string;
+    /** files from this size on report their reading progress (status and `ingestion.progress`) */
+    progressMinBytes: number;
+    /** at most one progress report per this long (and per 5 % of the file) */
+    progressIntervalMs: number;
   };
   shutdownTimeoutMs: number;
   gitCommit?: string;
@@ -318,10 +339,22 @@ export function loadConfig(env: Env = process.env): Config {
       retryBaseMs: r.int('JOB_RETRY_BASE_MS', 5000, 0, 3_600_000),
       queuePrefix: queuePrefix(r),
     },
+    webhooks: {
+      pollIntervalMs: r.int('WEBHOOK_POLL_INTERVAL_MS', 200, 10, 600_000),
+      timeoutMs: r.int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
+      leaseSeconds: r.int('WEBHOOK_LEASE_SECONDS', 60, 1, 24 * 3600),
+      maxAttempts: r.int('WEBHOOK_MAX_ATTEMPTS', 10, 1, 100),
+      retryBaseMs: r.int('WEBHOOK_RETRY_BASE_MS', 5000, 0, 3_600_000),
+      disableAfterFailures: r.int('WEBHOOK_DISABLE_AFTER_FAILURES', 50, 1, 100_000),
+      concurrency: r.int('WEBHOOK_CONCURRENCY', 8, 1, 256),
+      retentionDays: r.int('EVENT_DELIVERY_RETENTION_DAYS', 30, 1, 36_500),
+    },
     ingestion: {
       tmpDir: path.resolve(r.str('INGEST_TMP_DIR') ?? path.join(dataDir, 'tmp')),
       timeoutSeconds: r.int('INGEST_TIMEOUT_SECONDS', 1800, 1, 7 * 24 * 3600),
       localStoreName: storeName(r),
+      progressMinBytes: r.int('INGEST_PROGRESS_MIN_BYTES', 1024 * 1024, 0, Number.MAX_SAFE_INTEGER),
+      progressIntervalMs: r.int('INGEST_PROGRESS_INTERVAL_MS', 1000, 0, 3_600_000),
     },
     shutdownTimeoutMs: r.int('SHUTDOWN_TIMEOUT_MS', 10000, 0, 600000),
     gitCommit: r.str('GIT_COMMIT'),

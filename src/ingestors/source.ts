@@ -2,10 +2,13 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { pipeline as pipe, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ObjectStore } from '../core/storage/object-store';
 import type { Source } from './ingestor';
+
+/** Told how far reading a file has got: the most bytes any one pass has read, and the size. */
+export type ProgressListener = (read: number, total: number) => void;
 
 const HEAD_BYTES = 64 * 1024;
 
@@ -35,6 +38,8 @@ abstract class BaseSource implements Source {
     { value: Promise<unknown>; dispose?: (v: never) => Promise<void> }
   >();
   private headBytes: Promise<Buffer> | null = null;
+  private progressListener: ProgressListener | null = null;
+  private furthest = 0;
 
   constructor(
     readonly filename: string,
@@ -43,9 +48,35 @@ abstract class BaseSource implements Source {
     this.extension = extensionOf(filename);
   }
 
-  abstract stream(): Promise<Readable>;
+  /** The contents from the start, as the subclass reads them. */
+  protected abstract open(): Promise<Readable>;
   abstract path(): Promise<string>;
 
+  /**
+   * Reports the bytes read by every full pass over the file (`stream`, `bytes`, the spooling of
+   * `path`) to `listener`: the furthest any pass got, so it never goes back. `head` is not counted.
+   */
+  onProgress(listener: ProgressListener | null): void {
+    this.progressListener = listener;
+  }
+
+  async stream(): Promise<Readable> {
+    const source = await this.open();
+    if (!this.progressListener) return source;
+    let read = 0;
+    const counter = new Transform({
+      transform: (chunk: Buffer, _encoding, done) => {
+        read += chunk.length;
+        if (read > this.furthest) {
+          this.furthest = read;
+          this.progressListener?.(read, this.size);
+        }
+        done(null, chunk);
+      },
+    });
+    // errors of either side reach the other; a reader stopping early closes the source
+    return pipe(source, counter, () => undefined);
+  }
   head(): Promise<Buffer> {
     this.headBytes ??=
       this.size === 0
@@ -56,7 +87,7 @@ abstract class BaseSource implements Source {
 
   /** A stream of at least the first `bytes` bytes. */
   protected streamHead(_bytes: number): Promise<Readable> {
-    return this.stream();
+    return this.open();
   }
 
   async bytes(limit: number): Promise<Buffer> {
@@ -101,7 +132,7 @@ export class StoredSource extends BaseSource {
     super(filename, size);
   }
 
-  async stream(): Promise<Readable> {
+  protected async open(): Promise<Readable> {
     const object = await this.store.get(this.key);
     if (!object) throw new Error(`the object of ${this.filename} is missing from the store`);
     return object.body;
@@ -145,7 +176,7 @@ export class LocalSource extends BaseSource {
     super(filename, fs.statSync(file).size);
   }
 
-  stream(): Promise<Readable> {
+  protected open(): Promise<Readable> {
     return Promise.resolve(fs.createReadStream(this.file));
   }
 

@@ -30,6 +30,8 @@ import { JoinRequest } from './join-request/join-request.entity';
 import { Job } from '../core/jobs/job.entity';
 import { IngestionRequest } from './ingestion/ingestion-request.entity';
 import { AnalysisRequest } from './analysis/analysis-request.entity';
+import { DomainEvent } from './event/event.entity';
+import { WebhookDelivery, WebhookSubscription } from './webhook/webhook.entity';
 
 /**
  * Every MikroORM entity, listed explicitly (no globbing: the same list in jest and in dist), the
@@ -69,4 +71,7 @@ export const ENTITIES = [
   Job,
   IngestionRequest,
   AnalysisRequest,
+  DomainEvent,
+  WebhookSubscription,
+  WebhookDelivery,
 ];

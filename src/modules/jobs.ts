@@ -6,6 +6,8 @@ import type { Services } from './services';
 import { INGESTION_QUEUE } from './ingestion/ingestion.service';
 import { IngestionRunner } from './ingestion/ingestion-runner';
 import { provenance } from './health/health.service';
+import type { ContextFactory } from '../core/context-factory';
+import { WebhookDispatcher } from './webhook/webhook-dispatcher';
 
 /**
  * The job worker of this process with every queue it consumes: ingestion. (The analysis
@@ -37,11 +39,35 @@ export function createJobWorker(deps: {
       metadata: services.metadataStore,
       thumbnails: services.thumbnail,
       keywords: services.keyword,
+      events: services.events,
       log: log.child({ component: 'ingestion' }),
       tmpDir: config.ingestion.tmpDir,
       timeoutMs: config.ingestion.timeoutSeconds * 1000,
       version: commit ?? version,
+      progress: {
+        minBytes: config.ingestion.progressMinBytes,
+        intervalMs: config.ingestion.progressIntervalMs,
+      },
     }),
   );
   return worker;
+}
+
+/** The webhook dispatcher of this process: runs wherever the job worker runs (roles `all` and `worker`). */
+export function createWebhookDispatcher(deps: {
+  orm: MikroORM;
+  services: Services;
+  contexts: ContextFactory;
+  config: Config;
+  log: Logger;
+}): WebhookDispatcher {
+  const { services } = deps;
+  return new WebhookDispatcher({
+    orm: deps.orm,
+    contexts: deps.contexts,
+    resources: services.resource,
+    datasets: services.dataset,
+    log: deps.log,
+    settings: deps.config.webhooks,
+  });
 }

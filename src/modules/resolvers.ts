@@ -27,11 +27,25 @@ import { AccessResolver } from './access/access.resolver';
 import { JoinRequestResolver } from './join-request/join-request.resolver';
 import { TransferResolver } from './transfer/transfer.resolver';
 import { FileIngestionResolver, IngestionResolver } from './ingestion/ingestion.resolver';
+import {
+  DatasetHistoryResolver,
+  HistoryResolver,
+  InstrumentHistoryResolver,
+  ProjectHistoryResolver,
+  SampleHistoryResolver,
+} from './event/history.resolver';
+import { WebhookResolver } from './webhook/webhook.resolver';
 
 /** Every GraphQL resolver class. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const RESOLVERS: NonEmptyArray<Function> = [
   AccountResolver,
+  HistoryResolver,
+  WebhookResolver,
+  DatasetHistoryResolver,
+  SampleHistoryResolver,
+  ProjectHistoryResolver,
+  InstrumentHistoryResolver,
   UserResolver,
   ProjectResolver,
   InstrumentResolver,

@@ -31,6 +31,8 @@ import { joinRequestRoutes } from './join-request/join-request.rest';
 import { transferRoutes } from './transfer/transfer.rest';
 import { ingestionRoutes } from './ingestion/ingestion.rest';
 import { analysisRoutes } from './analysis/analysis.rest';
+import { historyRoutes } from './event/event.rest';
+import { webhookRoutes } from './webhook/webhook.rest';
 
 /**
  * Every authenticated REST route of the legacy shim, in mounting order: within a module,
@@ -57,6 +59,8 @@ export const API_ROUTES: readonly Route[] = [
   ...deletionRoutes,
   ...accessRoutes,
   ...transferRoutes,
+  ...historyRoutes,
+  ...webhookRoutes,
   ...resourceRoutes,
   ...graphRoutes,
   ...accessGroupRoutes,
@@ -111,6 +115,8 @@ const TAGS: Record<string, string> = {
   resources: 'Any record by MFID',
   access: 'Grants, visibility, ownership transfer and project reassignment',
   deletion: 'Deletion requests and the audit',
+  events: 'The history of a resource (who did what) and its purge',
+  webhooks: 'Signed webhook subscriptions and their delivery logs',
   search: 'Fuzzy search by name',
 };
 

@@ -57,6 +57,11 @@ import { IngestionPolicy } from './ingestion/ingestion.policy';
 import { jobRemoval } from './ingestion/ingestion.removal';
 import { ingestionOnStore } from './ingestion/ingestion-stored';
 import { AnalysisService, ANALYSIS_QUEUES } from './analysis/analysis.service';
+import { EventService } from './event/event.service';
+import { EventPolicy } from './event/event.policy';
+import { HistoryService } from './event/history.service';
+import { WebhookService } from './webhook/webhook.service';
+import { WebhookPolicy } from './webhook/webhook.policy';
 
 export interface ServiceDeps {
   config: Config;
@@ -68,6 +73,7 @@ export interface ServiceDeps {
  * nor storage (the admin command line builds just these).
  */
 export function createPeopleServices() {
+  const events = new EventService();
   const access = new AccessService();
   const user = new UserService(new UserPolicy());
   const projectPolicy = new ProjectPolicy(access);
@@ -79,14 +85,15 @@ export function createPeopleServices() {
     projects: project,
     lookup: projectLookup,
     policy: projectPolicy,
+    events,
   });
   const userAdmin = new UserAdminService(user, user.policy, projectMember);
-  return { access, user, projectPolicy, projectLookup, selectors, project, projectMember, userAdmin };
+  return { events, access, user, projectPolicy, projectLookup, selectors, project, projectMember, userAdmin };
 }
 
 /** Builds the domain services once per process; they are stateless and take the context. */
 export function createServices({ config, log }: ServiceDeps) {
-  const { access, user, projectPolicy, selectors, project, projectMember, userAdmin } =
+  const { events, access, user, projectPolicy, selectors, project, projectMember, userAdmin } =
     createPeopleServices();
   const metadataStore = new MetadataStore();
   const accessGroup = new AccessGroupService({ users: user, projects: project, members: projectMember });
@@ -104,13 +111,20 @@ export function createServices({ config, log }: ServiceDeps) {
     selectors,
     policy: new DatasetPolicy(access),
     metadata: metadataStore,
+    events,
   });
   const userAccess = new UserAccessService({ users: user, datasets: dataset });
-  const keyword = new KeywordService(dataset);
+  const keyword = new KeywordService(dataset, events);
   const account = new AccountService(projectMember, accessGroup);
   const setting = new SettingService();
   const store = createObjectStore(config, log);
-  const file = new FileService({ config, store, datasets: dataset, policy: new FilePolicy(dataset.policy) });
+  const file = new FileService({
+    config,
+    store,
+    datasets: dataset,
+    policy: new FilePolicy(dataset.policy),
+    events,
+  });
   const download = new DownloadService({
     config,
     store,
@@ -126,12 +140,14 @@ export function createServices({ config, log }: ServiceDeps) {
     selectors,
     policy: new SamplePolicy(access),
     metadata: metadataStore,
+    events,
   });
   const resource = new ResourceService({
     datasets: dataset,
     samples: sample,
     projects: project,
     instruments: instrument,
+    events,
   });
   const grant = new GrantService({
     resources: resource,
@@ -139,6 +155,7 @@ export function createServices({ config, log }: ServiceDeps) {
     projects: project,
     groups: accessGroup,
     policy: new GrantPolicy(),
+    events,
   });
   const transfer = new TransferService({
     resources: resource,
@@ -146,12 +163,15 @@ export function createServices({ config, log }: ServiceDeps) {
     projects: project,
     grants: grant,
     access,
+    events,
   });
-  const metadata = new MetadataService(resource, access, projectPolicy, metadataStore);
-  const link = new LinkService(resource, dataset, sample, new LinkPolicy(resource));
+  const metadata = new MetadataService(resource, access, projectPolicy, metadataStore, events);
+  const link = new LinkService(resource, dataset, sample, new LinkPolicy(resource), events);
   const graph = new GraphService(access, project);
   const search = new SearchService(access, project);
-  const deletion = new DeletionService(resource, new DeletionPolicy(resource));
+  const deletion = new DeletionService(resource, new DeletionPolicy(resource), events);
+  const history = new HistoryService(new EventPolicy(resource));
+  const webhook = new WebhookService({ resources: resource, projects: project, policy: new WebhookPolicy() });
   const jobs = new JobQueue({
     prefix: config.jobs.queuePrefix,
     maxAttempts: config.jobs.maxAttempts,
@@ -162,6 +182,7 @@ export function createServices({ config, log }: ServiceDeps) {
     files: file,
     datasets: dataset,
     policy: new IngestionPolicy(file.policy),
+    events,
   });
   const analysis = new AnalysisService({ queue: jobs, datasets: dataset });
   // a new stored file gets its ingestion request: the file module does not depend on ingestion
@@ -180,6 +201,9 @@ export function createServices({ config, log }: ServiceDeps) {
     deletion.removal.register(hook);
   }
   return {
+    events,
+    history,
+    webhook,
     access,
     selectors,
     grant,

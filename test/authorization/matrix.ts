@@ -146,6 +146,7 @@ const OWN_FRESH: (FreshKind | undefined)[] = [
   'thumbnail',
   'deletionRequest',
   'joinRequest',
+  'webhook',
 ];
 
 /**

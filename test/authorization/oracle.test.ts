@@ -35,6 +35,8 @@ beforeAll(async () => {
     thumbnail: madeUpNumber(),
     ingestionRequest: madeUpNumber(),
     analysisRequest: madeUpNumber(),
+    webhook: newMfid(),
+    webhookDelivery: madeUpNumber(),
   };
 }, 180_000);
 afterAll(() => t.close());
@@ -68,6 +70,7 @@ function ghostFresh(fresh: Fresh): Fresh {
   const out: Fresh = {};
   if (fresh.dataset) out.dataset = newMfid();
   if (fresh.file) out.file = newMfid();
+  if (fresh.webhook) out.webhook = newMfid();
   for (const k of ['thumbnail', 'deletionRequest', 'joinRequest'] as const) {
     if (fresh[k] !== undefined) out[k] = madeUpNumber();
   }

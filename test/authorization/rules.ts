@@ -38,13 +38,16 @@ export type Rule =
   /** at least `need` on the world's record of type `on`: 404 when unreadable, 403 when below */
   | { kind: 'level'; need: Permission; on: Subject }
   /** platform admins (and service accounts, not a matrix role): 404 when the record is unreadable, else 403 */
-  | { kind: 'operator'; on: Subject };
+  | { kind: 'operator'; on: Subject }
+  /** a record that belongs to the owner alone (a webhook): the owner and platform admins, 404 for the others */
+  | { kind: 'holder' };
 
 export const OPEN: Rule = { kind: 'open' };
 export const ANY: Rule = { kind: 'any' };
 export const PLATFORM_ADMIN: Rule = { kind: 'platformAdmin' };
 export const SELF: Rule = { kind: 'self' };
 export const INSIDER: Rule = { kind: 'insider' };
+export const HOLDER: Rule = { kind: 'holder' };
 export const credential = (status: number): Rule => ({ kind: 'credential', status });
 export const read = (on: Subject): Rule => ({ kind: 'level', need: 'viewer', on });
 export const contribute = (on: Subject): Rule => ({ kind: 'level', need: 'contributor', on });
@@ -89,6 +92,8 @@ export function expected(rule: Rule, role: Role, visibility: Visibility): Outcom
       return role === 'platformAdmin' ? 'allowed' : 403;
     case 'self':
       return role === 'owner' || role === 'platformAdmin' ? 'allowed' : 403;
+    case 'holder':
+      return role === 'owner' || role === 'platformAdmin' ? 'allowed' : 404;
     case 'insider':
       return ['owner', 'member', 'admin', 'platformAdmin'].includes(role) ? 'allowed' : 403;
     case 'level': {

@@ -2,6 +2,7 @@ import { randomOrcid, unique } from '../support/factories';
 import { newMfid } from '../../src/core/ids';
 import {
   ANY,
+  HOLDER,
   INSIDER,
   OPEN,
   PLATFORM_ADMIN,
@@ -51,6 +52,9 @@ export interface World {
   /** the ingestion request the upload of `storedFile` made */
   ingestionRequest: number;
   analysisRequest: number;
+  /** the owner's webhook subscription (on `dataset`, paused) and a delivery in its log */
+  webhook: string;
+  webhookDelivery: number;
 }
 
 /** Records made for one call: a dataset to delete, a file to remove... */
@@ -60,6 +64,7 @@ export interface Fresh {
   thumbnail?: number;
   deletionRequest?: number;
   joinRequest?: number;
+  webhook?: string;
 }
 
 export type FreshKind =
@@ -73,7 +78,8 @@ export type FreshKind =
   | 'groupMember'
   | 'datasetLink'
   | 'sampleLink'
-  | 'association';
+  | 'association'
+  | 'webhook';
 
 export interface Call {
   path: string;
@@ -118,6 +124,9 @@ const G = (
 ): Row => ({ op, rule, graphql: { doc, vars, upload }, ...opts });
 
 const body = (path: string, payload: unknown): Call => ({ path, body: payload });
+
+/** A subscription the matrix makes: a closed port, and an event type the matrix never causes. */
+export const MATRIX_WEBHOOK = { url: 'http://127.0.0.1:9/matrix', event_types: ['deletion.rejected'] };
 
 export const TABLE: Row[] = [
   // --- health and the explorer: open to everyone
@@ -879,5 +888,55 @@ export const TABLE: Row[] = [
       id: w.dataset,
       p: w.target,
     }),
+  ),
+
+  // --- events: history, its purge, webhooks (docs/events.md)
+  R('GET /resources/:id/history', manage('dataset'), (w) => `/resources/${w.dataset}/history`),
+  R('DELETE /events', PLATFORM_ADMIN, () => ({ path: '/events', query: { before: '2000-01-01T00:00:00Z' } })),
+  R('POST /webhooks', ANY, () => body('/webhooks', MATRIX_WEBHOOK)),
+  R('GET /webhooks', ANY, () => '/webhooks'),
+  R('GET /webhooks/:id', HOLDER, (w) => `/webhooks/${w.webhook}`),
+  R('PATCH /webhooks/:id', HOLDER, (w) => body(`/webhooks/${w.webhook}`, { description: 'matrix' })),
+  R('DELETE /webhooks/:id', HOLDER, (_w, f) => `/webhooks/${f.webhook}`, { fresh: 'webhook' }),
+  R('GET /webhooks/:id/deliveries', HOLDER, (w) => `/webhooks/${w.webhook}/deliveries`),
+  R(
+    'POST /webhooks/:id/deliveries/:did/redeliver',
+    HOLDER,
+    (w) => `/webhooks/${w.webhook}/deliveries/${w.webhookDelivery}/redeliver`,
+  ),
+  G(
+    'Query.resourceHistory',
+    manage('dataset'),
+    'query($id: ID!) { resourceHistory(id: $id) { totalCount } }',
+    (w) => ({ id: w.dataset }),
+  ),
+  G('Query.webhooks', ANY, '{ webhooks { uniqueId } }'),
+  G('Query.webhookDeliveries', HOLDER, 'query($id: ID!) { webhookDeliveries(id: $id) { id } }', (w) => ({
+    id: w.webhook,
+  })),
+  G(
+    'Mutation.createWebhook',
+    ANY,
+    'mutation($i: CreateWebhookInput!) { createWebhook(input: $i) { secret } }',
+    () => ({ i: { url: MATRIX_WEBHOOK.url, eventTypes: MATRIX_WEBHOOK.event_types } }),
+  ),
+  G(
+    'Mutation.updateWebhook',
+    HOLDER,
+    'mutation($id: ID!) { updateWebhook(id: $id, input: { description: "matrix" }) { uniqueId } }',
+    (w) => ({ id: w.webhook }),
+  ),
+  G(
+    'Mutation.deleteWebhook',
+    HOLDER,
+    'mutation($id: ID!) { deleteWebhook(id: $id) }',
+    (_w, f) => ({ id: f.webhook }),
+    { fresh: 'webhook' },
+  ),
+  G(
+    'Mutation.redeliverWebhook',
+    HOLDER,
+    'mutation($id: ID!, $d: ID!) { redeliverWebhook(id: $id, delivery: $d) { id } }',
+    (w) => ({ id: w.webhook, d: String(w.webhookDelivery) }),
   ),
 ];

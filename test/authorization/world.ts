@@ -6,7 +6,7 @@ import { AccessGrant, type ResourceType } from '../../src/modules/access/access-
 import { formUpload } from '../support/files';
 import { unique } from '../support/factories';
 import type { Project } from '../../src/modules/project/project.entity';
-import type { Fresh, FreshKind, World } from './table';
+import { MATRIX_WEBHOOK, type Fresh, type FreshKind, type World } from './table';
 import { ROLES, type Role, type Visibility } from './rules';
 
 const GRANTEES = ['viewer', 'contributor', 'editor', 'admin'] as const;
@@ -147,6 +147,8 @@ export async function buildWorld(t: TestApp, cast: Cast, visibility: Visibility)
     image: cast.image,
     ingestionRequest: 0,
     analysisRequest: 0,
+    webhook: '',
+    webhookDelivery: 0,
   };
   const stored = await formUpload(t.url, owner.key, w.dataset, [
     { name: 'matrix.bin', data: Buffer.from(w.dataset) },
@@ -172,6 +174,16 @@ export async function buildWorld(t: TestApp, cast: Cast, visibility: Visibility)
     rest(t.url, 'GET', '/deletion_audit', { key: admin.key, query: { resource_id: doomed } }),
   );
   w.auditEntry = audit.items[0].id as number;
+  w.webhook = (await freshRecords(t, cast, w, visibility, 'webhook')).webhook!;
+  await ok(rest(t.url, 'PATCH', `/webhooks/${w.webhook}`, { key: owner.key, body: { active: false } }));
+  // a delivery in its log: the dataset's first event, recorded as the dispatcher records one
+  const [delivery] = await t.app.orm.em.getConnection().execute<{ id: string }[]>(
+    `insert into webhook_delivery (subscription_id, event_seq, event_id, event_type, resource_id, status)
+     select ?, id, event_id, type, resource_id, 'failed' from domain_event where resource_id = ? order by id limit 1
+     returning id`,
+    [w.webhook, w.dataset],
+  );
+  w.webhookDelivery = Number(delivery.id);
   return w;
 }
 
@@ -247,5 +259,10 @@ export async function freshRecords(
     case 'association':
       await link(w.sample, w.dataset);
       return {};
+    case 'webhook': {
+      const body = { ...MATRIX_WEBHOOK, resource_id: w.dataset };
+      const created = await ok(rest(t.url, 'POST', '/webhooks', { key: owner.key, body }));
+      return { webhook: created.unique_id as string };
+    }
   }
 }

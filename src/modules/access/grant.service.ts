@@ -11,6 +11,7 @@ import type { AnyResource, ResourceService } from '../resource/resource.service'
 import type { PrincipalType, ResourceType } from './access-grant.entity';
 import type { AccessGroupService } from './access-group.service';
 import type { GrantPolicy } from './grant.policy';
+import { actorOf, type EventService } from '../event/event.service';
 import { PERMISSIONS, type GrantablePermission, type Permission } from './permission';
 
 /**
@@ -104,6 +105,7 @@ export class GrantService {
       projects: ProjectService;
       groups: AccessGroupService;
       policy: GrantPolicy;
+      events: EventService;
     },
   ) {}
 
@@ -177,12 +179,13 @@ export class GrantService {
     await this.deps.resources.assertCan(ctx, 'manage', r);
     const p = await this.principal(ctx.em, type, principal);
     await this.managing(ctx, r, async (tx) => {
-      const gone = await rawQuery(
+      const gone = await rawQuery<{ permission: string }>(
         tx,
-        `delete from access_grant where resource_id = ? and principal_type = ? and principal_id = ? returning id`,
+        `delete from access_grant where resource_id = ? and principal_type = ? and principal_id = ? returning permission`,
         [r.uniqueId, p.type, p.id],
       );
       if (!gone.length) throw notFound(`Grant to ${p.type} ${p.name ?? p.id} on`, r.uniqueId);
+      await this.emitGrant(tx, ctx, 'access.revoked', r, p, { permission: gone[0].permission });
     });
     return { resource: r, principal: p };
   }
@@ -217,6 +220,18 @@ export class GrantService {
         throw conflict(`${principal.id} owns ${r.uniqueId}: an owner's access is not changed by grants`);
       }
       await assertRoomForGrant(tx, r.uniqueId, principal);
+      const previous = await rawQuery<{ permission: string }>(
+        tx,
+        'select permission from access_grant where resource_id = ? and principal_type = ? and principal_id = ?',
+        [r.uniqueId, principal.type, principal.id],
+      );
+      const from = previous[0]?.permission ?? null;
+      if (from !== permission) {
+        await this.emitGrant(tx, ctx, from ? 'access.changed' : 'access.granted', r, principal, {
+          permission,
+          ...(from ? { previous: from } : {}),
+        });
+      }
       return rawQuery<GrantRow>(
         tx,
         `insert into access_grant (resource_id, resource_type, principal_type, principal_id, permission, granted_by)
@@ -255,6 +270,23 @@ export class GrantService {
     });
     ctx.resetScope();
     return result;
+  }
+
+  private async emitGrant(
+    tx: EntityManager,
+    ctx: RequestContext,
+    type: 'access.granted' | 'access.changed' | 'access.revoked',
+    r: AnyResource,
+    principal: Principal,
+    details: Record<string, unknown>,
+  ): Promise<void> {
+    await this.deps.events.emit(tx, {
+      type,
+      actorId: actorOf(ctx),
+      resourceId: r.uniqueId,
+      resourceType: r.type,
+      payload: { principal_type: principal.type, principal_id: principal.id, ...details },
+    });
   }
 
   /** Resolves the principal of an access route by exact lookup; 404 when none matches. */

@@ -20,6 +20,7 @@ import { checkTextFields, TEXT_FIELDS, UPDATABLE, type TextField } from './datas
 import type { DatasetOrderInput } from './dataset-order';
 import { DatasetQuery, type DatasetFilter, type DatasetPage } from './dataset.query';
 import { datasetFacets, type DatasetFacets } from './dataset-facets';
+import type { EventService } from '../event/event.service';
 
 export interface DatasetCreateInput extends OwnedRecordCreate<TextField> {
   instrumentName?: string | null;
@@ -42,6 +43,7 @@ export interface DatasetDeps {
   selectors: AccessSelectors;
   policy: DatasetPolicy;
   metadata: MetadataStore;
+  events: EventService;
 }
 
 /** Dataset records: create, read, update and list, under the dataset policy. */

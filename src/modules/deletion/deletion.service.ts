@@ -16,6 +16,7 @@ import {
 import { DeletionAudit } from './deletion-audit.entity';
 import { ResourceRemoval, type RemovalTarget } from './removal';
 import type { DeletionPolicy } from './deletion.policy';
+import type { EventService } from '../event/event.service';
 
 export interface DeletionRequestFilter {
   status?: DeletionStatus;
@@ -47,6 +48,7 @@ export class DeletionService {
   constructor(
     private readonly resources: ResourceService,
     private readonly policy: DeletionPolicy,
+    private readonly events: EventService,
   ) {}
 
   /**
@@ -78,6 +80,7 @@ export class DeletionService {
         reason: text,
       });
       await uniquely(() => tx.flush(), `a deletion request for ${r.uniqueId} is already pending`);
+      await this.emitReview(tx, ctx.userId, request, 'deletion.requested');
       return request;
     });
     ctx.loaders.pendingDeletion.clear(r.uniqueId);
@@ -133,6 +136,12 @@ export class DeletionService {
         reviewTime: new Date(),
       });
       await tx.flush();
+      await this.emitReview(
+        tx,
+        ctx.userId,
+        request,
+        rawStatus === 'approved' ? 'deletion.approved' : 'deletion.rejected',
+      );
       const target: RemovalTarget = { uniqueId: request.resourceId, type: request.resourceType };
       const snapshot = { name: request.resourceName ?? null, projectId: request.projectId ?? null };
       const after =
@@ -180,6 +189,7 @@ export class DeletionService {
           reviewTime: new Date(),
         });
         await tx.flush();
+        await this.emitReview(tx, ctx.userId, request, 'deletion.approved');
       }
       return this.removeIn(tx, target, snapshot, request, ctx.userId);
     });
@@ -215,6 +225,14 @@ export class DeletionService {
     request: DeletionRequest | null,
     reviewerId: string,
   ) {
+    // before the hooks: the event takes the project from the resource's row
+    await this.events.emit(tx, {
+      type: 'resource.removed',
+      actorId: reviewerId,
+      resourceId: target.uniqueId,
+      resourceType: target.type,
+      payload: { name: snapshot.name, request_id: request?.id ?? null },
+    });
     const after = await this.removal.removeIn(tx, target);
     tx.create(DeletionAudit, {
       requestId: request?.id ?? null,
@@ -231,6 +249,27 @@ export class DeletionService {
     });
     await tx.flush();
     return after;
+  }
+
+  /** A deletion request's event: requested, approved or rejected, with its reason or notes. */
+  private async emitReview(
+    tx: EntityManager,
+    actorId: string,
+    request: DeletionRequest,
+    type: 'deletion.requested' | 'deletion.approved' | 'deletion.rejected',
+  ): Promise<void> {
+    await this.events.emit(tx, {
+      type,
+      actorId,
+      resourceId: request.resourceId,
+      resourceType: request.resourceType,
+      payload: {
+        request_id: request.id,
+        ...(type === 'deletion.requested'
+          ? { reason: request.reason ?? null }
+          : { notes: request.reviewerNotes ?? null }),
+      },
+    });
   }
 
   /** The display fields copied into requests and audit entries (they outlive the resource). */

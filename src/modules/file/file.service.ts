@@ -14,6 +14,8 @@ import { FileQuery, type FileFilter } from './file.query';
 import { cleanContentType, cleanFilename, ingestorName } from './filename';
 import { StoredFileHooks } from './stored-file';
 import { applyFilePatch, checkRemoteInput, type FilePatch, type RemoteFileInput } from './file-input';
+import { actorOf, type EventService } from '../event/event.service';
+import { fieldChanges } from '../event/event.types';
 
 /** Bytes already written to the store, ready to become a file record. */
 export interface StoredUpload {
@@ -41,6 +43,7 @@ export interface FileDeps {
   store: ObjectStore;
   datasets: DatasetService;
   policy: FilePolicy;
+  events: EventService;
 }
 
 /** The object key of a stored file: stable, and unique per upload so a dedup loser can drop its own. */
@@ -186,6 +189,7 @@ export class FileService {
               upload.size,
               datasetId,
             ]);
+            await this.emitFile(tx, ctx, 'file.added', datasetId, inserted[0]);
             // the hooks' rows (the ingestion request) commit with the record or not at all
             await this.stored.recordedIn(tx, {
               uniqueId: upload.uniqueId,
@@ -240,7 +244,17 @@ export class FileService {
       storageKey: null,
       creatorId: ctx.userId,
     });
-    await ctx.em.flush();
+    await ctx.em.transactional(async (tx) => {
+      tx.persist(file);
+      await tx.flush();
+      await this.emitFile(tx, ctx, 'file.added', ds.uniqueId, {
+        unique_id: file.uniqueId,
+        filename: file.filename,
+        size: file.size ?? null,
+        sha256: file.sha256 ?? null,
+        storage_path: file.storagePath ?? null,
+      });
+    });
     return file;
   }
 
@@ -249,8 +263,30 @@ export class FileService {
     const file = await this.get(ctx, uniqueId);
     const ds = await this.deps.datasets.get(ctx, file.dataset.uniqueId);
     await this.policy.assertCanChange(ctx, ds, file);
+    const snapshot = (): Record<string, unknown> => ({
+      filename: file.filename,
+      storage_path: file.storagePath,
+      storage_backend: file.storageBackend,
+      access_note: file.accessNote,
+      size: file.size,
+      sha256: file.sha256,
+    });
+    const before = snapshot();
     applyFilePatch(file, patch);
-    await ctx.em.flush();
+    const changes = fieldChanges(before, snapshot());
+    await ctx.em.transactional(async (tx) => {
+      tx.persist(file);
+      if (Object.keys(changes).length === 0) return;
+      const type =
+        Object.keys(changes).length === 1 && 'storage_path' in changes
+          ? 'file.storage_path_set'
+          : 'file.updated';
+      await this.emitFile(tx, ctx, type, ds.uniqueId, {
+        unique_id: file.uniqueId,
+        filename: file.filename,
+        changes,
+      });
+    });
     return file;
   }
 
@@ -274,6 +310,12 @@ export class FileService {
         'delete from associated_file where unique_id = ? returning size',
         [file.uniqueId],
       );
+      if (gone.length) {
+        await this.emitFile(tx, ctx, 'file.removed', file.dataset.uniqueId, {
+          unique_id: file.uniqueId,
+          filename: file.filename,
+        });
+      }
       if (gone.length && file.storageKey) {
         await rawQuery(tx, 'update dataset set size = greatest(size - ?, 0) where unique_id = ?', [
           gone[0].size ?? 0,
@@ -283,6 +325,27 @@ export class FileService {
     });
     ctx.em.getUnitOfWork().unsetIdentity(file);
     if (file.storageKey) await this.discard(ctx, file.storageKey);
+  }
+
+  /** A file event, on its dataset: the file's id, name, size and digest (whichever `row` has). */
+  private async emitFile(
+    tx: EntityManager,
+    ctx: RequestContext,
+    type: 'file.added' | 'file.removed' | 'file.storage_path_set' | 'file.updated',
+    datasetId: string,
+    row: Record<string, unknown>,
+  ): Promise<void> {
+    const payload: Record<string, unknown> = {};
+    for (const key of ['unique_id', 'filename', 'size', 'sha256', 'storage_path', 'changes']) {
+      if (row[key] !== undefined) payload[key === 'unique_id' ? 'file_id' : key] = row[key];
+    }
+    await this.deps.events.emit(tx, {
+      type,
+      actorId: actorOf(ctx),
+      resourceId: datasetId,
+      resourceType: 'dataset',
+      payload,
+    });
   }
 
   private async discard(ctx: RequestContext, key: string): Promise<void> {

@@ -7,6 +7,8 @@ import type { FileService } from '../file/file.service';
 import type { KeywordService } from '../keyword/keyword.service';
 import type { MetadataStore } from '../metadata/metadata-store';
 import type { ThumbnailService } from '../thumbnail/thumbnail.service';
+import type { EventService } from '../event/event.service';
+import { emitIngestion } from './ingestion-events';
 import type { AssociatedFile } from '../file/file.entity';
 import { FINAL_STATUSES, type IngestionStatus } from './ingestion-request.entity';
 
@@ -17,6 +19,7 @@ export interface ResultServices {
   metadata: MetadataStore;
   thumbnails: ThumbnailService;
   keywords: KeywordService;
+  events: EventService;
 }
 
 /** Results ready to write: JSON-safe metadata, JPEG thumbnails, checked keywords. */
@@ -88,7 +91,7 @@ export async function applyResults(
       [requestId],
     );
     if (!locked.length || FINAL_STATUSES.has(locked[0].status)) return;
-    await services.datasets.fillEmptyIn(tx, datasetId, results.fields);
+    const filled = await services.datasets.fillEmptyIn(tx, datasetId, results.fields);
     if (Object.keys(results.metadata).length) {
       await services.metadata.writeIn(tx, 'dataset', datasetId, 'merge', results.metadata);
     }
@@ -101,5 +104,20 @@ export async function applyResults(
        where id = ?`,
       [ingestor, requestId],
     );
+    await emitIngestion(services.events, tx, {
+      requestId,
+      datasetId,
+      fileId: file.uniqueId,
+      status: 'complete',
+      actorId: null,
+      ingestor,
+      // one event for the whole ingestion: what it changed in the dataset
+      details: {
+        fields_filled: filled,
+        metadata_keys: Object.keys(results.metadata),
+        keywords: results.keywords,
+        thumbnails: results.thumbnails.map((t) => t.name),
+      },
+    });
   });
 }

@@ -1,5 +1,7 @@
 import { Field, Int, ObjectType } from 'type-graphql';
+import { GraphQLSafeInt } from 'graphql-scalars';
 import {
+  BigIntType,
   Entity,
   Enum,
   Index,
@@ -97,4 +99,19 @@ export class IngestionRequest {
   @Field(() => Date, { nullable: true, description: 'When it reached its final status.' })
   @Property({ type: 'timestamptz', nullable: true })
   timeCompleted?: Date | null;
+
+  @Field(() => GraphQLSafeInt, {
+    nullable: true,
+    description:
+      'Bytes of the file the ingestor has read so far, while a large file is read (INGEST_PROGRESS_MIN_BYTES); null before.',
+  })
+  @Property({ type: new BigIntType('number'), nullable: true })
+  bytesRead?: number | null;
+
+  @Field(() => GraphQLSafeInt, {
+    nullable: true,
+    description: 'The size of the file being read, with `bytesRead`.',
+  })
+  @Property({ type: new BigIntType('number'), nullable: true })
+  bytesTotal?: number | null;
 }

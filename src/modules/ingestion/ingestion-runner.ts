@@ -11,6 +11,8 @@ import { StoredSource } from '../../ingestors/source';
 import { AssociatedFile } from '../file/file.entity';
 import type { IngestionStatus } from './ingestion-request.entity';
 import { applyResults, prepareResults, type ResultServices } from './ingestion-apply';
+import { emitIngestion } from './ingestion-events';
+import { ProgressReporter, type ProgressSettings } from './ingestion-progress';
 
 export interface RunnerDeps extends ResultServices {
   store: ObjectStore;
@@ -19,6 +21,7 @@ export interface RunnerDeps extends ResultServices {
   timeoutMs: number;
   /** recorded as `ingestion_githash` */
   version: string | null;
+  progress: ProgressSettings;
 }
 
 interface Outcome {
@@ -57,18 +60,35 @@ export class IngestionRunner implements JobHandler {
 
   async run(job: ClaimedJob, em: EntityManager): Promise<void> {
     const id = Number(job.payload.request_id);
-    const started = await rawQuery<{ file_mfid: string; ingestion_class: string | null }>(
-      em,
-      `update ingestion_request set status = 'started', time_started = now(), ingestion_githash = ?, error_message = null
-       where id = ? and status in ('requested', 'started') returning file_mfid, ingestion_class`,
-      [this.deps.version, id],
-    );
+    const started = await em.transactional(async (tx) => {
+      const rows = await rawQuery<{
+        file_mfid: string;
+        dataset_mfid: string;
+        ingestion_class: string | null;
+      }>(
+        tx,
+        `update ingestion_request set status = 'started', time_started = now(), ingestion_githash = ?, error_message = null,
+           bytes_read = null, bytes_total = null
+         where id = ? and status in ('requested', 'started') returning file_mfid, dataset_mfid, ingestion_class`,
+        [this.deps.version, id],
+      );
+      if (rows.length) {
+        await emitIngestion(this.deps.events, tx, {
+          requestId: id,
+          datasetId: rows[0].dataset_mfid,
+          fileId: rows[0].file_mfid,
+          status: 'started',
+          actorId: null,
+        });
+      }
+      return rows;
+    });
     if (!started.length) return;
-    const { file_mfid: fileId, ingestion_class: named } = started[0];
+    const { file_mfid: fileId, dataset_mfid: datasetId, ingestion_class: named } = started[0];
     const log = this.deps.log.child({ ingestion: id, file: fileId });
     const began = process.hrtime.bigint();
     try {
-      const outcome = await this.ingest(em, id, fileId, named, log);
+      const outcome = await this.ingest(em, { id, datasetId, fileId }, named, log);
       if (!outcome.applied) await this.finish(em, id, outcome);
       observeIngestion(outcome.ingestor ?? 'none', outcome.status, began);
     } catch (err) {
@@ -84,11 +104,11 @@ export class IngestionRunner implements JobHandler {
   /** Returns the outcome to record, or the one already recorded with the results (`applied`). */
   private async ingest(
     em: EntityManager,
-    id: number,
-    fileId: string,
+    request: { id: number; datasetId: string; fileId: string },
     named: string | null,
     log: Logger,
   ): Promise<Outcome> {
+    const { id, fileId } = request;
     const file = await em.findOne(AssociatedFile, { uniqueId: fileId });
     if (!file) return { status: 'file not found', error: `file ${fileId} no longer exists` };
     if (!file.storageKey) return { status: 'failed', error: 'remote files are not ingested' };
@@ -105,6 +125,12 @@ export class IngestionRunner implements JobHandler {
       info.size,
       this.deps.tmpDir,
     );
+    const { progress } = this.deps;
+    const reporter =
+      info.size >= progress.minBytes && info.size > 0
+        ? new ProgressReporter(em, this.deps.events, request, progress.intervalMs, log)
+        : null;
+    source.onProgress(reporter?.listener ?? null);
     try {
       let ingestor: Ingestor | null;
       if (named) {
@@ -137,10 +163,15 @@ export class IngestionRunner implements JobHandler {
         log.info({ err, ingestor: ingestor.name }, 'ingestion failed on the file');
         return { status: 'failed', ingestor: ingestor.name, error: `${ingestor.name}: ${message}`, file };
       }
+      // the progress of the reading is recorded before what it led to
+      source.onProgress(null);
+      await reporter?.settle();
       await applyResults(this.deps, em, id, file, ingestor.name, results);
       log.info({ ingestor: ingestor.name }, 'ingested');
       return { status: 'complete', ingestor: ingestor.name, applied: true };
     } finally {
+      source.onProgress(null);
+      await reporter?.settle();
       await source.dispose();
     }
   }
@@ -148,13 +179,28 @@ export class IngestionRunner implements JobHandler {
   /** Records a final status unless the request is already final; `complete`/`failed` mark the file ingested. */
   private async finish(em: EntityManager, id: number, outcome: Outcome): Promise<void> {
     await em.transactional(async (tx) => {
-      const updated = await rawQuery(
+      const updated = await rawQuery<{
+        file_mfid: string;
+        dataset_mfid: string;
+        ingestor_used: string | null;
+      }>(
         tx,
         `update ingestion_request set status = ?, ingestor_used = coalesce(?, ingestor_used),
            error_message = ?, time_completed = now()
-         where id = ? and status in ('requested', 'started') returning id`,
+         where id = ? and status in ('requested', 'started') returning file_mfid, dataset_mfid, ingestor_used`,
         [outcome.status, outcome.ingestor ?? null, outcome.error?.slice(0, 4000) ?? null, id],
       );
+      if (updated.length) {
+        await emitIngestion(this.deps.events, tx, {
+          requestId: id,
+          datasetId: updated[0].dataset_mfid,
+          fileId: updated[0].file_mfid,
+          status: outcome.status,
+          actorId: null,
+          ingestor: updated[0].ingestor_used,
+          error: outcome.error ?? null,
+        });
+      }
       if (updated.length && outcome.file) await this.deps.files.recordIngestedIn(tx, outcome.file.uniqueId);
     });
   }

@@ -15,6 +15,8 @@ import { FINAL_STATUSES, IngestionRequest } from './ingestion-request.entity';
 import { checkPatch, type IngestionPatch } from './ingestion-patch';
 import { parseRequestId } from './ingestion-ids';
 import type { IngestionPolicy } from './ingestion.policy';
+import type { EventService } from '../event/event.service';
+import { emitIngestion } from './ingestion-events';
 
 /** The queue ingestion jobs wait on (`{request_id, dataset_mfid}`). */
 export const INGESTION_QUEUE = 'ingestion';
@@ -29,6 +31,7 @@ export interface IngestionDeps {
   files: FileService;
   datasets: DatasetService;
   policy: IngestionPolicy;
+  events: EventService;
 }
 
 /** Only files held in the service's storage are ingested (spec 1.7): remote ones are a 409. */
@@ -74,6 +77,13 @@ export class IngestionService {
       requesterId,
     });
     await tx.flush();
+    await emitIngestion(this.deps.events, tx, {
+      requestId: request.id,
+      datasetId: file.datasetId,
+      fileId: file.uniqueId,
+      status: 'requested',
+      actorId: requesterId,
+    });
     await this.deps.queue.enqueue(tx, INGESTION_QUEUE, {
       request_id: request.id,
       dataset_mfid: file.datasetId,
@@ -206,6 +216,7 @@ export class IngestionService {
         { lockMode: LockMode.PESSIMISTIC_WRITE },
       );
       const status = patch.status ?? request.status;
+      const previous = request.status;
       if (FINAL_STATUSES.has(request.status) && status !== request.status) {
         throw conflict(`ingestion request ${request.id} is already ${request.status}`);
       }
@@ -223,6 +234,17 @@ export class IngestionService {
       if (patch.ingestionClass !== undefined) request.ingestorUsed = patch.ingestionClass;
       if (patch.errorMessage !== undefined) request.errorMessage = patch.errorMessage;
       await tx.flush();
+      if (status !== previous) {
+        await emitIngestion(this.deps.events, tx, {
+          requestId: request.id,
+          datasetId: request.dataset.uniqueId,
+          fileId: request.fileMfid,
+          status,
+          actorId: ctx.userId,
+          ingestor: request.ingestorUsed,
+          error: request.errorMessage,
+        });
+      }
       if (status === 'complete' || status === 'failed')
         await this.deps.files.recordIngestedIn(tx, request.fileMfid);
       return request;

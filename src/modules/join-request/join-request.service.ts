@@ -117,7 +117,7 @@ export class JoinRequestService {
       });
       await tx.flush();
       if (rawStatus === 'approved') {
-        await this.deps.members.ensureMemberIn(tx, project.uniqueId, request.requester.uniqueId);
+        await this.deps.members.ensureMemberIn(tx, project.uniqueId, request.requester.uniqueId, ctx.userId);
       }
       return request;
     });

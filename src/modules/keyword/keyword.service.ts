@@ -3,6 +3,7 @@ import type { RequestContext } from '../../core/context';
 import { rawQuery } from '../../core/db/raw';
 import { AppError, validationError } from '../../core/errors';
 import type { DatasetService } from '../dataset/dataset.service';
+import { actorOf, type EventService } from '../event/event.service';
 
 export interface KeywordCount {
   keyword: string;
@@ -16,7 +17,10 @@ export const DATASET_MAX_KEYWORDS = 100;
 
 /** Keywords on datasets: added one per request, listed with their dataset counts. */
 export class KeywordService {
-  constructor(private readonly datasets: DatasetService) {}
+  constructor(
+    private readonly datasets: DatasetService,
+    private readonly events: EventService,
+  ) {}
 
   normalize(raw: unknown): string {
     if (typeof raw !== 'string' || raw.trim() === '') throw validationError('keyword', 'is required');
@@ -31,7 +35,19 @@ export class KeywordService {
     const keyword = this.normalize(raw);
     const ds = await this.datasets.get(ctx, datasetId);
     await this.datasets.policy.assertCan(ctx, 'contribute', ds);
-    const added = await ctx.em.transactional((tx) => this.addIn(tx, ds.uniqueId, keyword));
+    const added = await ctx.em.transactional(async (tx) => {
+      const result = await this.addIn(tx, ds.uniqueId, keyword);
+      if (result === 'added') {
+        await this.events.emit(tx, {
+          type: 'keyword.added',
+          actorId: actorOf(ctx),
+          resourceId: ds.uniqueId,
+          resourceType: 'dataset',
+          payload: { keyword },
+        });
+      }
+      return result;
+    });
     if (added === 'full') {
       throw new AppError(
         'CONFLICT',

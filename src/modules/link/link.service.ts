@@ -14,6 +14,7 @@ import type { LinkRow } from './link.loaders';
 import type { RelativeFilter } from './link.filter';
 import { isRelationshipType, type EdgeKind, type RelationshipType } from './relationship';
 import type { LinkPolicy } from './link.policy';
+import { actorOf, type EventService } from '../event/event.service';
 
 type Linkable = Extract<AnyResource, { type: 'dataset' | 'sample' }>;
 export type LinkableType = Linkable['type'];
@@ -53,6 +54,7 @@ export class LinkService {
     private readonly datasets: DatasetService,
     private readonly samples: SampleService,
     private readonly policy: LinkPolicy,
+    private readonly events: EventService,
   ) {}
 
   /**
@@ -123,25 +125,31 @@ export class LinkService {
       if (rt) throw validationError('relationship_type', 'is not allowed on a dataset-sample association');
       const [dataset, sample] = parent.type === 'dataset' ? [parent, child] : [child, parent];
       await this.policy.assertMayLink(ctx, dataset);
-      await rawQuery(
-        ctx.em,
-        `insert into dataset_sample (dataset_mfid, sample_mfid) values (?, ?) on conflict do nothing`,
-        [dataset.uniqueId, sample.uniqueId],
-      );
-      return association(dataset.uniqueId, sample.uniqueId);
+      const info = association(dataset.uniqueId, sample.uniqueId);
+      await ctx.em.transactional(async (tx) => {
+        const added = await rawQuery(
+          tx,
+          `insert into dataset_sample (dataset_mfid, sample_mfid) values (?, ?) on conflict do nothing returning 1`,
+          [dataset.uniqueId, sample.uniqueId],
+        );
+        if (added.length) await this.emitLink(tx, ctx, 'link.added', info);
+      });
+      return info;
     }
     await this.policy.assertMayLink(ctx, child);
-    const saved = await ctx.em.transactional((tx) =>
-      this.insertDirected(tx, kind, parent.uniqueId, child.uniqueId, rt),
-    );
-    return {
-      kind,
-      parentId: parent.uniqueId,
-      parentType: parent.type,
-      childId: child.uniqueId,
-      childType: child.type,
-      relationshipType: saved,
-    };
+    return ctx.em.transactional(async (tx) => {
+      const saved = await this.insertDirected(tx, kind, parent.uniqueId, child.uniqueId, rt);
+      const info: LinkInfo = {
+        kind,
+        parentId: parent.uniqueId,
+        parentType: parent.type,
+        childId: child.uniqueId,
+        childType: child.type,
+        relationshipType: saved.relationshipType,
+      };
+      if (saved.changed) await this.emitLink(tx, ctx, 'link.added', info);
+      return info;
+    });
   }
 
   /**
@@ -160,34 +168,42 @@ export class LinkService {
     await this.policy.assertMayUnlink(ctx, first, second);
     if (kind === 'sample_dataset') {
       const [dataset, sample] = first.type === 'dataset' ? [first, second] : [second, first];
-      const gone = await rawQuery(
-        ctx.em,
-        'delete from dataset_sample where dataset_mfid = ? and sample_mfid = ? returning 1',
-        [dataset.uniqueId, sample.uniqueId],
-      );
-      if (!gone.length) throw notFound('Link between', `${a} and ${b}`);
-      return association(dataset.uniqueId, sample.uniqueId);
+      const info = association(dataset.uniqueId, sample.uniqueId);
+      await ctx.em.transactional(async (tx) => {
+        const gone = await rawQuery(
+          tx,
+          'delete from dataset_sample where dataset_mfid = ? and sample_mfid = ? returning 1',
+          [dataset.uniqueId, sample.uniqueId],
+        );
+        if (!gone.length) throw notFound('Link between', `${a} and ${b}`);
+        await this.emitLink(tx, ctx, 'link.removed', info);
+      });
+      return info;
     }
-    const rows = await rawQuery<{
-      parent_mfid: string;
-      child_mfid: string;
-      relationship_type: RelationshipType | null;
-    }>(
-      ctx.em,
-      `delete from ${TABLE[kind]} where (parent_mfid = ? and child_mfid = ?)${
-        opts.directed ? '' : ' or (parent_mfid = ? and child_mfid = ?)'
-      } returning parent_mfid, child_mfid, relationship_type`,
-      opts.directed ? [a, b] : [a, b, b, a],
-    );
-    if (!rows.length) throw notFound('Link between', `${a} and ${b}`);
-    return {
-      kind,
-      parentId: rows[0].parent_mfid,
-      parentType: first.type,
-      childId: rows[0].child_mfid,
-      childType: first.type,
-      relationshipType: rows[0].relationship_type,
-    };
+    return ctx.em.transactional(async (tx) => {
+      const rows = await rawQuery<{
+        parent_mfid: string;
+        child_mfid: string;
+        relationship_type: RelationshipType | null;
+      }>(
+        tx,
+        `delete from ${TABLE[kind]} where (parent_mfid = ? and child_mfid = ?)${
+          opts.directed ? '' : ' or (parent_mfid = ? and child_mfid = ?)'
+        } returning parent_mfid, child_mfid, relationship_type`,
+        opts.directed ? [a, b] : [a, b, b, a],
+      );
+      if (!rows.length) throw notFound('Link between', `${a} and ${b}`);
+      const info: LinkInfo = {
+        kind,
+        parentId: rows[0].parent_mfid,
+        parentType: first.type,
+        childId: rows[0].child_mfid,
+        childType: first.type,
+        relationshipType: rows[0].relationship_type,
+      };
+      await this.emitLink(tx, ctx, 'link.removed', info);
+      return info;
+    });
   }
 
   /** A readable dataset or sample; other resource types cannot be linked (422). */
@@ -210,7 +226,7 @@ export class LinkService {
     parent: string,
     child: string,
     rt: RelationshipType | null,
-  ): Promise<RelationshipType | null> {
+  ): Promise<{ relationshipType: RelationshipType | null; changed: boolean }> {
     const table = TABLE[kind];
     await rawQuery(tx, 'select pg_advisory_xact_lock(?)', [LOCK[kind]]);
     const cyclic = await rawQuery<{ found: boolean }>(
@@ -226,6 +242,11 @@ export class LinkService {
       throw conflict(
         `linking ${parent} -> ${child} would create a cycle: ${child} is already an ancestor of ${parent}`,
       );
+    const existing = await rawQuery<{ relationship_type: RelationshipType | null }>(
+      tx,
+      `select relationship_type from ${table} where parent_mfid = ? and child_mfid = ?`,
+      [parent, child],
+    );
     const rows = await rawQuery<{ relationship_type: RelationshipType | null }>(
       tx,
       `insert into ${table} (parent_mfid, child_mfid, relationship_type) values (?, ?, ?)
@@ -234,7 +255,32 @@ export class LinkService {
        returning relationship_type`,
       [parent, child, rt],
     );
-    return rows[0].relationship_type;
+    const relationshipType = rows[0].relationship_type;
+    const changed = !existing.length || existing[0].relationship_type !== relationshipType;
+    return { relationshipType, changed };
+  }
+
+  /** A link event, on the child (the dataset, for a dataset-sample association). */
+  private async emitLink(
+    tx: EntityManager,
+    ctx: RequestContext,
+    type: 'link.added' | 'link.removed',
+    info: LinkInfo,
+  ): Promise<void> {
+    await this.events.emit(tx, {
+      type,
+      actorId: actorOf(ctx),
+      resourceId: info.childId,
+      resourceType: info.childType,
+      payload: {
+        kind: info.kind,
+        parent_id: info.parentId,
+        parent_type: info.parentType,
+        child_id: info.childId,
+        child_type: info.childType,
+        relationship_type: info.relationshipType,
+      },
+    });
   }
 }
 

@@ -24,22 +24,34 @@ export class MetadataStore {
     mode: WriteMode,
     doc: MetadataDocument,
   ): Promise<MetadataDocument> {
-    let next = doc;
-    if (mode === 'merge') {
-      // create-if-absent, then lock: concurrent merges queue up instead of losing keys
-      await rawQuery(
-        tx,
-        `insert into scientific_metadata (resource_id, resource_type, data) values (?, ?, '{}'::jsonb)
-         on conflict (resource_id) do nothing`,
-        [id, type],
-      );
-      const rows = await rawQuery<{ data: MetadataDocument }>(
-        tx,
-        'select data from scientific_metadata where resource_id = ? for update',
-        [id],
-      );
-      next = mergeTopLevel(rows[0]?.data ?? {}, doc);
-    }
+    return (await this.changeIn(tx, type, id, mode, doc)).data;
+  }
+
+  /**
+   * `writeIn`, also answering which top-level keys changed (added, changed or, on replace,
+   * removed): what a `metadata.changed` event reports.
+   */
+  async changeIn(
+    tx: EntityManager,
+    type: ResourceType,
+    id: string,
+    mode: WriteMode,
+    doc: MetadataDocument,
+  ): Promise<{ data: MetadataDocument; changedKeys: string[] }> {
+    // create-if-absent, then lock: concurrent writes queue up instead of losing keys
+    await rawQuery(
+      tx,
+      `insert into scientific_metadata (resource_id, resource_type, data) values (?, ?, '{}'::jsonb)
+       on conflict (resource_id) do nothing`,
+      [id, type],
+    );
+    const rows = await rawQuery<{ data: MetadataDocument }>(
+      tx,
+      'select data from scientific_metadata where resource_id = ? for update',
+      [id],
+    );
+    const previous = rows[0]?.data ?? {};
+    const next = mode === 'merge' ? mergeTopLevel(previous, doc) : doc;
     const saved = await rawQuery<{ data: MetadataDocument }>(
       tx,
       `insert into scientific_metadata (resource_id, resource_type, data) values (?, ?, ?::jsonb)
@@ -47,8 +59,12 @@ export class MetadataStore {
        returning data`,
       [id, type, JSON.stringify(next)],
     );
-    await writeIndexedValues(tx, id, saved[0].data);
-    return saved[0].data;
+    const data = saved[0].data;
+    await writeIndexedValues(tx, id, data);
+    const changedKeys = [...new Set([...Object.keys(previous), ...Object.keys(data)])].filter(
+      (key) => JSON.stringify(previous[key]) !== JSON.stringify(data[key]),
+    );
+    return { data, changedKeys };
   }
 
   /** Stores the initial metadata of a record being created in `tx`. */

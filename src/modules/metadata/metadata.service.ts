@@ -7,6 +7,7 @@ import type { AnyResource, ResourceService } from '../resource/resource.service'
 import { checkDocument, type MetadataDocument } from './metadata-document';
 import type { MetadataStore, WriteMode } from './metadata-store';
 import { MetadataSearch, type MetadataHit } from './metadata-search';
+import { actorOf, type EventService } from '../event/event.service';
 
 /** The scientific metadata of one resource; `data` is null when it has none. */
 export interface MetadataRecord {
@@ -28,6 +29,7 @@ export class MetadataService {
     access: AccessService,
     private readonly projectPolicy: ProjectPolicy,
     private readonly store: MetadataStore,
+    private readonly events: EventService,
   ) {
     this.searcher = new MetadataSearch(access, projectPolicy);
   }
@@ -66,7 +68,19 @@ export class MetadataService {
     const doc = checkDocument(raw, 'body');
     const r = await this.resources.find(ctx, id);
     await this.resources.assertCan(ctx, 'contribute', r);
-    const data = await ctx.em.transactional((tx) => this.store.writeIn(tx, r.type, r.uniqueId, mode, doc));
+    const data = await ctx.em.transactional(async (tx) => {
+      const written = await this.store.changeIn(tx, r.type, r.uniqueId, mode, doc);
+      if (written.changedKeys.length) {
+        await this.events.emit(tx, {
+          type: 'metadata.changed',
+          actorId: actorOf(ctx),
+          resourceId: r.uniqueId,
+          resourceType: r.type,
+          payload: { mode, keys: written.changedKeys },
+        });
+      }
+      return written.data;
+    });
     return { uniqueId: r.uniqueId, resourceType: r.type, data };
   }
 

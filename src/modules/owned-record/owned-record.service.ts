@@ -11,6 +11,8 @@ import type { UserService } from '../user/user.service';
 import type { ProjectService } from '../project/project.service';
 import { checkOptionalDocument } from '../metadata/metadata-document';
 import type { MetadataStore } from '../metadata/metadata-store';
+import { actorOf, type EventService } from '../event/event.service';
+import { fieldChanges } from '../event/event.types';
 import type { OwnedRecordEntity } from './owned-record.entity';
 import { checkTextSpec, textValues, type TextSpec, type TextValues } from './owned-record.fields';
 
@@ -44,6 +46,7 @@ export interface OwnedRecordDeps<T extends OwnedRecordEntity<string>> {
   projects: ProjectService;
   policy: OwnedRecordPolicy<T>;
   metadata: MetadataStore;
+  events: EventService;
 }
 
 /**
@@ -112,6 +115,19 @@ export class OwnedRecords<T extends OwnedRecordEntity<string>, K extends string>
           const record = tx.create(this.kind.entity, data as unknown as RequiredEntityData<T>);
           await tx.flush();
           if (metadata) await this.deps.metadata.initialize(tx, this.kind.type, uniqueId, metadata);
+          await this.deps.events.emit(tx, {
+            type: `${this.kind.type}.created`,
+            actorId: actorOf(ctx),
+            resourceId: uniqueId,
+            resourceType: this.kind.type,
+            projectMfid: project?.uniqueId ?? null,
+            payload: {
+              owner: owner.uniqueId,
+              public: data.public,
+              fields: textValues(this.kind.text, input),
+              metadata_keys: metadata ? Object.keys(metadata) : [],
+            },
+          });
           return record;
         }),
       `a ${this.kind.type} with unique_id ${uniqueId} already exists`,
@@ -141,9 +157,30 @@ export class OwnedRecords<T extends OwnedRecordEntity<string>, K extends string>
     }
     assertNoProblems(problems);
     if (check) await check(record);
+    const before = this.snapshot(record);
     Object.assign(record, textValues(this.kind.text, patch));
     if (typeof isPublic === 'boolean') record.public = isPublic;
-    await ctx.em.flush();
+    const changes = fieldChanges(before, this.snapshot(record));
+    await ctx.em.transactional(async (tx) => {
+      tx.persist(record);
+      if (Object.keys(changes).length === 0) return;
+      await this.deps.events.emit(tx, {
+        type: `${this.kind.type}.updated`,
+        actorId: actorOf(ctx),
+        resourceId: record.uniqueId,
+        resourceType: this.kind.type,
+        projectMfid: record.project?.uniqueId ?? null,
+        payload: { changes },
+      });
+    });
     return record;
+  }
+
+  /** The values an update may change, by field name, for the event's field-level changes. */
+  private snapshot(record: T): Record<string, unknown> {
+    const values: Record<string, unknown> = { public: record.public };
+    const fields = record as unknown as Record<string, unknown>;
+    for (const key of Object.keys(this.kind.text)) values[key] = fields[key] ?? null;
+    return values;
   }
 }

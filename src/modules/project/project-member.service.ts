@@ -12,6 +12,7 @@ import type { ProjectMember } from './project-member.entity';
 import type { ProjectPolicy } from './project.policy';
 import type { ProjectService } from './project.service';
 import type { Membership, ProjectLookup } from './project-lookup';
+import { actorOf, type EventService } from '../event/event.service';
 
 /** One identifier of a user (ORCID, MFID, username or email) and the input field that gave it. */
 export type MemberId = [field: string, value: string];
@@ -34,6 +35,7 @@ export interface ProjectMemberDeps {
   projects: ProjectService;
   lookup: ProjectLookup;
   policy: ProjectPolicy;
+  events: EventService;
 }
 
 /**
@@ -159,20 +161,28 @@ export class ProjectMemberService {
    * Makes a user a contributor of a project unless they hold a role there, inside `em` (for
    * workflows that authorized the change themselves: approved join requests).
    */
-  async ensureMemberIn(em: EntityManager, projectMfid: string, userId: string): Promise<void> {
+  async ensureMemberIn(
+    em: EntityManager,
+    projectMfid: string,
+    userId: string,
+    actorId: string | null = null,
+  ): Promise<void> {
     await rawQuery(em, `select 1 from project where unique_id = ? for no key update`, [projectMfid]);
     const [lead] = await rawQuery(em, `select 1 from project where unique_id = ? and owner_id = ?`, [
       projectMfid,
       userId,
     ]);
     if (!lead) await assertRoomForMember(em, projectMfid, userId);
-    await rawQuery(
+    const added = await rawQuery(
       em,
       `insert into project_member (project_mfid, user_id, role)
        select ?, ?, 'contributor' where not exists (select 1 from project where unique_id = ? and owner_id = ?)
-       on conflict (project_mfid, user_id) do nothing`,
+       on conflict (project_mfid, user_id) do nothing returning id`,
       [projectMfid, userId, projectMfid, userId],
     );
+    if (added.length) {
+      await this.emitMembers(em, actorId, projectMfid, [{ user_id: userId, from: null, to: 'contributor' }]);
+    }
   }
 
   /** The projects a user belongs to, with their role; the projects they lead count as admin. */
@@ -210,7 +220,39 @@ export class ProjectMemberService {
     );
     if (!project) throw notFound('Project', projectId);
     await this.deps.policy.assertCan(inTx, 'manage', project);
+    const before = await this.roles(inTx.em, project.uniqueId);
     await write(inTx.em, project);
+    const after = await this.roles(inTx.em, project.uniqueId);
+    const changes = [...new Set([...before.keys(), ...after.keys()])]
+      .filter((user) => before.get(user) !== after.get(user))
+      .map((user) => ({ user_id: user, from: before.get(user) ?? null, to: after.get(user) ?? null }));
+    if (changes.length) await this.emitMembers(inTx.em, actorOf(inTx), project.uniqueId, changes);
+  }
+
+  /** The members of a project and their roles, as `em` sees them. */
+  private async roles(em: EntityManager, projectMfid: string): Promise<Map<string, string>> {
+    const rows = await rawQuery<{ user_id: string; role: string }>(
+      em,
+      'select user_id, role from project_member where project_mfid = ?',
+      [projectMfid],
+    );
+    return new Map(rows.map((r) => [r.user_id, r.role]));
+  }
+
+  /** One `project.members_changed` event: each change is a user's role before and after (null: none). */
+  private async emitMembers(
+    em: EntityManager,
+    actorId: string | null,
+    projectMfid: string,
+    changes: { user_id: string; from: string | null; to: string | null }[],
+  ): Promise<void> {
+    await this.deps.events.emit(em, {
+      type: 'project.members_changed',
+      actorId,
+      resourceId: projectMfid,
+      resourceType: 'project',
+      payload: { changes },
+    });
   }
 
   private async resolve(ctx: RequestContext, ref: MemberRef): Promise<User> {

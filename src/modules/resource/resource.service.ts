@@ -14,6 +14,7 @@ import type { Project } from '../project/project.entity';
 import type { ProjectService } from '../project/project.service';
 import type { Instrument } from '../instrument/instrument.entity';
 import type { InstrumentService } from '../instrument/instrument.service';
+import { actorOf, type EventService } from '../event/event.service';
 
 export type AnyResource =
   | { type: 'dataset'; uniqueId: string; record: Dataset }
@@ -41,6 +42,7 @@ export interface ResourceDeps {
   samples: SampleService;
   projects: ProjectService;
   instruments: InstrumentService;
+  events: EventService;
 }
 
 /**
@@ -137,6 +139,15 @@ export class ResourceService {
         `update ${OWNERSHIP_COLUMNS[r.type].table} set public = ?, modification_time = now() where unique_id = ?`,
         [value, r.uniqueId],
       );
+      if ((row.public ?? false) !== value) {
+        await this.deps.events.emit(tx, {
+          type: value ? 'access.public' : 'access.private',
+          actorId: actorOf(ctx),
+          resourceId: r.uniqueId,
+          resourceType: r.type,
+          projectMfid: row.projectMfid ?? null,
+        });
+      }
     });
     ctx.resetScope();
     await ctx.em.refresh(r.record);

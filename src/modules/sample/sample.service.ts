@@ -14,6 +14,7 @@ import type { MetadataStore } from '../metadata/metadata-store';
 import type { SamplePolicy } from './sample.policy';
 import { SampleQuery, type SampleFilter } from './sample.query';
 import { SAMPLE_TEXT, type SampleTextField } from './sample.fields';
+import type { EventService } from '../event/event.service';
 
 export type SampleCreateInput = OwnedRecordCreate<SampleTextField>;
 export type SamplePatch = OwnedRecordPatch<SampleTextField>;
@@ -25,6 +26,7 @@ export interface SampleDeps {
   selectors: AccessSelectors;
   policy: SamplePolicy;
   metadata: MetadataStore;
+  events: EventService;
 }
 
 /** Sample records: create, read, update and list, under the sample policy. */

@@ -12,6 +12,7 @@ import type { GrantService } from '../access/grant.service';
 import { rank, type Permission } from '../access/permission';
 import type { LinkRow } from '../link/link.loaders';
 import { readChangeState, stateToken, type ChangeAction, type ChangeState } from './transfer-state';
+import { actorOf, type EventService } from '../event/event.service';
 
 /** How one user's permission on the record changes. */
 export interface AccessChange {
@@ -73,6 +74,7 @@ export class TransferService {
       projects: ProjectService;
       grants: GrantService;
       access: AccessService;
+      events: EventService;
     },
   ) {}
 
@@ -113,6 +115,13 @@ export class TransferService {
     await this.apply(ctx, r, 'transfer_ownership', newOwner.uniqueId, token ?? preview.token, async (tx) => {
       await this.deps.resources.setOwnerIn(tx, r.type, r.uniqueId, newOwner.uniqueId);
       await this.deps.grants.removeUserGrantIn(tx, r.uniqueId, newOwner.uniqueId);
+      await this.deps.events.emit(tx, {
+        type: 'ownership.transferred',
+        actorId: actorOf(ctx),
+        resourceId: r.uniqueId,
+        resourceType: r.type,
+        payload: { from: before.ownerId, to: newOwner.uniqueId },
+      });
     });
     return { preview: { ...preview, resource: await this.reread(ctx, r) }, applied: true };
   }
@@ -165,9 +174,17 @@ export class TransferService {
       token: stateToken(state),
     };
     if (!input.confirm) return { preview, applied: false };
-    await this.apply(ctx, r, 'reassign_project', project.uniqueId, token ?? preview.token, (tx) =>
-      this.deps.resources.setProjectIn(tx, r.type, r.uniqueId, project.uniqueId),
-    );
+    await this.apply(ctx, r, 'reassign_project', project.uniqueId, token ?? preview.token, async (tx) => {
+      await this.deps.resources.setProjectIn(tx, r.type, r.uniqueId, project.uniqueId);
+      await this.deps.events.emit(tx, {
+        type: 'project.reassigned',
+        actorId: actorOf(ctx),
+        resourceId: r.uniqueId,
+        resourceType: r.type,
+        projectMfid: project.uniqueId,
+        payload: { from: before.projectMfid, to: project.uniqueId },
+      });
+    });
     return { preview: { ...preview, resource: await this.reread(ctx, r) }, applied: true };
   }
 

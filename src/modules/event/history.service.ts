@@ -1,0 +1,114 @@
+import type { RequestContext } from '../../core/context';
+import { rawQuery } from '../../core/db/raw';
+import { validationError } from '../../core/errors';
+import { decodeCursor, keysetPage, type KeysetPage } from '../../core/pagination';
+import type { AnyResource } from '../resource/resource.service';
+import type { EventPolicy } from './event.policy';
+import type { HistoryEntry } from './history.types';
+
+interface EventRow {
+  event_id: string;
+  type: string;
+  occurred_at: Date | string;
+  actor_id: string | null;
+  resource_id: string;
+  resource_type: string;
+  project_mfid: string | null;
+  payload: Record<string, unknown>;
+}
+
+export function toEntry(row: EventRow): HistoryEntry {
+  return {
+    uniqueId: row.event_id,
+    type: row.type,
+    time: new Date(row.occurred_at),
+    actorId: row.actor_id,
+    resourceId: row.resource_id,
+    resourceType: row.resource_type,
+    projectMfid: row.project_mfid,
+    payload: row.payload,
+  };
+}
+
+/**
+ * The history of a resource: its events, newest first, read from the outbox (append-only; it
+ * outlives the resource). Cursors are event ids.
+ */
+export class HistoryService {
+  constructor(readonly policy: EventPolicy) {}
+
+  /** A page of the history of `id` (live or removed), for those the policy lets read it. */
+  async page(
+    ctx: RequestContext,
+    id: string,
+    page: { limit: number; cursor?: string },
+  ): Promise<KeysetPage<HistoryEntry>> {
+    await this.policy.assertMayReadHistory(ctx, id, async () => (await this.count(ctx, id)) > 0);
+    return this.read(ctx, id, page);
+  }
+
+  /**
+   * A page of the history of a resource the caller reads, or null when they may not read its
+   * history (the GraphQL `history` fields).
+   */
+  async pageOf(
+    ctx: RequestContext,
+    r: AnyResource,
+    page: { limit: number; cursor?: string },
+  ): Promise<KeysetPage<HistoryEntry> | null> {
+    if (!(await this.policy.mayReadHistoryOf(ctx, r))) return null;
+    return this.read(ctx, r.uniqueId, page);
+  }
+
+  async count(ctx: RequestContext, id: string): Promise<number> {
+    const rows = await rawQuery<{ n: number }>(
+      ctx.em,
+      'select count(*)::int as n from domain_event where resource_id = ?',
+      [id],
+    );
+    return rows[0].n;
+  }
+
+  /**
+   * Deletes the events that happened before `before` (platform admins): history is kept until
+   * so purged. Events still to be delivered are kept; the delivery logs of those purged go with them. Answers how many went.
+   */
+  async purge(ctx: RequestContext, before: unknown): Promise<number> {
+    this.policy.assertMayPurge(ctx);
+    const time = typeof before === 'string' && before.trim() !== '' ? new Date(before) : null;
+    if (!time || Number.isNaN(time.getTime()))
+      throw validationError('before', 'must be an ISO 8601 date-time');
+    const gone = await rawQuery(
+      ctx.em,
+      `with gone as (
+         delete from domain_event where occurred_at < ? and dispatched
+           and not exists (select 1 from webhook_delivery d where d.event_seq = domain_event.id and d.status = 'pending')
+         returning id
+       ), logs as (delete from webhook_delivery where event_seq in (select id from gone) returning 1)
+       select 1 from gone`,
+      [time],
+    );
+    return gone.length;
+  }
+
+  /** Decodes a cursor given by a REST or GraphQL client. */
+  cursor(raw: string | undefined, field: string): string | undefined {
+    return decodeCursor(raw, field);
+  }
+
+  private async read(
+    ctx: RequestContext,
+    id: string,
+    page: { limit: number; cursor?: string },
+  ): Promise<KeysetPage<HistoryEntry>> {
+    const rows = await rawQuery<EventRow>(
+      ctx.em,
+      `select event_id, type, occurred_at, actor_id, resource_id, resource_type, project_mfid, payload
+       from domain_event
+       where resource_id = ?${page.cursor ? ' and id < (select id from domain_event where event_id = ?)' : ''}
+       order by id desc limit ?`,
+      page.cursor ? [id, page.cursor, page.limit + 1] : [id, page.limit + 1],
+    );
+    return keysetPage(rows.map(toEntry), page.limit);
+  }
+}

@@ -1,0 +1,115 @@
+import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import type { RequestContext } from '../../core/context';
+import { WebhookDelivery, WebhookSubscription } from './webhook.entity';
+
+@InputType({ description: 'A webhook subscription to create (docs/events.md).' })
+class CreateWebhookInput {
+  @Field({ description: 'Where events are POSTed (http or https).' })
+  url!: string;
+
+  @Field(() => String, { nullable: true, description: 'A note.' })
+  description?: string | null;
+
+  @Field(() => [String], { nullable: true, description: 'The event types to deliver; empty or absent: all.' })
+  eventTypes?: string[] | null;
+
+  @Field(() => String, { nullable: true, description: 'Only events of this project (slug or MFID).' })
+  projectId?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Only events of this resource (which you must be able to read).',
+  })
+  resourceId?: string | null;
+
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description: 'A saved dataset search: {keyword, measurement, instrument_name, project_id, metadata}.',
+  })
+  search?: Record<string, unknown> | null;
+}
+
+@InputType({ description: 'Changes to a webhook subscription.' })
+class UpdateWebhookInput {
+  @Field(() => String, { nullable: true, description: 'A new URL.' })
+  url?: string;
+
+  @Field(() => String, { nullable: true, description: 'A new note.' })
+  description?: string | null;
+
+  @Field(() => [String], { nullable: true, description: 'The event types to deliver.' })
+  eventTypes?: string[];
+
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Pause or resume (resuming clears the failure streak).',
+  })
+  active?: boolean;
+}
+
+@ObjectType({ description: 'A new webhook subscription and its secret, shown this once.' })
+class CreatedWebhook {
+  @Field(() => WebhookSubscription, { description: 'The subscription.' })
+  webhook!: WebhookSubscription;
+
+  @Field({ description: 'The signing secret (whsec_...): keep it, it is not shown again.' })
+  secret!: string;
+}
+
+@Resolver()
+export class WebhookResolver {
+  @Query(() => [WebhookSubscription], { description: 'Your webhook subscriptions (platform admins: all).' })
+  webhooks(@Ctx() ctx: RequestContext) {
+    return ctx.services.webhook.list(ctx);
+  }
+
+  @Query(() => [WebhookDelivery], {
+    description: 'The delivery log of a webhook subscription, newest first.',
+  })
+  webhookDeliveries(
+    @Arg('id', () => ID, { description: 'The subscription id.' }) id: string,
+    @Arg('first', () => Int, { nullable: true, description: 'How many (default 100, at most 1000).' })
+    first: number | undefined,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.webhook.deliveries(ctx, id, Math.min(Math.max(first ?? 100, 1), 1000));
+  }
+
+  @Mutation(() => CreatedWebhook, {
+    description: 'Subscribes a URL to events; the secret is returned this once.',
+  })
+  async createWebhook(
+    @Arg('input', () => CreateWebhookInput, { description: 'The subscription.' }) input: CreateWebhookInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<CreatedWebhook> {
+    const { subscription, secret } = await ctx.services.webhook.create(ctx, { ...input });
+    return { webhook: subscription, secret };
+  }
+
+  @Mutation(() => WebhookSubscription, { description: 'Changes a webhook subscription.' })
+  updateWebhook(
+    @Arg('id', () => ID, { description: 'The subscription id.' }) id: string,
+    @Arg('input', () => UpdateWebhookInput, { description: 'The changes.' }) input: UpdateWebhookInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.webhook.update(ctx, id, { ...input });
+  }
+
+  @Mutation(() => ID, { description: 'Deletes a webhook subscription and its delivery log; returns its id.' })
+  async deleteWebhook(
+    @Arg('id', () => ID, { description: 'The subscription id.' }) id: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return (await ctx.services.webhook.remove(ctx, id)).uniqueId;
+  }
+
+  @Mutation(() => WebhookDelivery, { description: 'Delivers an event to a webhook again.' })
+  redeliverWebhook(
+    @Arg('id', () => ID, { description: 'The subscription id.' }) id: string,
+    @Arg('delivery', () => ID, { description: 'The delivery id.' }) delivery: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.webhook.redeliver(ctx, id, delivery);
+  }
+}

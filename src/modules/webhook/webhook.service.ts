@@ -1,0 +1,136 @@
+import type { RequestContext } from '../../core/context';
+import { assertNoProblems, notFound, type FieldProblem } from '../../core/errors';
+import { isMfid, newMfid } from '../../core/ids';
+import type { ProjectService } from '../project/project.service';
+import type { ResourceService } from '../resource/resource.service';
+import { WebhookDelivery, WebhookSubscription } from './webhook.entity';
+import type { WebhookPolicy } from './webhook.policy';
+import { checkDescription, checkEventTypes, checkSearch, checkUrl, type WebhookInput } from './webhook-input';
+import { newSecret } from './webhook-signing';
+
+export interface WebhookDeps {
+  resources: ResourceService;
+  projects: ProjectService;
+  policy: WebhookPolicy;
+}
+
+/**
+ * Webhook subscriptions and their delivery logs: created by any user for what they may read
+ * (a resource they name must be readable now; what is delivered is checked again at delivery
+ * time), seen and changed by their owner and platform admins. The secret is returned once, by
+ * `create`.
+ */
+export class WebhookService {
+  readonly policy: WebhookPolicy;
+
+  constructor(private readonly deps: WebhookDeps) {
+    this.policy = deps.policy;
+  }
+
+  async create(
+    ctx: RequestContext,
+    input: WebhookInput,
+  ): Promise<{ subscription: WebhookSubscription; secret: string }> {
+    const problems: FieldProblem[] = [];
+    const url = checkUrl(input.url, problems);
+    const eventTypes = checkEventTypes(input.eventTypes, problems);
+    const description = checkDescription(input.description, problems);
+    if (input.projectId !== undefined && input.projectId !== null && typeof input.projectId !== 'string') {
+      problems.push({ field: 'project_id', message: 'must be a project id or MFID' });
+    }
+    if (input.resourceId !== undefined && input.resourceId !== null && typeof input.resourceId !== 'string') {
+      problems.push({ field: 'resource_id', message: 'must be an MFID' });
+    }
+    assertNoProblems(problems);
+    // both are defined once there are no problems
+    if (url === undefined || eventTypes === undefined)
+      throw new Error('webhook input checked without values');
+    const search = checkSearch(input.search);
+    const projectRef = typeof input.projectId === 'string' ? input.projectId : null;
+    const project = projectRef ? await this.deps.projects.get(ctx, projectRef) : null;
+    const resource =
+      typeof input.resourceId === 'string' ? await this.deps.resources.find(ctx, input.resourceId) : null;
+    const secret = newSecret();
+    const subscription = ctx.em.create(WebhookSubscription, {
+      uniqueId: newMfid(),
+      ownerId: ctx.userId,
+      url,
+      secret,
+      description: description ?? null,
+      eventTypes,
+      projectMfid: project?.uniqueId ?? null,
+      resourceId: resource?.uniqueId ?? null,
+      search: search ? { ...search } : null,
+    });
+    await ctx.em.flush();
+    return { subscription, secret };
+  }
+
+  list(ctx: RequestContext): Promise<WebhookSubscription[]> {
+    return ctx.em.find(WebhookSubscription, this.policy.visibleWhere(ctx), { orderBy: { uniqueId: 'desc' } });
+  }
+
+  async get(ctx: RequestContext, id: string): Promise<WebhookSubscription> {
+    const sub = isMfid(id) ? await ctx.em.findOne(WebhookSubscription, { uniqueId: id }) : null;
+    return this.policy.assertMayManage(ctx, sub, id);
+  }
+
+  /** Changes the URL, description, event types or active flag; reactivating clears the failure streak. */
+  async update(ctx: RequestContext, id: string, input: WebhookInput): Promise<WebhookSubscription> {
+    const sub = await this.get(ctx, id);
+    const problems: FieldProblem[] = [];
+    const url = input.url !== undefined ? checkUrl(input.url, problems) : undefined;
+    const eventTypes =
+      input.eventTypes !== undefined ? checkEventTypes(input.eventTypes, problems) : undefined;
+    const description =
+      input.description !== undefined ? checkDescription(input.description, problems) : undefined;
+    if (input.active !== undefined && typeof input.active !== 'boolean') {
+      problems.push({ field: 'active', message: 'must be true or false' });
+    }
+    for (const fixed of ['projectId', 'resourceId', 'search'] as const) {
+      if (input[fixed] !== undefined)
+        problems.push({ field: fixed, message: 'is fixed: create another subscription' });
+    }
+    assertNoProblems(problems);
+    if (url !== undefined) sub.url = url;
+    if (eventTypes !== undefined) sub.eventTypes = eventTypes;
+    if (description !== undefined) sub.description = description;
+    if (typeof input.active === 'boolean') {
+      if (input.active && !sub.active) {
+        sub.failureStreak = 0;
+        sub.disabledReason = null;
+      }
+      sub.active = input.active;
+    }
+    await ctx.em.flush();
+    return sub;
+  }
+
+  /** Deletes a subscription and its delivery log. */
+  async remove(ctx: RequestContext, id: string): Promise<WebhookSubscription> {
+    const sub = await this.get(ctx, id);
+    await ctx.em.transactional(async (tx) => {
+      await tx.nativeDelete(WebhookDelivery, { subscriptionId: sub.uniqueId });
+      await tx.nativeDelete(WebhookSubscription, { uniqueId: sub.uniqueId });
+    });
+    return sub;
+  }
+
+  /** The delivery log of a subscription, newest first. */
+  async deliveries(ctx: RequestContext, id: string, limit: number): Promise<WebhookDelivery[]> {
+    const sub = await this.get(ctx, id);
+    return ctx.em.find(WebhookDelivery, { subscriptionId: sub.uniqueId }, { orderBy: { id: 'desc' }, limit });
+  }
+
+  /** Delivers an event again (whatever its status), as soon as a worker gets to it. */
+  async redeliver(ctx: RequestContext, id: string, deliveryId: string): Promise<WebhookDelivery> {
+    const sub = await this.get(ctx, id);
+    const delivery = /^\d{1,18}$/.test(deliveryId)
+      ? await ctx.em.findOne(WebhookDelivery, { id: deliveryId, subscriptionId: sub.uniqueId })
+      : null;
+    if (!delivery) throw notFound('Delivery', deliveryId);
+    Object.assign(delivery, { status: 'pending', nextAttemptAt: new Date(), lockedUntil: null });
+    await ctx.em.flush();
+    return delivery;
+  }
+}
