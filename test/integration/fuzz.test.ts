@@ -451,7 +451,7 @@ test('GraphQL: no generated operation on any field gets a 5xx, a stack trace or 
       const code = /"code":"(\w+)"/.exec(res.text)?.[1] ?? (res.text.includes('"data"') ? 'data' : '?');
       outcomes.set(code, (outcomes.get(code) ?? 0) + 1);
       if (/INTERNAL_SERVER_ERROR/.test(res.text))
-        throw new Error(`internal error: ${res.text.slice(0, 500)}`);
+        throw new Error(`internal error: ${res.text.slice(0, 500)}\nQUERY ${operations[i].text}`);
     }),
     {
       seed: SEED,

@@ -21,9 +21,10 @@ export type ProjectRelation = 'assigned' | 'shared';
 export interface DatasetFilter extends OwnedRecordFilter {
   projectScope?: ProjectScope;
   instrumentMfid?: string;
-  instrumentName?: string;
+  /** null (GraphQL's explicit null) is no filter, as for `keyword` and `text` */
+  instrumentName?: string | null;
   measurement?: string;
-  keyword?: string;
+  keyword?: string | null;
   datasetName?: string;
   size?: number;
   dataFormat?: string;
@@ -35,7 +36,7 @@ export interface DatasetFilter extends OwnedRecordFilter {
    * full-text query (`websearch_to_tsquery` syntax, English stemming) over the dataset's text
    * fields and its scientific metadata; the order stays newest first
    */
-  text?: string;
+  text?: string | null;
 }
 
 /** The longest full-text query a dataset filter takes. */
@@ -80,9 +81,9 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
 
   async compile(ctx: RequestContext, f: DatasetFilter): Promise<Compiled> {
     const parts: (Sql | null)[] = this.exact(f, EXACT);
-    if (f.keyword !== undefined) parts.push(await keywordCondition(ctx, f.keyword));
-    if (f.text !== undefined) parts.push(textCondition(f.text));
-    if (f.instrumentName !== undefined) {
+    if (f.keyword !== undefined && f.keyword !== null) parts.push(await keywordCondition(ctx, f.keyword));
+    if (f.text !== undefined && f.text !== null) parts.push(textCondition(f.text));
+    if (f.instrumentName !== undefined && f.instrumentName !== null) {
       parts.push(
         sql(
           `(d.instrument_mfid in (select unique_id from instrument where instrument_name = ?) or d.legacy_instrument_name = ?)`,
