@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { serveWire } from './embedded-wire';
 
 /**
  * The embedded PostgreSQL: PGlite served over the PostgreSQL wire protocol on a loopback port,
@@ -72,15 +72,12 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions = {}): Promise
     extensions: { pg_trgm },
     loadDataDir: opts.initialData && new Blob([opts.initialData]),
   });
-  const server = new PGLiteSocketServer({
-    db,
+  const server = await serveWire(db, {
     host: '127.0.0.1',
     port: opts.port ?? 0,
     maxConnections: opts.maxConnections ?? 32,
   });
-  await server.start();
-  const port = Number(server.getServerConn().split(':').pop());
-  const url = `postgresql://postgres:postgres@127.0.0.1:${port}/postgres`;
+  const url = `postgresql://postgres:postgres@127.0.0.1:${server.port}/postgres`;
   if (statePath) fs.writeFileSync(statePath, JSON.stringify({ url, pid: process.pid } satisfies StateFile));
   let stopped = false;
   return {
