@@ -52,6 +52,8 @@ export interface Config {
     maxUploadFiles: number;
     maxPageSize: number;
     defaultPageSize: number;
+    /** how far the total of a full-text or metadata search is counted before it is reported as "at least" */
+    totalCountLimit: number;
     graphqlMaxDepth: number;
     graphqlMaxComplexity: number;
     /** the largest GraphQL document (bytes) and its most tokens, checked before parsing */
@@ -315,6 +317,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxUploadFiles: r.int('MAX_UPLOAD_FILES', 10, 1, 1000),
       maxPageSize,
       defaultPageSize,
+      totalCountLimit: r.int('TOTAL_COUNT_LIMIT', 1000, 1, 10_000_000),
       graphqlMaxDepth: r.int('GRAPHQL_MAX_DEPTH', 12, 2, 100),
       graphqlMaxComplexity: r.int('GRAPHQL_MAX_COMPLEXITY', 250_000, 10, 100_000_000),
       graphqlMaxDocumentBytes: r.int('GRAPHQL_MAX_DOCUMENT_BYTES', 100_000, 1024, 10 * 1024 * 1024),

@@ -56,7 +56,7 @@ afterAll(() => t.close());
 test('keyset envelope, newest first, with total; cursor pages cover everything once', async () => {
   const first = await list(alice.key, { session_name: ids.session, limit: 4 });
   expect(first.status).toBe(200);
-  expect(Object.keys(first.body).sort()).toEqual(['items', 'next_cursor', 'total']);
+  expect(Object.keys(first.body).sort()).toEqual(['items', 'next_cursor', 'total', 'total_exact']);
   expect(first.body.total).toBe(10);
   expect(first.body.items).toHaveLength(4);
   const seen: string[] = first.body.items.map((d: { unique_id: string }) => d.unique_id);

@@ -109,7 +109,7 @@ describe('samples', () => {
       key: stranger.key,
       query: { sample_name: tag },
     });
-    expect(strangerList.body).toEqual({ items: [], next_cursor: null, total: 0 });
+    expect(strangerList.body).toEqual({ items: [], next_cursor: null, total: 0, total_exact: true });
     const memberRead = await rest(t.url, 'GET', `/samples/${id}`, { key: member.key });
     expect(memberRead.status).toBe(200);
     expect(memberRead.body.capabilities.can_update).toBe(false);

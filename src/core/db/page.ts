@@ -126,6 +126,32 @@ export async function rowsBefore<T extends object>(
   return rows.map((r) => em.map(entity, r));
 }
 
+/** A total: exact, or (`exact: false`) a lower bound: at least `count` match. */
+export interface Total {
+  count: number;
+  exact: boolean;
+}
+
+/**
+ * `count(*)` of `<from> where <where>`, counting no further than `bound`: past it, the total is
+ * `{count: bound, exact: false}`. The cost is bounded by the rows read to find `bound` matches,
+ * not by every match.
+ */
+export async function countRowsUpTo(
+  em: EntityManager,
+  from: string,
+  where: Sql,
+  bound: number,
+): Promise<Total> {
+  const rows = await rawQuery<{ n: number }>(
+    em,
+    `select count(*)::int as n from (select 1 from ${from} where ${where.sql} limit ?) x`,
+    [...where.params, bound + 1],
+  );
+  const n = rows[0].n;
+  return n > bound ? { count: bound, exact: false } : { count: n, exact: true };
+}
+
 /** `count(*)` of `<from> where <where>` (`from` may hold joins). */
 export async function countRows(em: EntityManager, from: string, where: Sql): Promise<number> {
   const rows = await rawQuery<{ n: number }>(

@@ -1,4 +1,5 @@
 import { Field, Int, ObjectType, type ClassType } from 'type-graphql';
+import type { Total } from '../db/page';
 
 @ObjectType({ description: 'Relay page information.' })
 export class PageInfo {
@@ -15,8 +16,11 @@ export class PageInfo {
   endCursor!: string | null;
 }
 
-/** A lazily computed total, resolved only when a query selects `totalCount`. */
-export type TotalCounter = () => Promise<number>;
+/**
+ * A lazily computed total, resolved only when a query selects `totalCount` (or
+ * `totalCountIsExact`): a number, or a possibly bounded `Total`.
+ */
+export type TotalCounter = () => Promise<number | Total>;
 
 export interface ConnectionShape<TNode> {
   edges: { cursor: string; node: TNode }[];
@@ -32,7 +36,7 @@ export function connectionTypes<TNode extends object>(
   name: string,
   nodeType: ClassType<TNode>,
   description: string,
-  opts: { projectRelation?: boolean } = {},
+  opts: { projectRelation?: boolean; boundedTotal?: boolean } = {},
 ) {
   @ObjectType(`${name}Edge`, { description: `An edge of a ${name} connection.` })
   class Edge {
@@ -66,10 +70,34 @@ export function connectionTypes<TNode extends object>(
     /** not a GraphQL field: how totalCount is computed */
     counter!: TotalCounter;
 
-    @Field(() => Int, { description: 'How many records match in all (computed only when selected).' })
-    totalCount(): Promise<number> {
-      return this.counter();
+    private total?: Promise<Total>;
+
+    /** the total, computed once for `totalCount` and `totalCountIsExact` */
+    resolvedTotal(): Promise<Total> {
+      this.total ??= this.counter().then((t) => (typeof t === 'number' ? { count: t, exact: true } : t));
+      return this.total;
     }
+
+    @Field(() => Int, {
+      description: opts.boundedTotal
+        ? 'How many records match in all (computed only when selected); at least this many when `totalCountIsExact` is false.'
+        : 'How many records match in all (computed only when selected).',
+    })
+    async totalCount(): Promise<number> {
+      return (await this.resolvedTotal()).count;
+    }
+  }
+  if (opts.boundedTotal) {
+    Field(() => Boolean, {
+      description:
+        'False when a full-text or metadata search matches more than TOTAL_COUNT_LIMIT records: `totalCount` is then that limit, a lower bound. True otherwise.',
+    })(Connection.prototype, 'totalCountIsExact');
+    // a getter: type-graphql reads a decorated property, it does not call it
+    Object.defineProperty(Connection.prototype, 'totalCountIsExact', {
+      get(this: Connection): Promise<boolean> {
+        return this.resolvedTotal().then((t) => t.exact);
+      },
+    });
   }
   return { Edge, Connection };
 }

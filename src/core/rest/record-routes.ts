@@ -1,5 +1,5 @@
 import type { RequestContext } from '../context';
-import type { PageRequest } from '../db/page';
+import type { PageRequest, Total } from '../db/page';
 import { decodeCursor } from '../pagination';
 import { defineRoute, type Route } from './route';
 import { keysetPage, LIMIT, QStr, type Static, type TObject, type TProperties, type TSchema } from './schema';
@@ -7,7 +7,7 @@ import { keysetPage, LIMIT, QStr, type Static, type TObject, type TProperties, t
 /** What the routes of a record collection call: one service method each. */
 export interface RecordCollection<T, F, C, P, Page extends { items: T[]; nextCursor: string | null }> {
   list(ctx: RequestContext, filter: F, page: PageRequest): Promise<Page>;
-  count(ctx: RequestContext, filter: F): Promise<number>;
+  total(ctx: RequestContext, filter: F): Promise<Total>;
   get(ctx: RequestContext, id: string): Promise<T>;
   create(ctx: RequestContext, input: C): Promise<T>;
   update(ctx: RequestContext, id: string, patch: P): Promise<T>;
@@ -73,7 +73,7 @@ export function recordRoutes<
         tag,
         summary: `List ${noun}s (keyset pages)`,
         query: { ...def.listQuery, limit: LIMIT, cursor: QStr('`next_cursor` of the previous page') },
-        response: keysetPage(def.record),
+        response: keysetPage(def.record, { totalExact: true }),
       },
       async (ctx, { query }) => {
         const records = def.service(ctx);
@@ -84,8 +84,8 @@ export function recordRoutes<
           limit: Math.min(q.limit ?? limits.defaultPageSize, limits.maxPageSize),
           cursor: decodeCursor(q.cursor),
         });
-        const [items, total] = await Promise.all([def.items(ctx, page, q), records.count(ctx, filter)]);
-        return { items, next_cursor: page.nextCursor, total };
+        const [items, total] = await Promise.all([def.items(ctx, page, q), records.total(ctx, filter)]);
+        return { items, next_cursor: page.nextCursor, total: total.count, total_exact: total.exact };
       },
     ),
     defineRoute(

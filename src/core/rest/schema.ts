@@ -91,12 +91,25 @@ export const MESSAGE = Type.Object({ detail: Type.String() }, { title: 'Message'
 export const offsetPage = (item: TSchema): TSchema =>
   Type.Object({ items: Type.Array(item), total: Type.Integer({ minimum: 0 }) });
 
-/** The keyset envelope `{items, next_cursor, total}`. */
-export const keysetPage = (item: TSchema): TSchema =>
+/** The keyset envelope `{items, next_cursor, total}`, with `total_exact` where a total may be bounded. */
+export const keysetPage = (item: TSchema, opts: { totalExact?: boolean } = {}): TSchema =>
   Type.Object({
     items: Type.Array(item),
     next_cursor: NullableString({ description: 'pass as `cursor` for the next page; null on the last' }),
-    total: Type.Integer({ minimum: 0 }),
+    total: Type.Integer({
+      minimum: 0,
+      description: opts.totalExact
+        ? 'how many records match; with `total_exact: false`, at least this many (TOTAL_COUNT_LIMIT)'
+        : 'how many records match',
+    }),
+    ...(opts.totalExact
+      ? {
+          total_exact: Type.Boolean({
+            description:
+              'false when a full-text (`text`) or metadata search matches more than TOTAL_COUNT_LIMIT records: `total` is then that limit, a lower bound; always true for the other filters',
+          }),
+        }
+      : {}),
   });
 
 /** One of the given strings. */

@@ -29,6 +29,8 @@ export interface FacetValue {
 export type DatasetFacets = Record<FacetDimension, FacetValue[]> & {
   /** the number of datasets in the result set (the list's total) */
   total: number;
+  /** false when `total` is the TOTAL_COUNT_LIMIT bound of a full-text or metadata search (the list's `total_exact`) */
+  totalIsExact: boolean;
   /**
    * true when the result set is larger than `FACET_SAMPLE`: the keyword counts, and for a filter
    * the tally does not answer every dimension's counts, are over its newest `FACET_SAMPLE`
@@ -112,6 +114,7 @@ export async function datasetFacets(
   const sampledRows = rows.find((r) => r.dim === 'sampled')?.n ?? 0;
   const out: DatasetFacets = {
     total: 0,
+    totalIsExact: true,
     capped: sampledRows > FACET_SAMPLE,
     measurement: [],
     instrument: [],
@@ -125,8 +128,8 @@ export async function datasetFacets(
   for (const row of counts.sort((a, b) => b.n - a.n || cmp(a.value, b.value))) {
     out[row.dim].push({ value: row.value, label: null, count: row.n });
   }
-  out.total =
-    tallied || !out.capped ? out.public.reduce((sum, v) => sum + v.count, 0) : await query.count(ctx, filter);
+  if (tallied || !out.capped) out.total = out.public.reduce((sum, v) => sum + v.count, 0);
+  else ({ count: out.total, exact: out.totalIsExact } = await query.total(ctx, filter));
   await label(ctx, out);
   return out;
 }

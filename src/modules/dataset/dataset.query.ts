@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../core/context';
 import { and, likeEscape, sql, type Sql } from '../../core/db/sql';
 import { validationError } from '../../core/errors';
-import { countRows, selectPage, type PageRequest } from '../../core/db/page';
+import { countRows, countRowsUpTo, selectPage, type PageRequest, type Total } from '../../core/db/page';
 import { rawQuery } from '../../core/db/raw';
 import { Dataset } from './dataset.entity';
 import type { AccessService } from '../access/access.service';
@@ -149,6 +149,20 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
     }
     const { where } = await this.compile(ctx, f);
     return countRows(ctx.em, 'dataset d', where);
+  }
+
+  /**
+   * The list total: exact, except for a full-text search or metadata conditions, which are
+   * counted up to TOTAL_COUNT_LIMIT and reported as "at least" past it (docs/scale.md): their
+   * matches grow with the catalog, the legacy client never sends them, and the page itself is
+   * bounded.
+   */
+  async total(ctx: RequestContext, f: DatasetFilter): Promise<Total> {
+    if ((f.text === undefined || f.text === null) && !f.metadata?.length) {
+      return { count: await this.count(ctx, f), exact: true };
+    }
+    const { where } = await this.compile(ctx, f);
+    return countRowsUpTo(ctx.em, 'dataset d', where, ctx.config.limits.totalCountLimit);
   }
 
   /**

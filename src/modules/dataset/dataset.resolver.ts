@@ -35,7 +35,7 @@ async function datasetConnection(
   return toConnection(
     DatasetConnection,
     page,
-    () => ctx.services.dataset.count(ctx, filter),
+    () => ctx.services.dataset.total(ctx, filter),
     (ds) => ({ projectRelation: page.relations?.get(ds.uniqueId) ?? null }),
   );
 }

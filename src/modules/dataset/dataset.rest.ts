@@ -57,6 +57,7 @@ function parsePatch(body: Record<string, unknown>): DatasetPatch {
 function facetsWire(f: DatasetFacets): Record<string, FacetValue[] | number | boolean> {
   return {
     total: f.total,
+    total_exact: f.totalIsExact,
     capped: f.capped,
     measurement: f.measurement,
     instrument: f.instrument,
@@ -82,6 +83,10 @@ const FACET_LIST = Type.Array(FACET_VALUE);
 const DATASET_FACETS = Type.Object(
   {
     total: Type.Integer({ minimum: 0, description: 'the number of datasets matched (the list total)' }),
+    total_exact: Type.Boolean({
+      description:
+        'false when a full-text or metadata search matches more than TOTAL_COUNT_LIMIT datasets: `total` is that limit (as the list)',
+    }),
     capped: Type.Boolean({
       description: `true when more than ${FACET_SAMPLE} datasets match: the keyword counts (and every count, for a filter on keyword, text, metadata, names, sessions, samples, relatives or access selectors) are over the newest ${FACET_SAMPLE} of them; false when every count is exact`,
     }),

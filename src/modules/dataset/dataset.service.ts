@@ -7,7 +7,7 @@ import type { ProjectService } from '../project/project.service';
 import type { InstrumentService } from '../instrument/instrument.service';
 import type { AccessService } from '../access/access.service';
 import type { AccessSelectors } from '../access/access-selectors';
-import type { PageRequest } from '../../core/db/page';
+import type { PageRequest, Total } from '../../core/db/page';
 import {
   OwnedRecords,
   type OwnedRecordCreate,
@@ -80,6 +80,11 @@ export class DatasetService {
 
   count(ctx: RequestContext, filter: DatasetFilter): Promise<number> {
     return this.query.count(ctx, filter);
+  }
+
+  /** The list total (bounded for full-text and metadata searches, docs/scale.md). */
+  total(ctx: RequestContext, filter: DatasetFilter): Promise<Total> {
+    return this.query.total(ctx, filter);
   }
 
   /** Facet counts of the datasets `filter` selects for the caller. */

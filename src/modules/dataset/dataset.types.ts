@@ -97,7 +97,16 @@ const top = `the ${FACET_LIMIT} most frequent values, ties by value`;
   description: `Counts of the datasets a filter selects, per dimension (${top}); datasets without a value in a dimension are not counted in it.`,
 })
 export class DatasetFacetsType {
-  @Field(() => Int, { description: 'How many datasets the filter selects (the list total).' }) total!: number;
+  @Field(() => Int, {
+    description:
+      'How many datasets the filter selects (the list total); at least this many when `totalIsExact` is false.',
+  })
+  total!: number;
+  @Field({
+    description:
+      "False when a full-text or metadata search matches more than TOTAL_COUNT_LIMIT datasets (as the list's `totalCountIsExact`).",
+  })
+  totalIsExact!: boolean;
   @Field({
     description: `True when more than ${FACET_SAMPLE} datasets match: the keyword counts (and every count, for a filter on keyword, text, metadata, names, sessions, samples, relatives or access selectors) are over the newest ${FACET_SAMPLE} of them; false when every count is exact.`,
   })
@@ -174,4 +183,5 @@ export class UpdateDatasetInput extends DatasetTextInput {
 
 export const { Connection: DatasetConnection } = connectionTypes('Dataset', Dataset, 'A page of datasets.', {
   projectRelation: true,
+  boundedTotal: true,
 });

@@ -1,6 +1,13 @@
 import type { RequestContext } from '../../core/context';
 import { and, sql, type Sql } from '../../core/db/sql';
-import { countRows, selectPage, type PageRequest, type RowPage } from '../../core/db/page';
+import {
+  countRows,
+  countRowsUpTo,
+  selectPage,
+  type PageRequest,
+  type RowPage,
+  type Total,
+} from '../../core/db/page';
 import {
   OwnedRecordQuery,
   type ExactColumn,
@@ -42,6 +49,12 @@ export class SampleQuery extends OwnedRecordQuery<Sample, SampleFilter> {
 
   async count(ctx: RequestContext, f: SampleFilter): Promise<number> {
     return countRows(ctx.em, 'sample s', await this.compile(ctx, f));
+  }
+
+  /** The list total: exact, except for metadata conditions past TOTAL_COUNT_LIMIT (docs/scale.md). */
+  async total(ctx: RequestContext, f: SampleFilter): Promise<Total> {
+    if (!f.metadata?.length) return { count: await this.count(ctx, f), exact: true };
+    return countRowsUpTo(ctx.em, 'sample s', await this.compile(ctx, f), ctx.config.limits.totalCountLimit);
   }
 
   /** The project MFID the filter names (both selectors must agree), or null for none. */

@@ -16,7 +16,7 @@ import {
 
 async function sampleConnection(ctx: RequestContext, filter: SampleFilter, args: PageArgs) {
   const page = await ctx.services.sample.list(ctx, filter, pageOf(ctx, args));
-  return toConnection(SampleConnection, page, () => ctx.services.sample.count(ctx, filter));
+  return toConnection(SampleConnection, page, () => ctx.services.sample.total(ctx, filter));
 }
 
 @Resolver(() => Sample)

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../core/context';
-import type { PageRequest, RowPage } from '../../core/db/page';
+import type { PageRequest, RowPage, Total } from '../../core/db/page';
 import type { AccessService } from '../access/access.service';
 import type { AccessSelectors } from '../access/access-selectors';
 import type { UserService } from '../user/user.service';
@@ -52,6 +52,11 @@ export class SampleService {
 
   count(ctx: RequestContext, filter: SampleFilter): Promise<number> {
     return this.query.count(ctx, filter);
+  }
+
+  /** The list total (bounded for metadata conditions, docs/scale.md). */
+  total(ctx: RequestContext, filter: SampleFilter): Promise<Total> {
+    return this.query.total(ctx, filter);
   }
 
   create(ctx: RequestContext, input: SampleCreateInput): Promise<Sample> {

@@ -53,4 +53,6 @@ export class CreateSampleInput extends withCreationFields(SampleTextInput) {}
 @InputType({ description: 'Changes to a sample; project and owner change only through their workflows.' })
 export class UpdateSampleInput extends SampleTextInput {}
 
-export const { Connection: SampleConnection } = connectionTypes('Sample', Sample, 'A page of samples.');
+export const { Connection: SampleConnection } = connectionTypes('Sample', Sample, 'A page of samples.', {
+  boundedTotal: true,
+});

@@ -341,7 +341,7 @@ export type DatasetListQueryVariables = Exact<{
 }>;
 
 
-export type DatasetListQuery = { datasets: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ uniqueId: string, datasetName: string | null, measurement: string | null, dataType: string | null, creationTime: string, public: boolean, ownerOrcid: string, owner: { uniqueId: string, username: string | null } | null, project: { projectId: string, title: string | null } | null, instrument: { uniqueId: string, instrumentName: string } | null, firstThumbnail: { id: number, mimeType: string, thumbnailB64str: string, thumbnailName: string } | null }> } };
+export type DatasetListQuery = { datasets: { totalCount: number, totalCountIsExact: boolean, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ uniqueId: string, datasetName: string | null, measurement: string | null, dataType: string | null, creationTime: string, public: boolean, ownerOrcid: string, owner: { uniqueId: string, username: string | null } | null, project: { projectId: string, title: string | null } | null, instrument: { uniqueId: string, instrumentName: string } | null, firstThumbnail: { id: number, mimeType: string, thumbnailB64str: string, thumbnailName: string } | null }> } };
 
 export type DatasetRowFragment = { uniqueId: string, datasetName: string | null, measurement: string | null, dataType: string | null, creationTime: string, public: boolean, ownerOrcid: string, owner: { uniqueId: string, username: string | null } | null, project: { projectId: string, title: string | null } | null, instrument: { uniqueId: string, instrumentName: string } | null, firstThumbnail: { id: number, mimeType: string, thumbnailB64str: string, thumbnailName: string } | null };
 
@@ -885,6 +885,7 @@ export const DatasetListDocument = new TypedDocumentString(`
     query DatasetList($first: Int, $after: String, $filter: DatasetFilterInput, $orderBy: DatasetOrderInput) {
   datasets(first: $first, after: $after, filter: $filter, orderBy: $orderBy) {
     totalCount
+    totalCountIsExact
     pageInfo {
       hasNextPage
       endCursor

@@ -16,6 +16,7 @@ const DatasetList = graphql(`
   query DatasetList($first: Int, $after: String, $filter: DatasetFilterInput, $orderBy: DatasetOrderInput) {
     datasets(first: $first, after: $after, filter: $filter, orderBy: $orderBy) {
       totalCount
+      totalCountIsExact
       pageInfo {
         hasNextPage
         endCursor
@@ -152,7 +153,9 @@ export function Find() {
             {loading
               ? 'Searching…'
               : total !== undefined
-                ? `${total} dataset${total === 1 ? '' : 's'} found`
+                ? list.data?.datasets.totalCountIsExact === false
+                  ? `More than ${total} datasets found`
+                  : `${total} dataset${total === 1 ? '' : 's'} found`
                 : ''}
           </p>
           {error && (
