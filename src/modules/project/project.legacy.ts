@@ -1,7 +1,7 @@
 import { NullableString, Type } from '../../core/rest/schema';
 import type { RequestContext } from '../../core/context';
 import { toLegacyFlags } from '../../core/rest/wire';
-import { toPublicUser } from '../user/user.legacy';
+import { toPublicUser, USER_FIELDS } from '../user/user.legacy';
 import type { Project } from './project.entity';
 import type { ProjectCapabilities } from './project.policy';
 import type { ProjectMember } from './project-member.entity';
@@ -71,16 +71,4 @@ export const PROJECT = Type.Object(
   { title: 'Project' },
 );
 /** A project member: the public-safe user with the role. */
-export const MEMBER = Type.Object(
-  {
-    unique_id: Type.String(),
-    username: nullable,
-    first_name: nullable,
-    last_name: nullable,
-    email: Type.Optional(nullable),
-    orcid: Type.String(),
-    is_service_account: Type.Boolean(),
-    role: Type.String(),
-  },
-  { title: 'Member' },
-);
+export const MEMBER = Type.Object({ ...USER_FIELDS, role: Type.String() }, { title: 'Member' });

@@ -66,27 +66,26 @@ export function parseUserPatch(body: Record<string, unknown>): UserPatch {
 }
 
 const nullable = NullableString();
+/** The fields of the public-safe user (email only for oneself and platform admins). */
+const PUBLIC_USER_FIELDS = {
+  unique_id: Type.String({ description: 'ORCID' }),
+  username: nullable,
+  first_name: nullable,
+  last_name: nullable,
+  email: Type.Optional(nullable),
+};
+/** The public-safe user and what every user record adds to it (project members add a role). */
+export const USER_FIELDS = {
+  ...PUBLIC_USER_FIELDS,
+  orcid: Type.String(),
+  is_service_account: Type.Boolean(),
+};
 /** The public-safe user (email only for oneself and platform admins). */
-export const PUBLIC_USER = Type.Object(
-  {
-    unique_id: Type.String({ description: 'ORCID' }),
-    username: nullable,
-    first_name: nullable,
-    last_name: nullable,
-    email: Type.Optional(nullable),
-  },
-  { title: 'PublicUser' },
-);
+export const PUBLIC_USER = Type.Object(PUBLIC_USER_FIELDS, { title: 'PublicUser' });
 /** A user record: the full record for oneself and platform admins, else the public-safe fields. */
 export const USER = Type.Object(
   {
-    unique_id: Type.String({ description: 'ORCID' }),
-    username: nullable,
-    first_name: nullable,
-    last_name: nullable,
-    email: Type.Optional(nullable),
-    orcid: Type.String(),
-    is_service_account: Type.Boolean(),
+    ...USER_FIELDS,
     id: Type.Optional(Type.Integer()),
     is_platform_admin: Type.Optional(Type.Boolean()),
     creation_time: Type.Optional(Type.String({ format: 'date-time' })),
