@@ -6,29 +6,38 @@ import { ZipFile } from 'yazl';
 import type { Logger } from '../../core/logger';
 import type { ObjectStore } from '../../core/storage/object-store';
 import { attachmentDisposition } from '../../core/storage/keys';
-import type { ArchivePlan } from './download.service';
+import type { ArchivePlan, DownloadTarget } from './download.service';
 
 /** The archive entry listing the files left out (tab-separated: MFID, name, reason). */
 export const SKIPPED_MANIFEST = 'SKIPPED.tsv';
 
-/** Names unique within the archive: a repeated `a.h5` becomes `a (2).h5`. */
-export function uniqueNames(names: string[]): string[] {
-  const used = new Set<string>();
-  return names.map((name) => {
+/** Names unique within an archive, handed out one at a time: a repeated `a.h5` becomes `a (2).h5`. */
+export class UniqueNames {
+  private readonly used = new Set<string>();
+
+  take(name: string): string {
     const ext = path.extname(name);
     const stem = name.slice(0, name.length - ext.length);
     let candidate = name;
-    for (let n = 2; used.has(candidate); n++) candidate = `${stem} (${n})${ext}`;
-    used.add(candidate);
+    for (let n = 2; this.used.has(candidate); n++) candidate = `${stem} (${n})${ext}`;
+    this.used.add(candidate);
     return candidate;
-  });
+  }
+}
+
+/** Names unique within the archive: a repeated `a.h5` becomes `a (2).h5`. */
+export function uniqueNames(names: string[]): string[] {
+  const namer = new UniqueNames();
+  return names.map((name) => namer.take(name));
 }
 
 /**
  * Streams the plan's targets as one ZIP archive, first the manifest of the files it leaves out
- * (`SKIPPED.tsv`, only when there are any; `X-Archive-Skipped` counts them) (stored, not compressed: scientific data rarely shrinks
- * and the archive then costs no CPU). Each object is opened only when its turn comes, so memory
- * stays bounded whatever the dataset's size.
+ * (`SKIPPED.tsv`, only when there are any, so a stored file of that name becomes
+ * `SKIPPED (2).tsv`; `X-Archive-Skipped` counts them), then the stored files batch by batch as
+ * the plan reads them: the first bytes leave before the last batch is read (stored, not
+ * compressed: scientific data rarely shrinks and the archive then costs no CPU). Each object is
+ * opened only when its turn comes, so memory stays bounded whatever the dataset's size.
  */
 export async function streamArchive(
   res: Response,
@@ -39,18 +48,22 @@ export async function streamArchive(
 ): Promise<void> {
   const { targets, skipped } = plan;
   const zip = new ZipFile();
-  const names = uniqueNames([...targets.map((t) => t.filename), SKIPPED_MANIFEST]);
+  const names = new UniqueNames();
   const mtime = new Date();
   if (skipped.length) {
     // nothing is left out silently: the manifest names each file not in the archive and why
     const lines = skipped.map((s) => `${s.fileId}\t${s.filename}\t${s.reason}`);
-    zip.addBuffer(Buffer.from(`file_mfid\tfilename\treason\n${lines.join('\n')}\n`), names[targets.length], {
-      mtime,
-      compress: false,
-    });
+    zip.addBuffer(
+      Buffer.from(`file_mfid\tfilename\treason\n${lines.join('\n')}\n`),
+      names.take(SKIPPED_MANIFEST),
+      {
+        mtime,
+        compress: false,
+      },
+    );
   }
-  targets.forEach((t, i) => {
-    zip.addReadStreamLazy(names[i], { size: t.size, compress: false, mtime }, (cb) => {
+  const add = (t: DownloadTarget) => {
+    zip.addReadStreamLazy(names.take(t.filename), { size: t.size, compress: false, mtime }, (cb) => {
       store.get(t.key).then(
         (object) => {
           if (object) cb(null, object.body);
@@ -61,18 +74,30 @@ export async function streamArchive(
         },
       );
     });
-  });
+  };
   const output = zip.outputStream as Readable;
   zip.on('error', (err: Error) => output.destroy(err));
-  zip.end();
   res.status(200);
   res.setHeader('Content-Type', 'application/zip');
   res.setHeader('Content-Disposition', attachmentDisposition(archiveName));
   res.setHeader('X-Archive-Skipped', String(skipped.length));
+  // settled at once: a client that goes away mid-archive must not leave a rejection unhandled
+  const sending = pipeline(output, res).then(
+    () => null,
+    (err: unknown) => err,
+  );
   try {
-    await pipeline(output, res);
+    for await (const batch of targets) {
+      if (res.destroyed) break; // the client has gone: read no further
+      batch.forEach(add);
+    }
+    zip.end();
   } catch (err) {
-    log.warn({ err }, 'archive download interrupted');
+    output.destroy(err as Error);
+  }
+  const failed = await sending;
+  if (failed) {
+    log.warn({ err: failed }, 'archive download interrupted');
     res.destroy();
   }
 }

@@ -32,9 +32,9 @@ export function remoteFileError(file: AssociatedFile): AppError {
   );
 }
 
-/** What a dataset archive holds, and what it leaves out and why (its manifest). */
+/** What a dataset archive holds (in batches, read as it streams), and what it leaves out and why (its manifest). */
 export interface ArchivePlan {
-  targets: DownloadTarget[];
+  targets: AsyncIterable<DownloadTarget[]>;
   skipped: { fileId: string; filename: string; reason: string }[];
 }
 
@@ -110,7 +110,7 @@ export class DownloadService {
     ctx: RequestContext,
     datasetId: string,
     opts: LinkOptions = {},
-    page?: { limit: number; offset: number },
+    page?: { limit: number; offset: number; after?: string },
   ): Promise<Record<string, string>> {
     const stored = (await this.deps.files.ofDataset(ctx, datasetId, page)).filter((f) => f.storageKey);
     // this wording makes older clients read the 404 as "no links" rather than an error
@@ -126,19 +126,28 @@ export class DownloadService {
    */
   async archiveTargets(ctx: RequestContext, datasetId: string, include: string[]): Promise<ArchivePlan> {
     const matchers = include.map(globToRegExp);
-    const plan: ArchivePlan = { targets: [], skipped: [] };
-    for (const f of await this.deps.files.ofDataset(ctx, datasetId)) {
-      if (matchers.length && !matchers.some((m) => m.test(f.filename))) continue;
-      if (f.storageKey) plan.targets.push(this.target(f));
-      else {
-        plan.skipped.push({
-          fileId: f.uniqueId,
-          filename: f.filename,
-          reason: `remote file on "${f.storageBackend}"${f.storagePath ? ` at ${f.storagePath}` : ''}: not in the service storage`,
-        });
+    const wanted = (name: string) => matchers.length === 0 || matchers.some((m) => m.test(name));
+    const files = await this.deps.files.archiveFiles(ctx, datasetId);
+    const skipped = files.remote
+      .filter((f) => wanted(f.filename))
+      .map((f) => ({
+        fileId: f.unique_id,
+        filename: f.filename,
+        reason: `remote file on "${f.storage_backend}"${f.storage_path ? ` at ${f.storage_path}` : ''}: not in the service storage`,
+      }));
+    async function* targets(): AsyncIterable<DownloadTarget[]> {
+      for await (const batch of files.stored) {
+        yield batch
+          .filter((f) => wanted(f.filename))
+          .map((f) => ({
+            key: f.storage_key ?? '',
+            filename: f.filename,
+            contentType: f.content_type ?? 'application/octet-stream',
+            size: f.size ?? 0,
+          }));
       }
     }
-    return plan;
+    return { targets: targets(), skipped };
   }
 }
 

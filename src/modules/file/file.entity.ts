@@ -35,6 +35,11 @@ export const SERVICE_STORAGE_BACKEND = 'gcs';
     'create unique index associated_file_dataset_sha256_stored_uq on associated_file (dataset_mfid, sha256) where storage_key is not null',
 })
 @Index({ properties: ['sha256'] })
+@Index({
+  name: 'associated_file_remote_idx',
+  expression:
+    'create index associated_file_remote_idx on associated_file (dataset_mfid, unique_id) where storage_key is null',
+})
 export class AssociatedFile extends TimedRecord {
   [PrimaryKeyProp]?: 'uniqueId';
 

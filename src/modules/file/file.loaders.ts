@@ -17,15 +17,19 @@ export function fileLoaders(em: EntityManager) {
       let loader = pages.get(key);
       if (!loader) {
         loader = new DataLoader(async (ids: readonly string[]) => {
-          const rows = await rawQuery<Record<string, unknown> & { rn?: unknown }>(
+          // one statement, a subquery per dataset with its MFID as a constant: each stops at its
+          // page, so the cost is the pages', not the datasets' files (a window over every file
+          // was linear), and the planner judges each dataset by its own size (through a lateral
+          // join it assumed the average and walked the whole primary key for a small one)
+          const one = `(select * from associated_file where dataset_mfid = ? ${cursor ? 'and unique_id < ?' : ''}
+             order by unique_id desc limit ?)`;
+          const rows = await rawQuery<Record<string, unknown>>(
             em,
-            `select * from (select f.*, row_number() over (partition by f.dataset_mfid order by f.unique_id desc) as rn
-               from associated_file f where f.dataset_mfid in (?) ${cursor ? 'and f.unique_id < ?' : ''}) x
-             where x.rn <= ? order by x.unique_id desc`,
-            cursor ? [[...ids], cursor, limit + 1] : [[...ids], limit + 1],
+            `select * from (${ids.map(() => one).join(' union all ')}) f order by f.unique_id desc`,
+            ids.flatMap((id) => (cursor ? [id, cursor, limit + 1] : [id, limit + 1])),
           );
           const byDataset = new Map<string, AssociatedFile[]>(ids.map((id) => [id, []]));
-          for (const { rn: _rn, ...row } of rows) {
+          for (const row of rows) {
             const file = em.map(AssociatedFile, row);
             byDataset.get(file.dataset.uniqueId)?.push(file);
           }

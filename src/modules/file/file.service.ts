@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import type { Config } from '../../core/config';
-import { notFound } from '../../core/errors';
+import { notFound, validationError } from '../../core/errors';
 import { isMfid, newMfid } from '../../core/ids';
 import { rawQuery } from '../../core/db/raw';
 import type { ObjectStore } from '../../core/storage/object-store';
@@ -36,6 +36,20 @@ export interface FileAdded {
   file: AssociatedFile;
   created: boolean;
   ingestor: string | null;
+}
+
+/** Stored files read per statement while an archive streams. */
+export const ARCHIVE_BATCH = 1000;
+
+/** What an archive needs of a file, as a plain row. */
+export interface ArchiveRow {
+  unique_id: string;
+  filename: string;
+  size: number | null;
+  content_type: string | null;
+  storage_key: string | null;
+  storage_backend: string;
+  storage_path: string | null;
 }
 
 export interface FileDeps {
@@ -81,17 +95,57 @@ export class FileService {
 
   /** A dataset the caller may read, with the files it holds, oldest first. */
   /** The files of a readable dataset, oldest first: all of them, or a page (`limit` after `offset`). */
+  /**
+   * A dataset's files by MFID: a page by offset, or (`after`, a file MFID) the files after that
+   * one, whose cost does not grow with the dataset's size.
+   */
   async ofDataset(
     ctx: RequestContext,
     datasetId: string,
-    page?: { limit: number; offset: number },
+    page?: { limit: number; offset: number; after?: string },
   ): Promise<AssociatedFile[]> {
+    if (page?.after !== undefined && !isMfid(page.after))
+      throw validationError('after', 'must be a file MFID');
     const ds = await this.deps.datasets.get(ctx, datasetId);
     return ctx.em.find(
       AssociatedFile,
-      { dataset: ds.uniqueId },
+      page?.after === undefined
+        ? { dataset: ds.uniqueId }
+        : { dataset: ds.uniqueId, uniqueId: { $gt: page.after } },
       { orderBy: { uniqueId: 'asc' }, ...(page ? { limit: page.limit, offset: page.offset } : {}) },
     );
+  }
+
+  /**
+   * A dataset's files as plain rows of what an archive needs, by MFID, without entities (a
+   * dataset may hold a hundred thousand files): its remote files at once (the archive's
+   * manifest), its stored files in batches of `ARCHIVE_BATCH`, read as the archive streams.
+   */
+  async archiveFiles(
+    ctx: RequestContext,
+    datasetId: string,
+  ): Promise<{ remote: ArchiveRow[]; stored: AsyncIterable<ArchiveRow[]> }> {
+    const ds = await this.deps.datasets.get(ctx, datasetId);
+    const em = ctx.em;
+    const select = `select unique_id, filename, size::float8 as size, content_type, storage_key, storage_backend, storage_path
+       from associated_file where dataset_mfid = ?`;
+    const remote = await rawQuery<ArchiveRow>(em, `${select} and storage_key is null order by unique_id`, [
+      ds.uniqueId,
+    ]);
+    async function* stored(): AsyncIterable<ArchiveRow[]> {
+      let after = '';
+      for (;;) {
+        const rows = await rawQuery<ArchiveRow>(
+          em,
+          `${select} and storage_key is not null and unique_id > ? order by unique_id limit ?`,
+          [ds.uniqueId, after, ARCHIVE_BATCH],
+        );
+        if (rows.length > 0) yield rows;
+        if (rows.length < ARCHIVE_BATCH) return;
+        after = rows[rows.length - 1].unique_id;
+      }
+    }
+    return { remote, stored: stored() };
   }
 
   list(ctx: RequestContext, filter: FileFilter, page: { limit: number; offset: number }) {
