@@ -15,6 +15,7 @@ import { Migration20261123220001_webhooks as M12 } from './Migration202611232200
 import { Migration20261123231111_ingestion_progress as M13 } from './Migration20261123231111_ingestion_progress';
 import { Migration20261123232336_dataset_keyword_index as M14 } from './Migration20261123232336_dataset_keyword_index';
 import { Migration20261124115529_remote_files_index as M15 } from './Migration20261124115529_remote_files_index';
+import { Migration20261124120703_text_search_statistics as M16 } from './Migration20261124120703_text_search_statistics';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -34,4 +35,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261123231111_ingestion_progress', class: M13 },
   { name: 'Migration20261123232336_dataset_keyword_index', class: M14 },
   { name: 'Migration20261124115529_remote_files_index', class: M15 },
+  { name: 'Migration20261124120703_text_search_statistics', class: M16 },
 ];

@@ -55,7 +55,9 @@ export class RequestContext {
    * Held in an object rather than a field: Apollo hands resolvers a shallow copy of the context,
    * and the copy and the original (which the DataLoaders see) must share one scope.
    */
-  private readonly cache: { scope?: Promise<ContextTypes['scope']> } = {};
+  private readonly cache: { scope?: Promise<ContextTypes['scope']>; memos: Map<string, Promise<unknown>> } = {
+    memos: new Map(),
+  };
   /** Records fetched by a canonical single read: only these get `capabilities` computed. */
   readonly canonical = new WeakSet();
   /** Effective permissions computed during this request, by resource id. */
@@ -132,9 +134,23 @@ export class RequestContext {
     return this.cache.scope;
   }
 
-  /** Forgets the cached scope (after the caller's own memberships change). */
+  /**
+   * A value derived from the caller's access, computed once per request under `key` (shared by
+   * Apollo's copies of this context) and forgotten with the scope.
+   */
+  memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    let value = this.cache.memos.get(key) as Promise<T> | undefined;
+    if (!value) {
+      value = compute();
+      this.cache.memos.set(key, value);
+    }
+    return value;
+  }
+
+  /** Forgets the cached scope and what was derived from it (after the caller's own memberships or grants change). */
   resetScope(): void {
     this.cache.scope = undefined;
+    this.cache.memos.clear();
     this.permissions.clear();
   }
 }

@@ -5,6 +5,9 @@ import { and, inList, or, sql, type Sql } from '../../core/db/sql';
 import { higher, rank, type GrantablePermission, type Permission } from './permission';
 import type { ResourceType } from './access-grant.entity';
 
+/** Records granted to a caller are listed by MFID in visibility conditions up to this many (else probed per row). */
+export const GRANTED_ID_LIST = 1000;
+
 /** What the caller may reach through membership, loaded once per request when first needed. */
 export interface AccessScope {
   userId: string;
@@ -188,18 +191,44 @@ export class AccessService {
     const scope = await ctx.scope();
     if (scope.isPlatformAdmin) return null;
     const projects = [...scope.projectRoles.keys()];
-    const grants = this.grantPrincipals(scope, 'g');
     return or(
       sql(`${alias}.public = true`),
       sql(`${alias}.owner_id = ?`, scope.userId),
       opts.project === false ? null : inList(`${alias}.project_mfid`, projects),
-      opts.grants === false
-        ? null
-        : {
-            sql: `exists (select 1 from access_grant g where g.resource_id = ${alias}.unique_id and (${grants.sql}))`,
-            params: grants.params,
-          },
+      opts.grants === false ? null : await this.grantedCondition(ctx, scope, alias),
     );
+  }
+
+  /**
+   * The records a grant lets the caller read, as a condition on `alias.unique_id`: the list of
+   * their MFIDs (loaded once per request) when there are at most `GRANTED_ID_LIST`, else a probe
+   * of the grants per row. The list is what keeps the planner right: it estimates and hashes an
+   * `in (…)` of constants exactly, while an `exists` inside the visibility `or` gets a default
+   * selectivity of one half and turns selective searches into walks of the whole table
+   * (docs/scale.md). Null when no grant reaches the caller.
+   */
+  private async grantedCondition(
+    ctx: RequestContext,
+    scope: AccessScope,
+    alias: string,
+  ): Promise<Sql | null> {
+    const ids = await ctx.memo('access.grantedIds', async () => {
+      const principals = this.grantPrincipals(scope, 'g');
+      const rows = await rawQuery<{ resource_id: string }>(
+        ctx.em,
+        `select distinct g.resource_id from access_grant g where ${principals.sql} limit ?`,
+        [...principals.params, GRANTED_ID_LIST + 1],
+      );
+      return rows.length > GRANTED_ID_LIST ? null : rows.map((r) => r.resource_id);
+    });
+    if (ids === null) {
+      const grants = this.grantPrincipals(scope, 'g');
+      return {
+        sql: `exists (select 1 from access_grant g where g.resource_id = ${alias}.unique_id and (${grants.sql}))`,
+        params: grants.params,
+      };
+    }
+    return ids.length === 0 ? null : inList(`${alias}.unique_id`, ids);
   }
 
   /**
