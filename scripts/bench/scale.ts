@@ -73,12 +73,16 @@ async function seed(
       cols.name.push(
         `scan ${i} ${i % 4 === 0 ? COMMON : 'measure'}${i % (size / 10) === 7 ? ` ${RARE}` : ''}`,
       );
-      cols.owner.push(owners[i % owners.length]);
-      cols.project.push(i % 7 === 0 ? null : projects[i % projects.length]);
+      // who may read a dataset is drawn from a hash of its number, not from the number itself:
+      // derived from i modulo small numbers like the searched values, visibility correlated with
+      // them (the ordinary user read none of the datasets of material7, or of high beam energy)
+      const r = Math.imul(i + 1, 2654435761) >>> 0;
+      cols.owner.push(owners[r % owners.length]);
+      cols.project.push((r >>> 8) % 7 === 0 ? null : projects[(r >>> 11) % projects.length]);
       cols.instrument.push(i % 3 === 0 ? instrument : null);
       cols.measurement.push(MEASUREMENTS[i % MEASUREMENTS.length]);
       cols.dataType.push(i % 2 ? 'raw' : 'processed');
-      cols.pub.push(i % 10 === 0);
+      cols.pub.push((r >>> 20) % 10 === 0);
       cols.meta.push(
         JSON.stringify({
           temperature: { value: 200 + (i % 200), unit: 'K' },
