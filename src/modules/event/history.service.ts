@@ -6,7 +6,8 @@ import type { AnyResource } from '../resource/resource.service';
 import type { EventPolicy } from './event.policy';
 import type { HistoryEntry } from './history.types';
 
-interface EventRow {
+/** A `domain_event` row as stored. */
+export interface EventRow {
   event_id: string;
   type: string;
   occurred_at: Date | string;

@@ -2,22 +2,16 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { ContextFactory } from '../../core/context-factory';
 import type { RequestContext } from '../../core/context';
 import { rawQuery } from '../../core/db/raw';
+import type { Config } from '../../core/config';
 import type { Logger } from '../../core/logger';
+import type { EventRow } from '../event/history.service';
 import type { DatasetService } from '../dataset/dataset.service';
 import type { ResourceService } from '../resource/resource.service';
 import { searchFilter, type SavedSearch } from './webhook-input';
 import { sign } from './webhook-signing';
 
-export interface WebhookSettings {
-  pollIntervalMs: number;
-  timeoutMs: number;
-  leaseSeconds: number;
-  maxAttempts: number;
-  retryBaseMs: number;
-  disableAfterFailures: number;
-  concurrency: number;
-  retentionDays: number;
-}
+/** The delivery settings (`WEBHOOK_*` in the configuration). */
+export type WebhookSettings = Config['webhooks'];
 
 export interface DispatcherDeps {
   orm: MikroORM;
@@ -28,7 +22,8 @@ export interface DispatcherDeps {
   settings: WebhookSettings;
 }
 
-interface Claimed {
+/** A delivery claimed for sending, with its subscription and its event. */
+interface Claimed extends EventRow {
   id: string;
   subscription_id: string;
   attempts: number;
@@ -37,14 +32,6 @@ interface Claimed {
   owner_id: string;
   sub_resource_id: string | null;
   search: SavedSearch | null;
-  event_id: string;
-  type: string;
-  occurred_at: Date | string;
-  actor_id: string | null;
-  resource_id: string;
-  resource_type: string;
-  project_mfid: string | null;
-  payload: Record<string, unknown>;
 }
 
 const MAX_BACKOFF_MS = 3_600_000;
