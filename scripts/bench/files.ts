@@ -1,14 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { loadConfig } from '../../src/core/config';
-import { createLogger } from '../../src/core/logger';
 import { rawQuery } from '../../src/core/db/raw';
 import { newMfid } from '../../src/core/ids';
 import { encodeCursor } from '../../src/core/pagination';
-import { createApp } from '../../src/app';
-import { ok, percentile, scratchDatabase } from './lib';
+import { benchService, ok, percentile } from './lib';
 
 /**
  * A dataset of a hundred thousand files beside one of ten (`BENCH_FILES`, default 100 000), in
@@ -38,17 +32,8 @@ interface Setup {
 }
 
 async function setup(): Promise<Setup> {
-  const db = await scratchDatabase('bench_files');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-bench-files-'));
-  const config = loadConfig({
-    DATABASE_URL: db.url,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    SHUTDOWN_TIMEOUT_MS: '0',
-  });
-  const app = await createApp({ config, log: createLogger('silent'), databaseUrl: db.url });
-  const port = await app.listen(0, '127.0.0.1');
-  const base = `http://127.0.0.1:${port}`;
+  const service = await benchService('bench_files');
+  const { app, base } = service;
   const em = app.orm.em.fork();
   const user = await app.services.user.create(em, { username: 'bench-files-owner' });
   const admin = await app.services.user.create(em, { username: 'bench-files-admin' });
@@ -121,11 +106,9 @@ async function setup(): Promise<Setup> {
     deep,
     middle,
     close: async () => {
-      app.server.closeAllConnections();
-      await app.close();
-      if (process.env.BENCH_KEEP === '1') console.log(`Kept: ${db.url}`);
-      else await db.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      const keep = process.env.BENCH_KEEP === '1';
+      await service.close(keep);
+      if (keep) console.log(`Kept: ${service.url}`);
     },
   };
 }

@@ -1,4 +1,10 @@
 /** Shared helpers of the benchmark scripts: scratch databases, timing, percentiles and table output. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../src/core/config';
+import { createLogger } from '../../src/core/logger';
+import { createApp, type App } from '../../src/app';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/core/db/embedded';
 import { rawQuery } from '../../src/core/db/raw';
 import { createOrm } from '../../src/core/db/orm';
@@ -87,4 +93,35 @@ export async function scratchDatabase(prefix: string): Promise<{ url: string; dr
   const url = new URL(server);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => onServer(`drop database if exists ${name} with (force)`) };
+}
+
+/** The service in this process on a scratch database (`scratchDatabase(prefix)`), listening on a free port. */
+export async function benchService(prefix: string): Promise<{
+  app: App;
+  base: string;
+  /** drops the database unless `keep`; removes the data directory */
+  close: (keep?: boolean) => Promise<void>;
+  url: string;
+}> {
+  const db = await scratchDatabase(prefix);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `catalog-${prefix}-`));
+  const config = loadConfig({
+    DATABASE_URL: db.url,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    SHUTDOWN_TIMEOUT_MS: '0',
+  });
+  const app = await createApp({ config, log: createLogger('silent'), databaseUrl: db.url });
+  const port = await app.listen(0, '127.0.0.1');
+  return {
+    app,
+    base: `http://127.0.0.1:${port}`,
+    url: db.url,
+    close: async (keep = false) => {
+      app.server.closeAllConnections();
+      await app.close();
+      if (!keep) await db.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,14 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { loadConfig } from '../../src/core/config';
-import { createLogger } from '../../src/core/logger';
 import { rawQuery } from '../../src/core/db/raw';
 import { newMfid } from '../../src/core/ids';
-import { createApp } from '../../src/app';
 import { indexedValues } from '../../src/modules/metadata/metadata-quantities';
-import { ok, percentile, scratchDatabase } from './lib';
+import { benchService, ok, percentile } from './lib';
 
 /**
  * The dataset collection at two catalog sizes side by side (default 10 000 and 100 000; the
@@ -170,16 +164,8 @@ async function rebuildDerived(em: EntityManager): Promise<void> {
 }
 
 async function catalog(size: number): Promise<Catalog> {
-  const db = await scratchDatabase(`bench_scale_${size}`);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-bench-scale-'));
-  const config = loadConfig({
-    DATABASE_URL: db.url,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    SHUTDOWN_TIMEOUT_MS: '0',
-  });
-  const app = await createApp({ config, log: createLogger('silent'), databaseUrl: db.url });
-  const port = await app.listen(0, '127.0.0.1');
+  const service = await benchService(`bench_scale_${size}`);
+  const { app } = service;
   const em = app.orm.em.fork();
   const user = await app.services.user.create(em, { username: `bench-user-${size}` });
   const admin = await app.services.user.create(em, { username: `bench-admin-${size}` });
@@ -220,21 +206,16 @@ async function catalog(size: number): Promise<Catalog> {
     [Math.floor(size / 2)],
   );
   console.log(`Seeded ${size} datasets in ${seconds.toFixed(1)} s.`);
-  if (KEEP) console.log(`Kept: ${db.url} (user ${user.uniqueId})`);
+  if (KEEP) console.log(`Kept: ${service.url} (user ${user.uniqueId})`);
   return {
     size,
-    base: `http://127.0.0.1:${port}`,
+    base: service.base,
     userKey,
     adminKey,
     project: projects[1],
     instrument,
     deepCursor: Buffer.from(`k:${deep.unique_id}`).toString('base64url'),
-    close: async () => {
-      app.server.closeAllConnections();
-      await app.close();
-      if (!KEEP) await db.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
+    close: () => service.close(KEEP),
   };
 }
 

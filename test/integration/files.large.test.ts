@@ -6,7 +6,7 @@ import { newDataset } from '../support/catalog';
 import { formUpload } from '../support/files';
 import { rawQuery } from '../../src/core/db/raw';
 import { newMfid } from '../../src/core/ids';
-import { ARCHIVE_BATCH } from '../../src/modules/file/file.service';
+import { ARCHIVE_BATCH } from '../../src/modules/file/archive-files';
 
 /**
  * A dataset of more files than one archive batch: the zip holds every stored file once (names

@@ -15,6 +15,7 @@ import { cleanContentType, cleanFilename, ingestorName } from './filename';
 import { StoredFileHooks } from './stored-file';
 import { applyFilePatch, checkRemoteInput, type FilePatch, type RemoteFileInput } from './file-input';
 import { actorOf, type EventService } from '../event/event.service';
+import { archiveFiles, type ArchiveFiles } from './archive-files';
 import { fieldChanges } from '../event/event.types';
 
 /** Bytes already written to the store, ready to become a file record. */
@@ -36,20 +37,6 @@ export interface FileAdded {
   file: AssociatedFile;
   created: boolean;
   ingestor: string | null;
-}
-
-/** Stored files read per statement while an archive streams. */
-export const ARCHIVE_BATCH = 1000;
-
-/** What an archive needs of a file, as a plain row. */
-export interface ArchiveRow {
-  unique_id: string;
-  filename: string;
-  size: number | null;
-  content_type: string | null;
-  storage_key: string | null;
-  storage_backend: string;
-  storage_path: string | null;
 }
 
 export interface FileDeps {
@@ -116,36 +103,10 @@ export class FileService {
     );
   }
 
-  /**
-   * A dataset's files as plain rows of what an archive needs, by MFID, without entities (a
-   * dataset may hold a hundred thousand files): its remote files at once (the archive's
-   * manifest), its stored files in batches of `ARCHIVE_BATCH`, read as the archive streams.
-   */
-  async archiveFiles(
-    ctx: RequestContext,
-    datasetId: string,
-  ): Promise<{ remote: ArchiveRow[]; stored: AsyncIterable<ArchiveRow[]> }> {
+  /** A readable dataset's files as an archive reads them (`archive-files.ts`). */
+  async archiveFiles(ctx: RequestContext, datasetId: string): Promise<ArchiveFiles> {
     const ds = await this.deps.datasets.get(ctx, datasetId);
-    const em = ctx.em;
-    const select = `select unique_id, filename, size::float8 as size, content_type, storage_key, storage_backend, storage_path
-       from associated_file where dataset_mfid = ?`;
-    const remote = await rawQuery<ArchiveRow>(em, `${select} and storage_key is null order by unique_id`, [
-      ds.uniqueId,
-    ]);
-    async function* stored(): AsyncIterable<ArchiveRow[]> {
-      let after = '';
-      for (;;) {
-        const rows = await rawQuery<ArchiveRow>(
-          em,
-          `${select} and storage_key is not null and unique_id > ? order by unique_id limit ?`,
-          [ds.uniqueId, after, ARCHIVE_BATCH],
-        );
-        if (rows.length > 0) yield rows;
-        if (rows.length < ARCHIVE_BATCH) return;
-        after = rows[rows.length - 1].unique_id;
-      }
-    }
-    return { remote, stored: stored() };
+    return archiveFiles(ctx.em, ds.uniqueId);
   }
 
   list(ctx: RequestContext, filter: FileFilter, page: { limit: number; offset: number }) {
