@@ -27,6 +27,8 @@ export interface Config {
   /** Absent: run the embedded PostgreSQL under `dataDir/db`. */
   databaseUrl?: string;
   dbPoolMax: number;
+  /** how long a process reuses what authenticated a key (0: look it up on every request) */
+  authCacheTtlMs: number;
   embeddedDbPort: number;
   dataDir: string;
   /** Absent: the filesystem object store under `dataDir/objects`. */
@@ -296,6 +298,7 @@ export function loadConfig(env: Env = process.env): Config {
     ]),
     databaseUrl,
     dbPoolMax: r.int('DB_POOL_MAX', 10, 1, 200),
+    authCacheTtlMs: r.int('AUTH_CACHE_TTL_MS', 3000, 0, 60_000),
     embeddedDbPort: r.int('EMBEDDED_DB_PORT', 0, 0, 65535),
     dataDir,
     s3,
