@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { groupLoader } from '../../core/db/loader';
 import { rawQuery } from '../../core/db/raw';
+import type { StatementBatch } from '../../core/db/statement-batch';
 import { Thumbnail } from './thumbnail.entity';
 
 /**
@@ -11,25 +12,29 @@ import { Thumbnail } from './thumbnail.entity';
 const LISTED = 'id, dataset_mfid, thumbnail_name, mime_type, creation_time, modification_time';
 
 /** Per-request loaders of the thumbnails of many datasets (callers pass readable datasets). */
-export function thumbnailLoaders(em: EntityManager) {
+export function thumbnailLoaders(em: EntityManager, batch: StatementBatch) {
   const map = (rows: Record<string, unknown>[]) => rows.map((r) => em.map(Thumbnail, r));
+  // without the bytes, rows may share the request's batched statement (no bytea in JSON)
+  const run = (columns: string, sql: string, ids: readonly string[]) =>
+    columns === LISTED
+      ? batch.query<Record<string, unknown>>(sql.replace('$columns', columns), [[...ids]])
+      : rawQuery<Record<string, unknown>>(em, sql.replace('$columns', columns), [[...ids]]);
   const all = (columns: string) =>
     groupLoader<string, Thumbnail>(
       async (ids) =>
-        map(
-          await rawQuery(em, `select ${columns} from thumbnail where dataset_mfid in (?) order by id`, [
-            [...ids],
-          ]),
+        // oldest first: sorted here, the batch keeps no row order
+        map(await run(columns, 'select $columns from thumbnail where dataset_mfid in (?)', ids)).sort(
+          (a, b) => a.id - b.id,
         ),
       (t) => t.dataset.uniqueId,
     );
   const first = (columns: string) =>
     new DataLoader<string, Thumbnail | null>(async (ids) => {
       const rows = map(
-        await rawQuery(
-          em,
-          `select distinct on (dataset_mfid) ${columns} from thumbnail where dataset_mfid in (?) order by dataset_mfid, id`,
-          [[...ids]],
+        await run(
+          columns,
+          'select distinct on (dataset_mfid) $columns from thumbnail where dataset_mfid in (?) order by dataset_mfid, id',
+          ids,
         ),
       );
       const byDataset = new Map(rows.map((t) => [t.dataset.uniqueId, t]));
