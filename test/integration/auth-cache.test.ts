@@ -32,6 +32,8 @@ afterAll(async () => {
 
 test('a key seen within the TTL runs no authentication statement; unknown keys are never cached', async () => {
   const u = await makeUser(a.app);
+  // made now: making a user is a write to the authentication tables, which empties the caches
+  const v = await makeUser(a.app);
   expect(await status(b, u.key)).toBe(200);
   b.queries.length = 0;
   expect(await status(b, u.key)).toBe(200);
@@ -39,6 +41,12 @@ test('a key seen within the TTL runs no authentication statement; unknown keys a
   for (let i = 0; i < 2; i++)
     expect(await status(b, 'cat_unknownkeyunknownkeyunknownkeyunknownkey1')).toBe(401);
   expect(onKeys(b)).toHaveLength(2);
+  // another key's first request writes its last_used_at: that bookkeeping keeps the cache
+  expect(await status(b, v.key)).toBe(200);
+  expect(b.queries.some((q) => /update "api_key" set "last_used_at"/.test(q))).toBe(true);
+  b.queries.length = 0;
+  expect(await status(b, u.key)).toBe(200);
+  expect(onKeys(b)).toEqual([]);
 });
 
 test('revoked through a replica: refused there at once; by another process: within the TTL', async () => {

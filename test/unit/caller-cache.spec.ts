@@ -50,6 +50,12 @@ describe('CallerCache', () => {
     ['update project set owner_id = $1', true],
     ['with x as (select 1) delete from api_key where user_id = $1', true],
     ['insert into "project_text" values ($1)', false],
+    // authentication's own bookkeeping
+    ['update "api_key" set "last_used_at" = $1 where "unique_id" = $2', false],
+    ['update "api_key" set "last_used_at" = ? where "unique_id" = ?', false],
+    [`update "api_key" set "last_used_at" = '2026-11-24T12:10:08.173Z' where "unique_id" = 'x'`, false],
+    [`update "api_key" set "last_used_at" = 'x', "revoked_at" = 'y' where "unique_id" = 'x'`, true],
+    ['update "api_key" set "last_used_at" = $1, "revoked_at" = $2 where "unique_id" = $3', true],
     ['update "dataset" set "project_mfid" = $1', false],
     ['select * from app_user', false],
   ])('writesAuthTables(%s) is %s', (sql, expected) => {
