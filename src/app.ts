@@ -16,6 +16,8 @@ import { ContextFactory, type CallerSource } from './core/context-factory';
 import { accessLog, authenticate, rebindScope, requestId } from './core/http/middleware';
 import { cors } from './core/http/cors';
 import { graphqlMetrics, httpMetrics, metricsEndpoint } from './core/metrics/http';
+import { CallerCache, noteStatement } from './core/auth/caller-cache';
+import type { AuthRow } from './modules/user/user.service';
 import { attachDatabaseMetrics } from './core/metrics/database';
 import { buildGraphqlSchema } from './core/graphql/schema';
 import { queryLimits } from './core/graphql/limits';
@@ -73,9 +75,11 @@ export function createContexts(
 ): ContextFactory {
   // the key, its user and the user's access scope in one statement
   const scope = `(select coalesce(json_agg(s), '[]'::json) from (${scopeRowsSql('= u.unique_id')}) s)`;
+  const cache = new CallerCache<AuthRow>(config.authCacheTtlMs);
+  watchAuthWrites(orm);
   const callers: CallerSource = {
     async authenticate(em, token) {
-      const caller = await services.user.authenticate(em, token, scope);
+      const caller = await services.user.authenticate(em, token, scope, cache);
       if (!caller) return null;
       const access = emptyScope(caller.user);
       for (const row of caller.attached as ScopeRow[]) addScopeRow(access, row);
@@ -135,6 +139,18 @@ const requireCaller: ApolloServerPlugin<RequestContext> = {
     });
   },
 };
+
+/** Shows the authentication caches every statement this process sends (see CallerCache). */
+function watchAuthWrites(orm: MikroORM): void {
+  const knex = orm.em.getConnection().getKnex();
+  const note = (q: { sql?: string } | undefined) => {
+    if (q?.sql) noteStatement(q.sql);
+  };
+  knex.on('query', note);
+  knex.on('query-response', (_response: unknown, q: { sql?: string } | undefined) => {
+    note(q);
+  });
+}
 
 /** Builds the HTTP application (GraphQL, REST shim, health) over a migrated database. */
 export async function createApp(opts: AppOptions): Promise<App> {

@@ -49,6 +49,7 @@ async function main(): Promise<void> {
       dir,
       port: config.embeddedDbPort,
       maxConnections: config.dbPoolMax + 10,
+      sharedBuffers: config.embeddedDbSharedBuffers,
     });
     databaseUrl = embedded.url;
     log.info({ dir, url: embedded.url }, 'embedded PostgreSQL started');
@@ -69,7 +70,14 @@ async function main(): Promise<void> {
       app.webhooks.start();
     }
     log.info(
-      { port, host: config.host, role: config.role, graphql: `${config.publicBaseUrl}/graphql` },
+      {
+        port,
+        host: config.host,
+        role: config.role,
+        graphql: `${config.publicBaseUrl}/graphql`,
+        // from the process's own start (bench:start reads it)
+        startMs: Math.round(process.uptime() * 1000),
+      },
       'catalog service listening',
     );
   } else {

@@ -27,7 +27,11 @@ export interface Config {
   /** Absent: run the embedded PostgreSQL under `dataDir/db`. */
   databaseUrl?: string;
   dbPoolMax: number;
+  /** how long a process reuses what authenticated a key (0: look it up on every request) */
+  authCacheTtlMs: number;
   embeddedDbPort: number;
+  /** `shared_buffers` of the embedded database (resident memory of the service) */
+  embeddedDbSharedBuffers: string;
   dataDir: string;
   /** Absent: the filesystem object store under `dataDir/objects`. */
   s3?: S3Settings;
@@ -211,6 +215,16 @@ function queuePrefix(r: Reader): string {
   return raw;
 }
 
+/** A PostgreSQL memory size between 1MB and 1GB ("16MB", "256kB"); 16MB by default. */
+function embeddedSharedBuffers(r: Reader): string {
+  const raw = r.str('EMBEDDED_DB_SHARED_BUFFERS') ?? '16MB';
+  const m = /^(\d{1,7})(kB|MB|GB)$/.exec(raw);
+  const kb = m ? Number(m[1]) * { kB: 1, MB: 1024, GB: 1024 * 1024 }[m[2] as 'kB' | 'MB' | 'GB'] : 0;
+  if (kb < 1024 || kb > 1024 * 1024)
+    r.problems.push(`EMBEDDED_DB_SHARED_BUFFERS must be a size from 1MB to 1GB such as 16MB (got "${raw}")`);
+  return raw;
+}
+
 function storeName(r: Reader): string {
   const raw = r.str('LOCAL_STORE_NAME') ?? 'local-store';
   if (!/^[a-z0-9][a-z0-9._-]{0,62}$/.test(raw))
@@ -298,7 +312,9 @@ export function loadConfig(env: Env = process.env): Config {
     ]),
     databaseUrl,
     dbPoolMax: r.int('DB_POOL_MAX', 10, 1, 200),
+    authCacheTtlMs: r.int('AUTH_CACHE_TTL_MS', 3000, 0, 60_000),
     embeddedDbPort: r.int('EMBEDDED_DB_PORT', 0, 0, 65535),
+    embeddedDbSharedBuffers: embeddedSharedBuffers(r),
     dataDir,
     s3,
     publicBaseUrl,

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../core/context';
 import { entityLoader } from '../core/db/loader';
+import { statementBatch } from '../core/db/statement-batch';
 import type { AccessService } from './access/access.service';
 import { User } from './user/user.entity';
 import { Project } from './project/project.entity';
@@ -26,17 +27,20 @@ export interface LoaderDeps {
  * Loaders that filter by visibility reach the request context through `context`.
  */
 export function createLoaders(deps: LoaderDeps, em: EntityManager, context: () => RequestContext) {
+  // the loaders of one execution wave (a page's owners, projects, instruments, keywords, first
+  // thumbnails, file counts) share one statement (docs/performance.md)
+  const batch = statementBatch(em);
   return {
-    user: entityLoader(em, User, 'uniqueId'),
-    project: entityLoader(em, Project, 'uniqueId'),
-    instrument: entityLoader(em, Instrument, 'uniqueId'),
-    keywords: keywordLoaders(em),
+    user: entityLoader(em, User, 'uniqueId', batch),
+    project: entityLoader(em, Project, 'uniqueId', batch),
+    instrument: entityLoader(em, Instrument, 'uniqueId', batch),
+    keywords: keywordLoaders(batch),
     links: linkLoaders(em, context, deps.access),
     metadata: metadataLoader(em),
     pendingDeletion: deletionLoader(em),
     dataset: entityLoader(em, Dataset, 'uniqueId'),
-    files: fileLoaders(em),
-    thumbnails: thumbnailLoaders(em),
+    files: fileLoaders(em, batch),
+    thumbnails: thumbnailLoaders(em, batch),
     projectMembers: projectMemberLoader(em),
     file: entityLoader(em, AssociatedFile, 'uniqueId'),
     ingestion: ingestionLoaders(em),

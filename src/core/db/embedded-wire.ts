@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { noteStatement } from '../auth/caller-cache';
 import type { PGlite } from '@electric-sql/pglite';
 
 /**
@@ -33,6 +34,24 @@ interface Connection {
   /** Exchanges received and not yet run, in order. */
   ready: Buffer[][];
   closed: boolean;
+}
+
+/** The SQL text of a simple Query or a Parse message, or null. */
+function statementText(message: Buffer): string | null {
+  const type = String.fromCharCode(message[0]);
+  if (type !== 'Q' && type !== 'P') return null;
+  let start = 5;
+  if (type === 'P') start = message.indexOf(0, start) + 1; // after the statement's name
+  const end = message.indexOf(0, start);
+  return start > 0 && end >= start ? message.toString('utf8', start, end) : null;
+}
+
+/** Every client's statements reach the authentication caches (the admin command line's too). */
+function noteStatements(exchange: Buffer[]): void {
+  for (const message of exchange) {
+    const text = statementText(message);
+    if (text) noteStatement(text);
+  }
 }
 
 export async function serveWire(
@@ -78,6 +97,7 @@ export async function serveWire(
               });
             }
           });
+          noteStatements(exchange);
           const last = exchange[exchange.length - 1];
           endsWithSync = conn.started ? last[0] !== 'H'.charCodeAt(0) : true;
         } catch {

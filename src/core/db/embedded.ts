@@ -25,7 +25,16 @@ export interface EmbeddedOptions {
   maxConnections?: number;
   /** A tar of a data directory (from `dump()`) to start from, instead of an empty database. */
   initialData?: Uint8Array;
+  /**
+   * PostgreSQL's `shared_buffers` (default 16MB; PostgreSQL's own default is 128MB). The buffer
+   * pool lives in the process's WebAssembly memory, so it is resident memory of the service;
+   * pages it does not hold are read back through the operating system's file cache.
+   */
+  sharedBuffers?: string;
 }
+
+/** The embedded database's buffer pool unless told otherwise (docs/operations.md). */
+export const EMBEDDED_SHARED_BUFFERS = '16MB';
 
 interface StateFile {
   url: string;
@@ -71,6 +80,12 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions = {}): Promise
     dataDir: opts.dir ?? 'memory://',
     extensions: { pg_trgm },
     loadDataDir: opts.initialData && new Blob([opts.initialData]),
+    // PGlite's own parameters, then ours
+    startParams: [
+      ...PGlite.defaultStartParams,
+      '-c',
+      `shared_buffers=${opts.sharedBuffers ?? EMBEDDED_SHARED_BUFFERS}`,
+    ],
   });
   const server = await serveWire(db, {
     host: '127.0.0.1',

@@ -21,7 +21,7 @@ import {
   UpdateDatasetInput,
 } from './dataset.types';
 
-async function datasetConnection(
+function datasetConnection(
   ctx: RequestContext,
   filter: DatasetFilter,
   args: PageArgs,
@@ -31,12 +31,16 @@ async function datasetConnection(
   const request = order
     ? { limit: pageOf(ctx, { first: args.first }).limit, cursor: args.after ?? undefined }
     : pageOf(ctx, args);
-  const page = await ctx.services.dataset.list(ctx, filter, request, order);
+  let relations: ReadonlyMap<string, string> | undefined;
   return toConnection(
     DatasetConnection,
-    page,
+    async () => {
+      const page = await ctx.services.dataset.list(ctx, filter, request, order);
+      relations = page.relations;
+      return page;
+    },
     () => ctx.services.dataset.total(ctx, filter),
-    (ds) => ({ projectRelation: page.relations?.get(ds.uniqueId) ?? null }),
+    (ds) => ({ projectRelation: relations?.get(ds.uniqueId) ?? null }),
   );
 }
 

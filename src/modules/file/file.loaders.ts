@@ -1,15 +1,17 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../../core/db/raw';
+import type { StatementBatch } from '../../core/db/statement-batch';
 import { keysetPage, type KeysetPage } from '../../core/pagination';
 import { AssociatedFile } from './file.entity';
 
 /**
  * Per-request loaders of the files of many datasets: one query per batch for a page of each
- * dataset's files (newest first, the same `first`/`after` for all), one for their counts.
+ * dataset's files (newest first, the same `first`/`after` for all), one for their counts
+ * (shared with the request's other loaders).
  * Callers pass datasets the caller may already read.
  */
-export function fileLoaders(em: EntityManager) {
+export function fileLoaders(em: EntityManager, batch: StatementBatch) {
   const pages = new Map<string, DataLoader<string, KeysetPage<AssociatedFile>>>();
   return {
     page(limit: number, cursor?: string): DataLoader<string, KeysetPage<AssociatedFile>> {
@@ -40,8 +42,7 @@ export function fileLoaders(em: EntityManager) {
       return loader;
     },
     count: new DataLoader<string, number>(async (ids) => {
-      const rows = await rawQuery<{ dataset: string; n: number }>(
-        em,
+      const rows = await batch.query<{ dataset: string; n: number }>(
         'select dataset_mfid as dataset, count(*)::int as n from associated_file where dataset_mfid in (?) group by dataset_mfid',
         [[...ids]],
       );

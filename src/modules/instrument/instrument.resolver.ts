@@ -24,15 +24,19 @@ export class InstrumentResolver {
   }
 
   @Query(() => InstrumentConnection, { description: 'Instruments, newest first.' })
-  async instruments(
+  instruments(
     @Args() args: PageArgs,
     @Arg('instrumentName', () => String, { nullable: true, description: 'Exact name.' })
     instrumentName: string | undefined,
     @Ctx() ctx: RequestContext,
   ) {
     const filter = { instrumentName: instrumentName ?? undefined };
-    const page = await ctx.services.instrument.page(ctx, filter, pageOf(ctx, args));
-    return toConnection(InstrumentConnection, page, () => ctx.services.instrument.count(ctx, filter));
+    const request = pageOf(ctx, args);
+    return toConnection(
+      InstrumentConnection,
+      () => ctx.services.instrument.page(ctx, filter, request),
+      () => ctx.services.instrument.count(ctx, filter),
+    );
   }
 
   @Mutation(() => Instrument, { description: 'Registers an instrument (platform administrators).' })

@@ -30,7 +30,7 @@ export class ProjectResolver {
   }
 
   @Query(() => ProjectConnection, { description: 'Projects, newest first.' })
-  async projects(
+  projects(
     @Args() args: PageArgs,
     @Arg('filter', () => ProjectFilterInput, {
       nullable: true,
@@ -40,8 +40,12 @@ export class ProjectResolver {
     @Ctx() ctx: RequestContext,
   ) {
     const selectors = { ...(filter ?? {}) };
-    const page = await ctx.services.project.page(ctx, pageOf(ctx, args), selectors);
-    return toConnection(ProjectConnection, page, () => ctx.services.project.count(ctx, selectors));
+    const request = pageOf(ctx, args);
+    return toConnection(
+      ProjectConnection,
+      () => ctx.services.project.page(ctx, request, selectors),
+      () => ctx.services.project.count(ctx, selectors),
+    );
   }
 
   @Mutation(() => Project, { description: 'Creates a project (platform administrators).' })

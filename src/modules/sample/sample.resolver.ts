@@ -14,9 +14,13 @@ import {
   UpdateSampleInput,
 } from './sample.types';
 
-async function sampleConnection(ctx: RequestContext, filter: SampleFilter, args: PageArgs) {
-  const page = await ctx.services.sample.list(ctx, filter, pageOf(ctx, args));
-  return toConnection(SampleConnection, page, () => ctx.services.sample.total(ctx, filter));
+function sampleConnection(ctx: RequestContext, filter: SampleFilter, args: PageArgs) {
+  const request = pageOf(ctx, args);
+  return toConnection(
+    SampleConnection,
+    () => ctx.services.sample.list(ctx, filter, request),
+    () => ctx.services.sample.total(ctx, filter),
+  );
 }
 
 @Resolver(() => Sample)

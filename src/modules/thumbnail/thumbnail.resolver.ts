@@ -1,4 +1,6 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { selectsField } from '../../core/graphql/selection';
 import type { RequestContext } from '../../core/context';
 import { validationError } from '../../core/errors';
 import { Dataset } from '../dataset/dataset.entity';
@@ -57,8 +59,11 @@ export class ThumbnailResolver {
   }
 
   @FieldResolver(() => String, { description: 'The JPEG image, base64-encoded.' })
-  thumbnailB64str(@Root() t: Thumbnail): string {
-    return t.data.toString('base64');
+  async thumbnailB64str(@Root() t: Thumbnail, @Ctx() ctx: RequestContext): Promise<string> {
+    // lists load thumbnails without their bytes: they are fetched (batched) only for this field
+    const listed = t.data as Buffer | undefined; // absent on listed rows
+    const data = listed ?? (await ctx.loaders.thumbnails.data.load(t.id));
+    return (data ?? Buffer.alloc(0)).toString('base64');
   }
 }
 
@@ -70,19 +75,24 @@ export class DatasetThumbnailsResolver {
     @Arg('first', () => Int, { nullable: true, description: 'At most this many.' })
     first: number | null | undefined,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<Thumbnail[]> {
     if (first !== undefined && first !== null && first < 0)
       throw validationError('first', 'must not be negative');
+    // the image bytes are selected only when the query shows them
+    const bytes = selectsField(info, 'thumbnailB64str');
+    const loaders = ctx.loaders.thumbnails;
     if (first === 1) {
-      const t = await ctx.loaders.thumbnails.first.load(ds.uniqueId);
+      const t = await (bytes ? loaders.firstWithData : loaders.first).load(ds.uniqueId);
       return t ? [t] : [];
     }
-    const all = await ctx.loaders.thumbnails.byDataset.load(ds.uniqueId);
+    const all = await (bytes ? loaders.byDatasetWithData : loaders.byDataset).load(ds.uniqueId);
     return first === undefined || first === null ? all : all.slice(0, first);
   }
 
   @FieldResolver(() => Thumbnail, { nullable: true, description: 'Its first thumbnail, if any.' })
-  firstThumbnail(@Root() ds: Dataset, @Ctx() ctx: RequestContext) {
-    return ctx.loaders.thumbnails.first.load(ds.uniqueId);
+  firstThumbnail(@Root() ds: Dataset, @Ctx() ctx: RequestContext, @Info() info: GraphQLResolveInfo) {
+    const loaders = ctx.loaders.thumbnails;
+    return (selectsField(info, 'thumbnailB64str') ? loaders.firstWithData : loaders.first).load(ds.uniqueId);
   }
 }

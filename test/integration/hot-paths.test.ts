@@ -1,0 +1,238 @@
+import { startTestApp, type TestApp } from '../support/app';
+import { gql, rest } from '../support/http';
+import { addMember, makeProject, makeUser, unique, type TestUser } from '../support/factories';
+import { png } from '../support/fixtures';
+import { wrap } from '@mikro-orm/core';
+import { entityLoader } from '../../src/core/db/loader';
+import { statementBatch } from '../../src/core/db/statement-batch';
+import { User } from '../../src/modules/user/user.entity';
+import { Project } from '../../src/modules/project/project.entity';
+import { Instrument } from '../../src/modules/instrument/instrument.entity';
+
+/**
+ * The statements behind the hot GraphQL paths (docs/operations.md, "Hot paths"): what loaders
+ * select, and how many statements a request costs. Counts and shapes only, never timings.
+ */
+let t: TestApp;
+let admin: TestUser;
+let alice: TestUser;
+let session: string;
+const datasets: string[] = [];
+let image: Buffer;
+
+const LIST = `query($n: Int!, $s: String!) { datasets(first: $n, filter: { sessionName: $s }) { totalCount edges { cursor node {
+  uniqueId datasetName measurement ownerOrcid owner { username } project { projectId title }
+  instrument { instrumentName } keywords firstThumbnail { id thumbnailName mimeType }
+  files(first: 1) { totalCount } } } } }`;
+
+/** The statements one request runs (after a warm-up run of the same request). */
+async function statements(key: string, query: string, variables: Record<string, unknown> = {}) {
+  await gql(t.url, key, query, variables);
+  t.queries.length = 0;
+  const res = await gql(t.url, key, query, variables);
+  expect(res.errors).toBeUndefined();
+  return { res, sql: [...t.queries] };
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await makeUser(t.app, { admin: true });
+  alice = await makeUser(t.app);
+  const project = await makeProject(t.app, admin.user);
+  await addMember(t.app, project, alice.user, 'contributor');
+  const owners = [alice, await makeUser(t.app)];
+  await addMember(t.app, project, owners[1].user, 'contributor');
+  session = unique('hot');
+  const inst = await gql(
+    t.url,
+    admin.key,
+    `mutation($n: String!) { createInstrument(input: { instrumentName: $n }) { uniqueId } }`,
+    { n: unique('Hot instrument') },
+  );
+  image = await png();
+  for (let i = 0; i < 12; i++) {
+    const owner = owners[i % 2];
+    const r = await gql(
+      t.url,
+      owner.key,
+      `mutation($input: CreateDatasetInput!) { createDataset(input: $input) { uniqueId } }`,
+      {
+        input: {
+          datasetName: `h${i}`,
+          sessionName: session,
+          projectId: project.projectId,
+          instrumentMfid: inst.data.createInstrument.uniqueId,
+        },
+      },
+    );
+    const id = r.data.createDataset.uniqueId as string;
+    datasets.push(id);
+    for (const keyword of ['alpha', `k${i}`]) {
+      await rest(t.url, 'POST', `/datasets/${id}/keywords`, { key: owner.key, query: { keyword } });
+    }
+    for (let f = 0; f < i % 3; f++) {
+      await rest(t.url, 'POST', `/datasets/${id}/files`, {
+        key: owner.key,
+        body: { filename: `/far/${i}-${f}.h5`, storage_backend: 'nersc', size: 9 },
+      });
+    }
+    if (i % 4 !== 3) {
+      const added = await rest(t.url, 'POST', `/datasets/${id}/thumbnails`, {
+        key: owner.key,
+        body: { thumbnail_b64str: image.toString('base64'), thumbnail_name: `t${i}` },
+      });
+      expect(added.status).toBe(201);
+    }
+  }
+});
+afterAll(() => t.close());
+
+/** The selects of the statements: the parts of a batched `union all`, each on its own. */
+const parts = (sql: string[]) => sql.flatMap((s) => s.split(/ union all /));
+const onThumbnails = (sql: string[]) => parts(sql).filter((s) => /\bfrom "?thumbnail"?\b/.test(s));
+const onFiles = (sql: string[]) => parts(sql).filter((s) => /\bfrom "?associated_file"?\b/.test(s));
+
+test('thumbnail lists never select the image bytes unless thumbnailB64str is asked', async () => {
+  const meta = await statements(admin.key, LIST, { n: 12, s: session });
+  const listed = onThumbnails(meta.sql);
+  expect(listed).toHaveLength(1);
+  expect(listed[0]).not.toMatch(/thumbnail\.\*|select \*|\bdata\b/);
+  const fragments = await statements(
+    admin.key,
+    `query($s: String!) { datasets(first: 12, filter: { sessionName: $s }) { nodes { ...N } } }
+     fragment N on Dataset { firstThumbnail { ... on Thumbnail { id } } thumbnails { ...T } }
+     fragment T on Thumbnail { thumbnailName }`,
+    { s: session },
+  );
+  expect(onThumbnails(fragments.sql).filter((s) => /\bdata\b|select \*/.test(s))).toEqual([]);
+  const thumbs = meta.res.data.datasets.edges.map((e: any) => e.node.firstThumbnail);
+  expect(thumbs.filter((x: unknown) => x === null)).toHaveLength(3);
+
+  const withBytes = `query($s: String!) { datasets(first: 12, filter: { sessionName: $s }) { nodes {
+    firstThumbnail { thumbnailName thumbnailB64str } thumbnails { id thumbnailB64str } } } }`;
+  const bytes = await statements(admin.key, withBytes, { s: session });
+  const selects = onThumbnails(bytes.sql);
+  // the bytes only because thumbnailB64str is selected: one batch for first, one for all
+  expect(selects).toHaveLength(2);
+  expect(selects.every((s) => /\bdata\b/.test(s) && !s.includes('select *'))).toBe(true);
+  const nodes = bytes.res.data.datasets.nodes;
+  const shown = nodes.filter((n: any) => n.firstThumbnail);
+  expect(shown).toHaveLength(9);
+  for (const n of shown) {
+    const jpeg = Buffer.from(n.firstThumbnail.thumbnailB64str, 'base64');
+    expect(jpeg.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8])); // stored as JPEG
+    expect(n.thumbnails[0].thumbnailB64str).toBe(n.firstThumbnail.thumbnailB64str);
+  }
+});
+
+test('a totalCount-only selection runs one count, batched across parents, and no page query', async () => {
+  const counts = await statements(
+    admin.key,
+    `query($s: String!) { datasets(first: 12, filter: { sessionName: $s }) { nodes { uniqueId files(first: 1) { totalCount } } } }`,
+    { s: session },
+  );
+  const files = onFiles(counts.sql);
+  expect(files).toHaveLength(1);
+  expect(files[0]).toMatch(/count\(\*\)/);
+  expect(files[0]).not.toMatch(/row_number/);
+  const byId = new Map(counts.res.data.datasets.nodes.map((n: any) => [n.uniqueId, n.files.totalCount]));
+  datasets.forEach((id, i) => {
+    expect(byId.get(id)).toBe(i % 3);
+  });
+  for (const first of [1, 50]) {
+    const zero = await statements(
+      admin.key,
+      `query($s: String!) { datasets(first: 12, filter: { sessionName: $s }) { nodes { files(first: ${first}) { totalCount } } } }`,
+      { s: session },
+    );
+    expect(onFiles(zero.sql)).toHaveLength(1);
+  }
+  // nodes selected as well: the page and the count
+  const both = await statements(
+    admin.key,
+    `query($s: String!) { datasets(first: 12, filter: { sessionName: $s }) { nodes { files(first: 1) { totalCount nodes { filename } } } } }`,
+    { s: session },
+  );
+  expect(onFiles(both.sql).filter((s) => /count\(\*\)/.test(s))).toHaveLength(1);
+  // the pages: one statement, a subquery per dataset
+  expect(both.sql.filter((s) => /\bfrom associated_file where dataset_mfid = \$1\b/.test(s))).toHaveLength(1);
+  // a top-level list: only its count
+  const total = await statements(
+    admin.key,
+    `query($s: String!) { datasets(filter: { sessionName: $s }) { totalCount } }`,
+    { s: session },
+  );
+  expect(total.res.data.datasets.totalCount).toBe(12);
+  expect(total.sql.filter((s) => /\bfrom "?dataset"? d?\b/.test(s) && /\blimit\b/.test(s))).toEqual([]);
+  for (const list of ['projects', 'instruments', 'samples', 'files']) {
+    const only = await statements(admin.key, `{ ${list}(first: 5) { totalCount } }`);
+    expect(only.sql.filter((s) => /\blimit\b/.test(s))).toEqual([]);
+    const paged = await statements(
+      admin.key,
+      `{ ${list}(first: 5) { totalCount pageInfo { hasNextPage } } }`,
+    );
+    expect(paged.sql.filter((s) => /\blimit\b/.test(s))).toHaveLength(1);
+  }
+});
+
+test('the issue-12 list costs 4 statements with a cached key (page, count, one batch of loaders, the MFIDs granted to the caller), 5 without; the same for 5 or 12 rows', async () => {
+  const counts: number[] = [];
+  for (const n of [5, 12]) {
+    const { res, sql } = await statements(alice.key, LIST, { n, s: session });
+    expect(res.data.datasets.edges).toHaveLength(n);
+    expect(res.data.datasets.totalCount).toBe(12);
+    // the key was seen by the warm-up request: no authentication statement
+    expect(sql.filter((s) => /\bfrom api_key\b/.test(s))).toEqual([]);
+    // the ordinary caller's granted MFIDs, for the visibility condition (docs/scale.md)
+    expect(sql.filter((s) => /\bfrom access_grant g where\b/.test(s))).toHaveLength(1);
+    counts.push(sql.length);
+  }
+  expect(counts[1]).toBe(counts[0]);
+  expect(counts[0]).toBe(4);
+  // a key not seen within the TTL adds its one authentication statement
+  const fresh = await t.app.services.user.issueKey(t.app.orm.em.fork(), alice.user);
+  t.queries.length = 0;
+  const cold = await gql(t.url, fresh.secret, LIST, { n: 12, s: session });
+  expect(cold.errors).toBeUndefined();
+  expect(t.queries.filter((s) => /\bfrom api_key\b/.test(s))).toHaveLength(1);
+  // beside the last_used_at bookkeeping of a key not used for 5 minutes
+  expect(t.queries.filter((s) => !/update "api_key"/.test(s))).toHaveLength(5);
+});
+
+test('owners, projects, instruments, keywords, thumbnails and file counts of a page come in one statement, mapped as the ORM maps them', async () => {
+  const nested = `query($s: String!) { datasets(first: 12, filter: { sessionName: $s }) { nodes {
+    owner { uniqueId username } project { uniqueId projectId title } instrument { uniqueId instrumentName } } } }`;
+  const { res, sql } = await statements(admin.key, nested, { s: session });
+  const refs = sql.filter((s) => /\bfrom (app_user|project|instrument)\b/.test(s));
+  expect(refs).toHaveLength(1);
+  expect(parts(refs)).toHaveLength(3);
+  expect(new Set(res.data.datasets.nodes.map((n: any) => n.owner.username)).size).toBe(2);
+
+  // every property, dates and numbers included, equals what the ORM's own find returns
+  const node = res.data.datasets.nodes[0];
+  const ids = {
+    user: alice.user.uniqueId,
+    project: node.project.uniqueId,
+    instrument: node.instrument.uniqueId,
+  };
+  const fork = t.app.orm.em.fork();
+  const batch = statementBatch(fork);
+  const loaders = {
+    user: entityLoader(fork, User, 'uniqueId', batch),
+    project: entityLoader(fork, Project, 'uniqueId', batch),
+    instrument: entityLoader(fork, Instrument, 'uniqueId', batch),
+  };
+  const [user, project, instrument, missing] = await Promise.all([
+    loaders.user.load(ids.user),
+    loaders.project.load(ids.project),
+    loaders.instrument.load(ids.instrument),
+    loaders.user.load('0000000000000000000000000'),
+  ]);
+  expect(missing).toBeNull();
+  const em = t.app.orm.em.fork();
+  const plain = (e: object | null) => (e ? wrap(e).toObject() : null);
+  expect(plain(user)).toEqual(plain(await em.findOne(User, { uniqueId: ids.user })));
+  expect(plain(project)).toEqual(plain(await em.findOne(Project, { uniqueId: ids.project })));
+  expect(plain(instrument)).toEqual(plain(await em.findOne(Instrument, { uniqueId: ids.instrument })));
+  expect((project as Project).creationTime).toBeInstanceOf(Date);
+});
