@@ -8,6 +8,7 @@ import { createLogger } from '../../src/core/logger';
 import { createApp, type App } from '../../src/app';
 import { rawQuery } from '../../src/core/db/raw';
 import { newMfid } from '../../src/core/ids';
+import { PLAIN } from '../../src/modules/metadata/metadata-quantities';
 import { initialJs, INITIAL_JS_BUDGET_BYTES } from '../lib/web-weight';
 import { percentile, scratchDatabase } from './lib';
 
@@ -20,6 +21,7 @@ import { percentile, scratchDatabase } from './lib';
 const N = Number(process.env.BENCH_N ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const GRAPH = 1000;
+const WAIT_MS = Number(process.env.BENCH_WAIT_MS ?? 120_000);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 async function seed(app: App, ownerId: string, bulk: string, graph: string): Promise<void> {
@@ -38,6 +40,15 @@ async function seed(app: App, ownerId: string, bulk: string, graph: string): Pro
      select id, 'dataset', jsonb_build_object('temperature', 250 + g % 200, 'sample', 'S-' || (g % 5000))
      from unnest(string_to_array(?, ',')) with ordinality as t(id, g)`,
     [ids.join(',')],
+  );
+  // the typed side index the numeric metadata conditions read (MetadataStore writes it with each
+  // document; a seed that skips it leaves `temperature ≥ 440` matching nothing, and the case
+  // waiting for rows that never come)
+  await rawQuery(
+    em,
+    `insert into metadata_value (resource_id, path, dim, num)
+     select id, 'temperature', ?, 250 + g % 200 from unnest(string_to_array(?, ',')) with ordinality as t(id, g)`,
+    [PLAIN, ids.join(',')],
   );
   // the graph project: a tree of 1,000 datasets, each linked to a parent (fan-out 3)
   const tree = Array.from({ length: GRAPH }, () => newMfid());
@@ -95,6 +106,15 @@ async function main(): Promise<void> {
     );
     const port = await app.listen(0, '127.0.0.1');
     const base = `http://127.0.0.1:${port}`;
+    // the seed must be what the API lists, or every case waits for rows that never come
+    const probe = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+      body: JSON.stringify({ query: '{ datasets(first: 1) { totalCount nodes { uniqueId } } }' }),
+    });
+    const listed = ((await probe.json()) as { data?: { datasets?: { totalCount?: number } } }).data?.datasets
+      ?.totalCount;
+    if (listed !== N) throw new Error(`the API lists ${String(listed)} of the ${N} seeded datasets`);
 
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
@@ -136,8 +156,27 @@ async function main(): Promise<void> {
       for (const [i, [, url, selector]] of cases.entries()) {
         const page = await context.newPage();
         const t0 = performance.now();
+        const problems: string[] = [];
+        page.on('console', (m) => {
+          if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+        });
+        page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
         await page.goto(base + url);
-        await page.locator(selector).first().waitFor({ timeout: 120_000 });
+        try {
+          await page.locator(selector).first().waitFor({ timeout: WAIT_MS });
+        } catch (err) {
+          // say what the page shows instead of only "timeout"
+          const text = (
+            await page
+              .locator('main')
+              .innerText()
+              .catch(() => '')
+          ).slice(0, 2000);
+          throw new Error(
+            `${url}: no ${selector} after ${WAIT_MS} ms. The page shows:\n${text}\n${problems.join('\n')}`,
+            { cause: err },
+          );
+        }
         const ms = performance.now() - t0;
         await page.close();
         if (run > 0) results[i][1].push(ms); // run 0 warms caches

@@ -62,6 +62,9 @@ export class Instrument extends TimedRecord<'status' | 'public'> {
   @Property({ length: 200, nullable: true })
   otherIdSource?: string | null;
 
+  @Field(() => Boolean, {
+    description: 'Whether it is marked public (every signed-in user reads instruments either way).',
+  })
   @Property({ default: false })
   public: boolean = false;
 }

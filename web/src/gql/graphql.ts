@@ -146,6 +146,14 @@ export type PermissionLevel =
   /** Read the record and everything attached to it. */
   | 'viewer';
 
+/** A member to add to a project, or whose role to change. */
+export type ProjectMemberInput = {
+  /** Role: viewer, contributor, editor or admin. */
+  role?: string;
+  /** The member: ORCID, MFID, username or email. */
+  user: string;
+};
+
 /** Which datasets of a project: assigned to it, shared with it (assigned elsewhere), or both. */
 export type ProjectScope =
   /** Both. */
@@ -188,6 +196,60 @@ export type UpdateDatasetInput = {
   /** Tag grouping the datasets of one session. */
   sessionName?: string | null | undefined;
   /** ISO 8601: when the data was collected. */
+  timestamp?: string | null | undefined;
+};
+
+/** Changes to an instrument; ownership changes only through ownership transfer. */
+export type UpdateInstrumentInput = {
+  /** Free-text description. */
+  description?: string | null | undefined;
+  /** A new slug (rename). */
+  instrumentId?: string | null | undefined;
+  /** A new name. */
+  instrumentName?: string | null | undefined;
+  /** Kind of instrument. */
+  instrumentType?: string | null | undefined;
+  /** Where it is. */
+  location?: string | null | undefined;
+  /** Manufacturer. */
+  manufacturer?: string | null | undefined;
+  /** Model. */
+  model?: string | null | undefined;
+  /** An identifier in another registry. */
+  otherId?: string | null | undefined;
+  /** The registry otherId belongs to. */
+  otherIdSource?: string | null | undefined;
+  /** Whether it is listed publicly. */
+  public?: boolean | null | undefined;
+  /** Status (default active). */
+  status?: string | null | undefined;
+};
+
+/** Changes to a project; the lead changes only through ownership transfer. */
+export type UpdateProjectInput = {
+  /** Free-text description. */
+  description?: string | null | undefined;
+  /** Organization. */
+  organization?: string | null | undefined;
+  /** A new slug (rename). */
+  projectId?: string | null | undefined;
+  /** Status. */
+  status?: string | null | undefined;
+  /** Title. */
+  title?: string | null | undefined;
+};
+
+/** Changes to a sample; project and owner change only through their workflows. */
+export type UpdateSampleInput = {
+  /** Free-text description. */
+  description?: string | null | undefined;
+  /** Whether every authenticated user may read it. */
+  public?: boolean | null | undefined;
+  /** Human-readable name. */
+  sampleName?: string | null | undefined;
+  /** Kind of sample. */
+  sampleType?: string | null | undefined;
+  /** ISO 8601: when the sample was made or collected. */
   timestamp?: string | null | undefined;
 };
 
@@ -367,21 +429,61 @@ export type InstrumentPageQueryVariables = Exact<{
 }>;
 
 
-export type InstrumentPageQuery = { instrument: { uniqueId: string, instrumentId: string, instrumentName: string, instrumentType: string | null, description: string | null, location: string | null, manufacturer: string | null, model: string | null, status: string, scientificMetadata: unknown, owner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } } };
+export type InstrumentPageQuery = { instrument: { uniqueId: string, instrumentId: string, instrumentName: string, instrumentType: string | null, description: string | null, location: string | null, manufacturer: string | null, model: string | null, status: string, otherId: string | null, otherIdSource: string | null, public: boolean, scientificMetadata: unknown, capabilities: { canUpdate: boolean, canManageAccess: boolean } | null, owner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } } };
+
+export type UpdateInstrumentMutationVariables = Exact<{
+  id: string;
+  input: UpdateInstrumentInput;
+}>;
+
+
+export type UpdateInstrumentMutation = { updateInstrument: { uniqueId: string } };
 
 export type ProjectPageQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type ProjectPageQuery = { project: { uniqueId: string, projectId: string, title: string | null, description: string | null, organization: string | null, status: string, creationTime: string, scientificMetadata: unknown, lead: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null }, datasets: { totalCount: number }, samples: { totalCount: number, nodes: Array<{ uniqueId: string, sampleName: string | null }> } } };
+export type ProjectPageQuery = { project: { uniqueId: string, projectId: string, title: string | null, description: string | null, organization: string | null, status: string, creationTime: string, scientificMetadata: unknown, lead: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null }, capabilities: { canUpdate: boolean, canManageMembers: boolean } | null, members: Array<{ role: string, user: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } }> | null, datasets: { totalCount: number }, samples: { totalCount: number, nodes: Array<{ uniqueId: string, sampleName: string | null }> } } };
+
+export type UpdateProjectMutationVariables = Exact<{
+  id: string;
+  input: UpdateProjectInput;
+}>;
+
+
+export type UpdateProjectMutation = { updateProject: { projectId: string } };
+
+export type SetProjectMemberMutationVariables = Exact<{
+  project: string;
+  member: ProjectMemberInput;
+}>;
+
+
+export type SetProjectMemberMutation = { setProjectMember: Array<{ role: string }> };
+
+export type RemoveProjectMemberMutationVariables = Exact<{
+  project: string;
+  user: string;
+}>;
+
+
+export type RemoveProjectMemberMutation = { removeProjectMember: Array<{ role: string }> };
 
 export type SamplePageQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type SamplePageQuery = { sample: { uniqueId: string, sampleName: string | null, sampleType: string | null, description: string | null, timestamp: string | null, public: boolean, creationTime: string, ownerOrcid: string, scientificMetadata: unknown, owner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null, project: { projectId: string, title: string | null } | null, datasets: Array<{ uniqueId: string, datasetName: string | null }>, parents: Array<{ uniqueId: string, sampleName: string | null }>, children: Array<{ uniqueId: string, sampleName: string | null }>, deletionRequest: { id: number, status: string } | null, capabilities: { canUpdate: boolean, canEditMetadata: boolean, canManageAccess: boolean, canTransferOwnership: boolean, canReassignProject: boolean } | null } };
+export type SamplePageQuery = { sample: { uniqueId: string, sampleName: string | null, sampleType: string | null, description: string | null, timestamp: string | null, public: boolean, creationTime: string, ownerOrcid: string, scientificMetadata: unknown, owner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null, project: { projectId: string, title: string | null } | null, datasets: Array<{ uniqueId: string, datasetName: string | null }>, parents: Array<{ uniqueId: string, sampleName: string | null }>, children: Array<{ uniqueId: string, sampleName: string | null }>, deletionRequest: { id: number, status: string } | null, capabilities: { canUpdate: boolean, canEditMetadata: boolean, canManageAccess: boolean, canTransferOwnership: boolean, canReassignProject: boolean, canRequestDeletion: boolean } | null } };
+
+export type UpdateSampleMutationVariables = Exact<{
+  id: string | number;
+  input: UpdateSampleInput;
+}>;
+
+
+export type UpdateSampleMutation = { updateSample: { uniqueId: string } };
 
 export type FilterChoicesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -988,6 +1090,13 @@ export const InstrumentPageDocument = new TypedDocumentString(`
     manufacturer
     model
     status
+    otherId
+    otherIdSource
+    public
+    capabilities {
+      canUpdate
+      canManageAccess
+    }
     owner {
       uniqueId
       username
@@ -998,6 +1107,13 @@ export const InstrumentPageDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<InstrumentPageQuery, InstrumentPageQueryVariables>;
+export const UpdateInstrumentDocument = new TypedDocumentString(`
+    mutation UpdateInstrument($id: String!, $input: UpdateInstrumentInput!) {
+  updateInstrument(id: $id, input: $input) {
+    uniqueId
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateInstrumentMutation, UpdateInstrumentMutationVariables>;
 export const ProjectPageDocument = new TypedDocumentString(`
     query ProjectPage($id: String!) {
   project(id: $id) {
@@ -1015,6 +1131,19 @@ export const ProjectPageDocument = new TypedDocumentString(`
       lastName
     }
     scientificMetadata
+    capabilities {
+      canUpdate
+      canManageMembers
+    }
+    members {
+      role
+      user {
+        uniqueId
+        username
+        firstName
+        lastName
+      }
+    }
     datasets(first: 1) {
       totalCount
     }
@@ -1028,6 +1157,27 @@ export const ProjectPageDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ProjectPageQuery, ProjectPageQueryVariables>;
+export const UpdateProjectDocument = new TypedDocumentString(`
+    mutation UpdateProject($id: String!, $input: UpdateProjectInput!) {
+  updateProject(id: $id, input: $input) {
+    projectId
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateProjectMutation, UpdateProjectMutationVariables>;
+export const SetProjectMemberDocument = new TypedDocumentString(`
+    mutation SetProjectMember($project: String!, $member: ProjectMemberInput!) {
+  setProjectMember(project: $project, member: $member) {
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<SetProjectMemberMutation, SetProjectMemberMutationVariables>;
+export const RemoveProjectMemberDocument = new TypedDocumentString(`
+    mutation RemoveProjectMember($project: String!, $user: String!) {
+  removeProjectMember(project: $project, user: $user) {
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<RemoveProjectMemberMutation, RemoveProjectMemberMutationVariables>;
 export const SamplePageDocument = new TypedDocumentString(`
     query SamplePage($id: ID!) {
   sample(id: $id) {
@@ -1072,10 +1222,18 @@ export const SamplePageDocument = new TypedDocumentString(`
       canManageAccess
       canTransferOwnership
       canReassignProject
+      canRequestDeletion
     }
   }
 }
     `) as unknown as TypedDocumentString<SamplePageQuery, SamplePageQueryVariables>;
+export const UpdateSampleDocument = new TypedDocumentString(`
+    mutation UpdateSample($id: ID!, $input: UpdateSampleInput!) {
+  updateSample(id: $id, input: $input) {
+    uniqueId
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateSampleMutation, UpdateSampleMutationVariables>;
 export const FilterChoicesDocument = new TypedDocumentString(`
     query FilterChoices {
   me {

@@ -4,6 +4,7 @@ import type { UpdateDatasetInput } from '../gql/graphql';
 import { request, upload } from '../client';
 import { useAction } from '../hooks';
 import { formatBytes } from '../components/Fields';
+import { EditFields } from '../components/EditFields';
 
 const Update = graphql(`
   mutation UpdateDataset($id: ID!, $input: UpdateDatasetInput!) {
@@ -78,56 +79,14 @@ export function EditDataset({
   dataset: Editable & { uniqueId: string };
   onDone: () => void;
 }) {
-  const [open, setOpen] = useState(false);
-  const [values, setValues] = useState<Editable>(dataset);
-  const action = useAction();
-  if (!open)
-    return (
-      <button type="button" onClick={() => setOpen(true)}>
-        Edit fields
-      </button>
-    );
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    const input: UpdateDatasetInput = {};
-    for (const [field] of EDITABLE)
-      if ((values[field] ?? '') !== (dataset[field] ?? '')) input[field] = values[field] ?? '';
-    if (values.public !== dataset.public) input.public = values.public;
-    const done = await action.run(() => request(Update, { id: dataset.uniqueId, input }));
-    if (done) {
-      setOpen(false);
-      onDone();
-    }
-  };
   return (
-    <form class="edit" onSubmit={(e) => void submit(e)} aria-label="Edit fields">
-      {EDITABLE.map(([field, label]) => (
-        <label key={field}>
-          {label}
-          <input
-            value={values[field] ?? ''}
-            onInput={(e) => setValues({ ...values, [field]: e.currentTarget.value })}
-          />
-        </label>
-      ))}
-      <label class="check">
-        <input
-          type="checkbox"
-          checked={values.public}
-          onChange={(e) => setValues({ ...values, public: e.currentTarget.checked })}
-        />
-        Public
-      </label>
-      <div class="buttons">
-        <button type="submit" disabled={action.pending}>
-          Save
-        </button>
-        <button type="button" onClick={() => setOpen(false)}>
-          Cancel
-        </button>
-      </div>
-      <ActionError error={action.error} />
-    </form>
+    <EditFields
+      fields={EDITABLE}
+      values={dataset}
+      publicValue={dataset.public}
+      save={(input: UpdateDatasetInput) => request(Update, { id: dataset.uniqueId, input })}
+      onDone={onDone}
+    />
   );
 }
 
@@ -219,6 +178,7 @@ export function UploadFile({ id, onDone }: { id: string; onDone: () => void }) {
   );
 }
 
+/** Ask for the record's deletion (a dataset or a sample); a platform admin reviews it. */
 export function RequestDeletion({ id, onDone }: { id: string; onDone: () => void }) {
   const [reason, setReason] = useState('');
   const action = useAction();

@@ -2,6 +2,9 @@ import { graphql } from '../gql';
 import { useQuery } from '../hooks';
 import { Fields, userName } from '../components/Fields';
 import { MetadataTree } from '../components/MetadataTree';
+import { EditFields } from '../components/EditFields';
+import { request } from '../client';
+import type { UpdateInstrumentInput } from '../gql/graphql';
 
 const InstrumentQuery = graphql(`
   query InstrumentPage($id: String!) {
@@ -15,6 +18,13 @@ const InstrumentQuery = graphql(`
       manufacturer
       model
       status
+      otherId
+      otherIdSource
+      public
+      capabilities {
+        canUpdate
+        canManageAccess
+      }
       owner {
         uniqueId
         username
@@ -25,6 +35,27 @@ const InstrumentQuery = graphql(`
     }
   }
 `);
+
+const UpdateInstrumentMutation = graphql(`
+  mutation UpdateInstrument($id: String!, $input: UpdateInstrumentInput!) {
+    updateInstrument(id: $id, input: $input) {
+      uniqueId
+    }
+  }
+`);
+
+const EDITABLE = [
+  ['instrumentName', 'Name'],
+  ['instrumentId', 'Slug'],
+  ['instrumentType', 'Type'],
+  ['description', 'Description'],
+  ['location', 'Location'],
+  ['manufacturer', 'Manufacturer'],
+  ['model', 'Model'],
+  ['status', 'Status'],
+  ['otherId', 'Identifier elsewhere'],
+  ['otherIdSource', 'Registry of that identifier'],
+] as const;
 
 export function InstrumentPage({ id }: { id: string }) {
   const q = useQuery(InstrumentQuery, { id });
@@ -54,9 +85,25 @@ export function InstrumentPage({ id }: { id: string }) {
             ['Manufacturer', i.manufacturer],
             ['Model', i.model],
             ['Status', i.status],
+            [
+              'Identifier elsewhere',
+              i.otherId && `${i.otherId}${i.otherIdSource ? ` (${i.otherIdSource})` : ''}`,
+            ],
+            ['Visibility', i.public ? 'public' : 'not public'],
             ['Owner', userName(i.owner)],
           ]}
         />
+        {i.capabilities?.canUpdate && (
+          <EditFields
+            fields={EDITABLE}
+            values={i}
+            publicValue={i.capabilities.canManageAccess ? i.public : undefined}
+            save={(input: UpdateInstrumentInput) =>
+              request(UpdateInstrumentMutation, { id: i.uniqueId, input })
+            }
+            onDone={q.reload}
+          />
+        )}
       </section>
       <section aria-labelledby="i-meta">
         <h2 id="i-meta">Scientific metadata</h2>

@@ -2,6 +2,11 @@ import { graphql } from '../gql';
 import { useQuery } from '../hooks';
 import { Fields, userName } from '../components/Fields';
 import { MetadataTree } from '../components/MetadataTree';
+import { EditFields } from '../components/EditFields';
+import { request } from '../client';
+import { navigate } from '../router';
+import type { UpdateProjectInput } from '../gql/graphql';
+import { ProjectMembers } from './ProjectMembers';
 
 const ProjectQuery = graphql(`
   query ProjectPage($id: String!) {
@@ -20,6 +25,19 @@ const ProjectQuery = graphql(`
         lastName
       }
       scientificMetadata
+      capabilities {
+        canUpdate
+        canManageMembers
+      }
+      members {
+        role
+        user {
+          uniqueId
+          username
+          firstName
+          lastName
+        }
+      }
       datasets(first: 1) {
         totalCount
       }
@@ -34,6 +52,22 @@ const ProjectQuery = graphql(`
   }
 `);
 
+const UpdateProjectMutation = graphql(`
+  mutation UpdateProject($id: String!, $input: UpdateProjectInput!) {
+    updateProject(id: $id, input: $input) {
+      projectId
+    }
+  }
+`);
+
+const EDITABLE = [
+  ['title', 'Title'],
+  ['description', 'Description'],
+  ['organization', 'Organization'],
+  ['status', 'Status'],
+  ['projectId', 'Slug'],
+] as const;
+
 export function ProjectPage({ id }: { id: string }) {
   const q = useQuery(ProjectQuery, { id });
   if (q.error)
@@ -45,6 +79,7 @@ export function ProjectPage({ id }: { id: string }) {
   if (!q.data) return <p role="status">Loading…</p>;
   const p = q.data.project;
   const pid = encodeURIComponent(p.projectId);
+  const can = p.capabilities;
   return (
     <article aria-labelledby="p-title">
       <h1 id="p-title">{p.title ?? p.projectId}</h1>
@@ -63,7 +98,27 @@ export function ProjectPage({ id }: { id: string }) {
             ['Created', p.creationTime],
           ]}
         />
+        {can?.canUpdate && (
+          <EditFields
+            fields={EDITABLE}
+            values={p}
+            save={(input: UpdateProjectInput) => request(UpdateProjectMutation, { id: p.uniqueId, input })}
+            onDone={(changes) => {
+              // a new slug is a new address
+              if (changes.projectId) navigate(`/projects/${encodeURIComponent(changes.projectId)}`, true);
+              else q.reload();
+            }}
+          />
+        )}
       </section>
+      {p.members && (
+        <ProjectMembers
+          project={p.uniqueId}
+          members={p.members}
+          canManage={can?.canManageMembers ?? false}
+          onChanged={q.reload}
+        />
+      )}
       <section aria-labelledby="p-samples">
         <h2 id="p-samples">Samples ({p.samples.totalCount})</h2>
         <ul class="inline">

@@ -3,6 +3,10 @@ import { useQuery } from '../hooks';
 import { Fields, userName } from '../components/Fields';
 import { MetadataTree } from '../components/MetadataTree';
 import { useState } from 'preact/hooks';
+import { request } from '../client';
+import { EditFields } from '../components/EditFields';
+import type { UpdateSampleInput } from '../gql/graphql';
+import { RequestDeletion } from './DatasetActions';
 import {
   AccessPanel,
   ChangeWithPreview,
@@ -56,10 +60,26 @@ const SampleQuery = graphql(`
         canManageAccess
         canTransferOwnership
         canReassignProject
+        canRequestDeletion
       }
     }
   }
 `);
+
+const UpdateSampleMutation = graphql(`
+  mutation UpdateSample($id: ID!, $input: UpdateSampleInput!) {
+    updateSample(id: $id, input: $input) {
+      uniqueId
+    }
+  }
+`);
+
+const EDITABLE = [
+  ['sampleName', 'Name'],
+  ['sampleType', 'Type'],
+  ['description', 'Description'],
+  ['timestamp', 'Timestamp'],
+] as const;
 
 const list = (kind: string, items: { uniqueId: string; name?: string | null }[]) =>
   items.length ? (
@@ -141,6 +161,15 @@ export function SamplePage({ id }: { id: string }) {
             ],
           ]}
         />
+        {can?.canUpdate && (
+          <EditFields
+            fields={EDITABLE}
+            values={s}
+            publicValue={can.canManageAccess ? s.public : undefined}
+            save={(input: UpdateSampleInput) => request(UpdateSampleMutation, { id: s.uniqueId, input })}
+            onDone={q.reload}
+          />
+        )}
         {can?.canUpdate && <LinkRecord id={s.uniqueId} noun="sample" onDone={q.reload} />}
       </section>
       <section aria-labelledby="s-meta">
@@ -153,6 +182,7 @@ export function SamplePage({ id }: { id: string }) {
         <ChangeWithPreview id={s.uniqueId} mode="transfer" onApplied={onApplied} />
       )}
       {can?.canReassignProject && <ChangeWithPreview id={s.uniqueId} mode="reassign" onApplied={onApplied} />}
+      {can?.canRequestDeletion && !s.deletionRequest && <RequestDeletion id={s.uniqueId} onDone={q.reload} />}
     </article>
   );
 }
