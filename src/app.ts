@@ -20,6 +20,7 @@ import { CallerCache, noteStatement } from './core/auth/caller-cache';
 import type { AuthRow } from './modules/user/user.service';
 import { attachDatabaseMetrics } from './core/metrics/database';
 import { buildGraphqlSchema } from './core/graphql/schema';
+import { serveSubscriptions } from './core/graphql/subscriptions';
 import { queryLimits } from './core/graphql/limits';
 import { formatGraphqlError, unavailableStatus } from './core/graphql/errors';
 import { graphqlGate, graphqlRequestErrors } from './core/graphql/gate';
@@ -183,8 +184,9 @@ export async function createApp(opts: AppOptions): Promise<App> {
   // a client never writes a request into a connection the server is closing (ECONNRESET on a PUT)
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  const schema = await buildGraphqlSchema(RESOLVERS);
   const apollo = new ApolloServer<RequestContext>({
-    schema: await buildGraphqlSchema(RESOLVERS),
+    schema,
     introspection: true,
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
@@ -212,6 +214,9 @@ export async function createApp(opts: AppOptions): Promise<App> {
     ],
   });
   await apollo.start();
+  // subscriptions over WebSocket on /graphql, fed from the outbox (docs/events.md, "Live updates")
+  services.eventFeed.attach(orm, log);
+  const closeSubscriptions = serveSubscriptions({ server, schema, contexts, config, log });
 
   app.use(requestId);
   // REST routers are mounted at /api/v2 (metrics label routes with their full template)
@@ -279,6 +284,8 @@ export async function createApp(opts: AppOptions): Promise<App> {
       server.closeIdleConnections();
       // no new jobs from now on; HTTP and running jobs get the same grace period, side by side
       jobs.halt();
+      await closeSubscriptions();
+      services.eventFeed.stop();
       await Promise.all([apollo.stop(), jobs.stop(config.shutdownTimeoutMs), webhooks.stop()]);
       detachMetrics();
       await releaseLiveness();

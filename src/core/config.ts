@@ -86,6 +86,15 @@ export interface Config {
     /** prepended to every queue name: deployments (or test runs) sharing one database stay apart */
     queuePrefix: string;
   };
+  /** GraphQL subscriptions over WebSocket (docs/events.md, "Live updates"). */
+  subscriptions: {
+    /** how often the outbox is read for this process's subscriptions (only while there are some) */
+    pollIntervalMs: number;
+    /** open subscriptions per API key, across its sockets in this process */
+    perKey: number;
+    /** open sockets per API key in this process */
+    socketsPerKey: number;
+  };
   /** Webhook delivery from the events outbox (worker role; docs/events.md). */
   webhooks: {
     pollIntervalMs: number;
@@ -357,6 +366,11 @@ export function loadConfig(env: Env = process.env): Config {
       maxAttempts: r.int('JOB_MAX_ATTEMPTS', 3, 1, 100),
       retryBaseMs: r.int('JOB_RETRY_BASE_MS', 5000, 0, 3_600_000),
       queuePrefix: queuePrefix(r),
+    },
+    subscriptions: {
+      pollIntervalMs: r.int('SUBSCRIPTION_POLL_INTERVAL_MS', 200, 20, 60_000),
+      perKey: r.int('SUBSCRIPTIONS_PER_KEY', 20, 1, 10_000),
+      socketsPerKey: r.int('SUBSCRIPTION_SOCKETS_PER_KEY', 5, 1, 1000),
     },
     webhooks: {
       pollIntervalMs: r.int('WEBHOOK_POLL_INTERVAL_MS', 200, 10, 600_000),

@@ -1,5 +1,6 @@
 import type { NonEmptyArray } from 'type-graphql';
 import { AccountResolver } from './account/account.resolver';
+import { LiveEventsResolver } from './event/live.resolver';
 import { UserResolver } from './user/user.resolver';
 import { ProjectResolver } from './project/project.resolver';
 import { InstrumentResolver } from './instrument/instrument.resolver';
@@ -41,6 +42,7 @@ import { WebhookResolver } from './webhook/webhook.resolver';
 export const RESOLVERS: NonEmptyArray<Function> = [
   AccountResolver,
   HistoryResolver,
+  LiveEventsResolver,
   WebhookResolver,
   DatasetHistoryResolver,
   SampleHistoryResolver,

@@ -60,6 +60,8 @@ import { AnalysisService, ANALYSIS_QUEUES } from './analysis/analysis.service';
 import { EventService } from './event/event.service';
 import { EventPolicy } from './event/event.policy';
 import { HistoryService } from './event/history.service';
+import { EventFeed } from './event/event-feed';
+import { LiveEvents } from './event/live-events';
 import { WebhookService } from './webhook/webhook.service';
 import { WebhookPolicy } from './webhook/webhook.policy';
 
@@ -171,6 +173,8 @@ export function createServices({ config, log }: ServiceDeps) {
   const search = new SearchService(access, project);
   const deletion = new DeletionService(resource, new DeletionPolicy(resource), events);
   const history = new HistoryService(new EventPolicy(resource));
+  const eventFeed = new EventFeed(config.subscriptions.pollIntervalMs);
+  const liveEvents = new LiveEvents({ feed: eventFeed, resources: resource, users: user });
   const webhook = new WebhookService({ resources: resource, projects: project, policy: new WebhookPolicy() });
   const jobs = new JobQueue({
     prefix: config.jobs.queuePrefix,
@@ -203,6 +207,8 @@ export function createServices({ config, log }: ServiceDeps) {
   return {
     events,
     history,
+    eventFeed,
+    liveEvents,
     webhook,
     access,
     selectors,

@@ -5,6 +5,7 @@ import {
   isListType,
   type DocumentNode,
   type FragmentDefinitionNode,
+  type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
@@ -96,38 +97,69 @@ export function listEstimator(sizes: ListSizes): ComplexityEstimator {
 }
 
 /** An Apollo plugin rejecting operations nested deeper than `maxDepth` or costing more than `max`. */
+/**
+ * Refuses an operation deeper than `maxDepth` or costlier than `max` (the same measure for HTTP
+ * and for subscriptions over WebSocket).
+ */
+export function checkLimits(
+  args: {
+    schema: GraphQLSchema;
+    document: DocumentNode;
+    operation: OperationDefinitionNode | null | undefined;
+    operationName?: string | null;
+    variables?: Record<string, unknown> | null;
+  },
+  maxDepth: number,
+  max: number,
+  estimator: ComplexityEstimator,
+): void {
+  const { schema, document, operation } = args;
+  const depth = operation ? operationDepth(document, operation) : 0;
+  if (depth > maxDepth) {
+    throw new GraphQLError(`Query depth ${depth} exceeds the maximum of ${maxDepth}`, {
+      extensions: { code: 'QUERY_TOO_DEEP', http: { status: 400 } },
+    });
+  }
+  let complexity: number;
+  try {
+    complexity = getComplexity({
+      schema,
+      query: document,
+      operationName: args.operationName ?? undefined,
+      variables: args.variables ?? {},
+      estimators: [estimator, fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
+    });
+  } catch (err) {
+    // variables that do not fit their declared types: the client's input error
+    throw new GraphQLError(err instanceof Error ? err.message : 'Invalid variables', {
+      extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
+    });
+  }
+  if (complexity > max) {
+    throw new GraphQLError(`Query complexity ${complexity} exceeds the maximum of ${max}`, {
+      extensions: { code: 'QUERY_TOO_COMPLEX', http: { status: 400 } },
+    });
+  }
+}
+
 export function queryLimits(maxDepth: number, max: number, sizes: ListSizes): ApolloServerPlugin {
   const estimator = listEstimator(sizes);
   return {
     requestDidStart() {
       return Promise.resolve({
         didResolveOperation({ request, document, schema, operation }) {
-          const depth = operation ? operationDepth(document, operation) : 0;
-          if (depth > maxDepth) {
-            throw new GraphQLError(`Query depth ${depth} exceeds the maximum of ${maxDepth}`, {
-              extensions: { code: 'QUERY_TOO_DEEP', http: { status: 400 } },
-            });
-          }
-          let complexity: number;
-          try {
-            complexity = getComplexity({
+          checkLimits(
+            {
               schema,
-              query: document,
-              operationName: request.operationName ?? undefined,
-              variables: request.variables ?? {},
-              estimators: [estimator, fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
-            });
-          } catch (err) {
-            // variables that do not fit their declared types: the client's input error
-            throw new GraphQLError(err instanceof Error ? err.message : 'Invalid variables', {
-              extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
-            });
-          }
-          if (complexity > max) {
-            throw new GraphQLError(`Query complexity ${complexity} exceeds the maximum of ${max}`, {
-              extensions: { code: 'QUERY_TOO_COMPLEX', http: { status: 400 } },
-            });
-          }
+              document,
+              operation,
+              operationName: request.operationName,
+              variables: request.variables,
+            },
+            maxDepth,
+            max,
+            estimator,
+          );
           return Promise.resolve();
         },
       });

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { buildSchema, type BuildSchemaOptions } from 'type-graphql';
+import { buildSchema, type BuildSchemaOptions, type PubSub } from 'type-graphql';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 
 /**
@@ -10,8 +10,22 @@ export function buildGraphqlSchema(resolvers: BuildSchemaOptions['resolvers']): 
   return buildSchema({
     resolvers,
     validate: { forbidUnknownValues: false },
+    pubSub: NO_TOPICS,
   });
 }
+
+/**
+ * Subscriptions bring their own event streams (`@Subscription({subscribe})`, fed from the
+ * outbox); type-graphql wants a topic bus all the same, and this one has no topics.
+ */
+const NO_TOPICS: PubSub = {
+  publish() {
+    throw new Error('subscriptions are fed from the outbox, not published to topics');
+  },
+  subscribe() {
+    throw new Error('subscriptions are fed from the outbox, not published to topics');
+  },
+};
 
 /** The SDL committed as `schema.graphql`: sorted, so it only changes when the API does. */
 export function printSortedSchema(schema: GraphQLSchema): string {

@@ -1,0 +1,208 @@
+import type http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import {
+  GraphQLError,
+  getOperationAST,
+  OperationTypeNode,
+  parse,
+  validate,
+  specifiedRules,
+  type DocumentNode,
+  type ExecutionArgs,
+  type GraphQLSchema,
+} from 'graphql';
+import { WebSocketServer } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
+import type { Config } from '../config';
+import type { ContextFactory } from '../context-factory';
+import type { RequestContext } from '../context';
+import type { Logger } from '../logger';
+import { checkLimits, listEstimator } from './limits';
+import { formatGraphqlError } from './errors';
+
+/** The close code of a socket over the per-key limit (a refused key: graphql-ws's 4403). */
+const TOO_MANY = 4429;
+
+/** A socket's caller, once `connection_init` carried a valid key. */
+interface Connected {
+  authorization: string;
+  keyId: string;
+  /** the ids of its open subscriptions */
+  ids: Set<string>;
+}
+
+/**
+ * GraphQL subscriptions over WebSocket (the graphql-ws protocol) on the HTTP server's
+ * `/graphql` path, beside Apollo's HTTP endpoint (docs/events.md, "Live updates"):
+ * - `connection_init` must carry `{"authorization": "Bearer <api key>"}`; without a valid key the
+ *   socket is closed (4401) before any operation runs;
+ * - only subscription operations, with the HTTP endpoint's document limits (tokens, depth,
+ *   complexity);
+ * - at most `SUBSCRIPTIONS_PER_KEY` open subscriptions and `SUBSCRIPTION_SOCKETS_PER_KEY`
+ *   sockets per key in this process (over them: an error for that subscription, 4429 for a
+ *   socket);
+ * - each subscription gets its own request context, as the key's user.
+ * Returns a function that closes every socket.
+ */
+export function serveSubscriptions(opts: {
+  server: http.Server;
+  schema: GraphQLSchema;
+  contexts: ContextFactory;
+  config: Config;
+  log: Logger;
+}): () => Promise<void> {
+  const { config, contexts, log } = opts;
+  const { limits, subscriptions: caps } = config;
+  const wss = new WebSocketServer({
+    server: opts.server,
+    path: '/graphql',
+    maxPayload: limits.graphqlMaxDocumentBytes * 2,
+  });
+  const sockets = new Map<string, number>();
+  const open = new Map<string, number>();
+  const connected = new WeakMap<object, Connected>();
+  const estimator = listEstimator({
+    defaultPageSize: limits.defaultPageSize,
+    maxPageSize: limits.maxPageSize,
+    listMax: limits.graphqlListMax,
+    graphMaxNodes: limits.graphMaxNodes,
+  });
+  const format = formatGraphqlError(log);
+  /** Errors as the HTTP endpoint formats them (AppError codes, nothing internal). */
+  const errorsOf = (err: unknown): GraphQLError[] => {
+    const original = err instanceof GraphQLError && err.originalError ? err.originalError : err;
+    const base =
+      err instanceof GraphQLError ? err : new GraphQLError(err instanceof Error ? err.message : 'error');
+    const f = format(base.toJSON(), original);
+    return [new GraphQLError(f.message, { extensions: f.extensions })];
+  };
+
+  const dispose = useServer(
+    {
+      schema: opts.schema,
+      onConnect: async (ctx) => {
+        const authorization = ctx.connectionParams?.authorization;
+        if (typeof authorization !== 'string') return false;
+        let rc: RequestContext;
+        try {
+          rc = await contexts.forRequest(randomUUID(), authorization);
+        } catch {
+          return false;
+        }
+        const keyId = rc.caller.apiKey.uniqueId;
+        const n = sockets.get(keyId) ?? 0;
+        if (n >= caps.socketsPerKey) {
+          ctx.extra.socket.close(TOO_MANY, `At most ${caps.socketsPerKey} sockets per API key`);
+          return false;
+        }
+        sockets.set(keyId, n + 1);
+        connected.set(ctx, { authorization, keyId, ids: new Set() });
+        return true;
+      },
+      onSubscribe: async (ctx, id, payload) => {
+        const who = connected.get(ctx);
+        if (!who) return [new GraphQLError('Not connected', { extensions: { code: 'UNAUTHENTICATED' } })];
+        let document: DocumentNode;
+        try {
+          if (payload.query.length > limits.graphqlMaxDocumentBytes)
+            throw new Error(`The document is longer than ${limits.graphqlMaxDocumentBytes} bytes`);
+          document = parse(payload.query, { maxTokens: limits.graphqlMaxTokens });
+        } catch (err) {
+          return [
+            new GraphQLError(err instanceof Error ? err.message : 'Syntax error', {
+              extensions: { code: 'GRAPHQL_PARSE_FAILED' },
+            }),
+          ];
+        }
+        const invalid = validate(opts.schema, document, specifiedRules);
+        if (invalid.length > 0) return invalid;
+        const operation = getOperationAST(document, payload.operationName ?? undefined);
+        if (operation?.operation !== OperationTypeNode.SUBSCRIPTION) {
+          return [
+            new GraphQLError(
+              'Only subscriptions are served over WebSocket; send queries and mutations over HTTP',
+              { extensions: { code: 'BAD_USER_INPUT' } },
+            ),
+          ];
+        }
+        try {
+          checkLimits(
+            {
+              schema: opts.schema,
+              document,
+              operation,
+              operationName: payload.operationName,
+              variables: payload.variables,
+            },
+            limits.graphqlMaxDepth,
+            limits.graphqlMaxComplexity,
+            estimator,
+          );
+        } catch (err) {
+          return [err as GraphQLError];
+        }
+        const count = open.get(who.keyId) ?? 0;
+        if (count >= caps.perKey) {
+          return [
+            new GraphQLError(`At most ${caps.perKey} open subscriptions per API key`, {
+              extensions: { code: 'TOO_MANY_REQUESTS' },
+            }),
+          ];
+        }
+        // the place is taken before anything is awaited: concurrent subscribes cannot all pass
+        open.set(who.keyId, count + 1);
+        who.ids.add(id);
+        let rc: RequestContext;
+        try {
+          // the key again, per subscription: revoked since the socket opened is refused here
+          rc = await contexts.forRequest(randomUUID(), who.authorization);
+        } catch (err) {
+          release(ctx, id);
+          return errorsOf(err);
+        }
+        const args: ExecutionArgs = {
+          schema: opts.schema,
+          document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+          contextValue: rc,
+        };
+        return args;
+      },
+      onNext: (_ctx, _id, _payload, _args, result) => {
+        if (!result.errors?.length) return result;
+        return {
+          ...result,
+          errors: result.errors.flatMap((e) => errorsOf(e)),
+        };
+      },
+      onComplete: (ctx, id) => {
+        release(ctx, id);
+      },
+      onClose: (ctx) => {
+        const who = connected.get(ctx);
+        if (!who) return;
+        for (const id of [...who.ids]) release(ctx, id);
+        sockets.set(who.keyId, Math.max(0, (sockets.get(who.keyId) ?? 1) - 1));
+      },
+    },
+    wss,
+  );
+
+  function release(ctx: object, id: string): void {
+    const who = connected.get(ctx);
+    if (!who?.ids.has(id)) return;
+    who.ids.delete(id);
+    open.set(who.keyId, Math.max(0, (open.get(who.keyId) ?? 1) - 1));
+  }
+
+  return async () => {
+    await dispose.dispose();
+    for (const socket of wss.clients) socket.terminate();
+    await new Promise<void>((resolve) => {
+      wss.close(() => {
+        resolve();
+      });
+    });
+  };
+}
