@@ -9,7 +9,11 @@ import type { Logger } from '../logger';
 /** Apollo's formatError: AppError codes through the shared table; internals never leak. */
 export function formatGraphqlError(log: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const original = unwrapResolverError(error);
+    const unwrapped = unwrapResolverError(error);
+    // graphql-js wraps a thrown value it does not see as an Error (another realm's, as under
+    // jest's sandbox: a driver's ECONNREFUSED) in a NonErrorThrown that keeps it as `thrownValue`
+    const thrown = (unwrapped as { name?: unknown; thrownValue?: unknown } | null | undefined) ?? null;
+    const original = thrown?.name === 'NonErrorThrown' && thrown.thrownValue ? thrown.thrownValue : unwrapped;
     const known = original instanceof AppError ? original : databaseError(original);
     if (known) {
       if (known !== original) log.warn({ err: original, code: known.wireCode }, 'GraphQL operation failed');
