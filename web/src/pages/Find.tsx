@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { graphql } from '../gql';
 import type { DatasetListQuery } from '../gql/graphql';
 import { request } from '../client';
@@ -97,16 +97,19 @@ export function Find() {
   const orderBy = toOrder(search);
   const list = useQuery(DatasetList, { first: PAGE, filter, orderBy });
   const choices = useQuery(Choices, {});
-  const [more, setMore] = useState<{ rows: Row[]; cursor: string | null | undefined; hasNext: boolean }>({
-    rows: [],
-    cursor: undefined,
-    hasNext: false,
-  });
+  // the pages after the first belong to the list they extend: a new search or sort starts
+  // without them in the very render that shows its first page (an effect would leave one
+  // render with the new first page above the old rows)
+  const [extra, setMore] = useState<{
+    of: unknown;
+    rows: Row[];
+    cursor: string | null | undefined;
+    hasNext: boolean;
+  }>({ of: undefined, rows: [], cursor: undefined, hasNext: false });
+  const more =
+    extra.of === list.data ? extra : { of: list.data, rows: [], cursor: undefined, hasNext: false };
   const [loadingMore, setLoadingMore] = useState(false);
   const [moreError, setMoreError] = useState<string | null>(null);
-  useEffect(() => {
-    setMore({ rows: [], cursor: undefined, hasNext: false });
-  }, [list.data]);
 
   const first = list.data?.datasets.nodes;
   const rows = first ? [...first, ...more.rows] : [];
@@ -125,8 +128,10 @@ export function Find() {
     setMoreError(null);
     try {
       const next = await request(DatasetList, { first: PAGE, after: cursor, filter, orderBy });
+      const of = list.data;
       setMore((m) => ({
-        rows: [...m.rows, ...next.datasets.nodes],
+        of,
+        rows: [...(m.of === of ? m.rows : []), ...next.datasets.nodes],
         cursor: next.datasets.pageInfo.endCursor,
         hasNext: next.datasets.pageInfo.hasNextPage,
       }));
