@@ -95,8 +95,14 @@ export async function scratchDatabase(prefix: string): Promise<{ url: string; dr
   return { url: url.toString(), drop: () => onServer(`drop database if exists ${name} with (force)`) };
 }
 
-/** The service in this process on a scratch database (`scratchDatabase(prefix)`), listening on a free port. */
-export async function benchService(prefix: string): Promise<{
+/**
+ * The service in this process on a scratch database (`scratchDatabase(prefix)`), listening on a
+ * free port; `env`: settings of its own (e.g. `GRAPH_MAX_NODES`).
+ */
+export async function benchService(
+  prefix: string,
+  env: Record<string, string> = {},
+): Promise<{
   app: App;
   base: string;
   /** drops the database unless `keep`; removes the data directory */
@@ -110,6 +116,7 @@ export async function benchService(prefix: string): Promise<{
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     SHUTDOWN_TIMEOUT_MS: '0',
+    ...env,
   });
   const app = await createApp({ config, log: createLogger('silent'), databaseUrl: db.url });
   const port = await app.listen(0, '127.0.0.1');

@@ -34,7 +34,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('graphs are cut at GRAPH_MAX_NODES and say so', () => {
+describe('graphs are cut at GRAPH_MAX_NODES, say so and page (graph-pages.test.ts)', () => {
   test('GraphQL entityGraph and projectGraph', async () => {
     const q = `query($id: ID!, $p: String!) {
       entityGraph(id: $id) { truncated nodes { id depth } edges { source target } }
@@ -63,13 +63,13 @@ describe('graphs are cut at GRAPH_MAX_NODES and say so', () => {
       query: { recursive: 'True' },
     });
     expect(cut.status).toBe(200);
-    expect(cut.body.graph).toEqual({ truncated: true });
+    expect(cut.body.graph).toEqual({ truncated: true, next: expect.any(String) });
     expect(cut.body.nodes).toHaveLength(10);
     const whole = await rest(t.url, 'GET', `/entity_graph_cte/${children[1]}`, { key: alice.key });
     expect(whole.body.graph).toEqual({});
     expect(whole.body.nodes).toHaveLength(2);
     const project = await rest(t.url, 'GET', `/project_graph/${projectSlug}`, { key: alice.key });
-    expect(project.body.graph).toEqual({ truncated: true });
+    expect(project.body.graph).toEqual({ truncated: true, next: expect.any(String) });
     expect(project.body.nodes).toHaveLength(10);
   });
 

@@ -59,7 +59,10 @@ export interface ListSizes {
 
 /**
  * The field extension (`@Extensions(listCap(...))`) of an unpaged list whose cap is not
- * GRAPHQL_LIST_MAX: `factor` times the size `size` names, or a fixed number of items.
+ * GRAPHQL_LIST_MAX: `factor` times the size `size` names, or a fixed number of items. On a field
+ * that is not a list, the number of times its children are charged, whatever its page
+ * arguments say (`items: 1` for one object whose own lists carry their caps, such as a page
+ * of a graph).
  */
 export interface ListCap {
   listCap: { size?: keyof ListSizes; factor?: number; items?: number };
@@ -85,6 +88,8 @@ function capOf(extensions: unknown, sizes: ListSizes): number | null {
 export function listEstimator(sizes: ListSizes): ComplexityEstimator {
   return ({ type, field, args, childComplexity }) => {
     if (type.name.startsWith('__')) return undefined;
+    const cap = capOf(field.extensions, sizes);
+    if (cap !== null && !isListType(getNullableType(field.type))) return 1 + childComplexity * cap;
     if (field.args.some((a) => a.name === 'first' || a.name === 'limit')) {
       const given = (args as { first?: unknown }).first ?? (args as { limit?: unknown }).limit;
       const size = typeof given === 'number' && given > 0 ? given : sizes.defaultPageSize;
@@ -92,7 +97,7 @@ export function listEstimator(sizes: ListSizes): ComplexityEstimator {
     }
     if (!isListType(getNullableType(field.type))) return undefined;
     if (type.name.endsWith('Connection')) return 1 + childComplexity;
-    return 1 + childComplexity * (capOf(field.extensions, sizes) ?? sizes.listMax);
+    return 1 + childComplexity * (cap ?? sizes.listMax);
   };
 }
 

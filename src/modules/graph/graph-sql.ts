@@ -1,3 +1,6 @@
+import { validationError } from '../../core/errors';
+import { isMfid } from '../../core/ids';
+
 /**
  * SQL pieces of the graph queries. Every edge has the parent as its source: dataset -> child
  * dataset, sample -> child sample, sample -> associated dataset.
@@ -25,18 +28,49 @@ export const ADJACENCY = `
   union all select sample_mfid::text, 'sample', dataset_mfid::text, 'dataset', 'down' from dataset_sample
   union all select dataset_mfid::text, 'dataset', sample_mfid::text, 'sample', 'up' from dataset_sample`;
 
+/** The position of a node in a graph's order: (depth, type, id); depth 0 in project graphs. */
+export interface NodeKey {
+  depth: number;
+  type: 'dataset' | 'sample';
+  id: string;
+}
+
+/** An opaque cursor for the node after which the next page starts. */
+export function encodeGraphCursor(key: NodeKey): string {
+  return Buffer.from(`g:${String(key.depth)}:${key.type}:${key.id}`, 'utf8').toString('base64url');
+}
+
+/** The node key of a cursor, or undefined without one; a 400 for a cursor this server did not issue. */
+export function decodeGraphCursor(cursor: string | null | undefined): NodeKey | undefined {
+  if (cursor === undefined || cursor === null || cursor === '') return undefined;
+  const m = /^g:(\d{1,5}):(dataset|sample):(.+)$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (m === null || !isMfid(m[3])) throw validationError('after', 'is not a cursor this server issued');
+  return { depth: Number(m[1]), type: m[2] as NodeKey['type'], id: m[3] };
+}
+
 /**
- * Given a CTE `nodes(id, type, depth)` (already cut to the node cap) and a boolean SQL
- * expression `cut` (whether nodes were left out), one row with the nodes and their display
- * fields, the edges whose two ends are both nodes (at most `?` of them: the one parameter, to
- * be passed after the CTEs' own), and `truncated`: `cut`, or more edges than the cap.
+ * Given the CTEs `nodes(id, type, depth)` (this page's nodes) and `upto(id, type, depth)` (every
+ * node of the graph up to and including this page's last, in the graph's order), and a boolean
+ * SQL expressions `more` (whether nodes follow this page) and `cut` (whether the walk stopped
+ * at its bound), one row with the page's nodes and their
+ * display fields, the edges with both ends in `upto` and at least one on this page (so that
+ * paging through a graph yields each edge once, on the page of its later end, and never an edge
+ * to a node not yet delivered; on a first page, the edges between its nodes), at most `?` of
+ * them (the one parameter, passed after the CTEs' own), `more`, `walk_cut` and `found` (whether
+ * the graph has nodes at all, on any page).
  */
-export function nodesAndEdges(cut: string): string {
+export function nodesAndEdges(more: string, cut = 'false', found = 'true'): string {
   return `
   , edge_rows as (
-     select e.* from nodes p
-     join (${EDGES}) e on e.from_id = p.id and e.from_type = p.type
-     join nodes c on c.id = e.to_id and c.type = e.to_type
+     select * from (
+       select e.* from nodes p
+       join (${EDGES}) e on e.from_id = p.id and e.from_type = p.type
+       join upto c on c.id = e.to_id and c.type = e.to_type
+       union
+       select e.* from nodes c
+       join (${EDGES}) e on e.to_id = c.id and e.to_type = c.type
+       join upto p on p.id = e.from_id and p.type = e.from_type
+     ) e
      order by e.kind, e.from_id, e.to_id
      limit ? + 1)
   select
@@ -53,5 +87,7 @@ export function nodesAndEdges(cut: string): string {
         'source', e.from_id, 'target', e.to_id, 'kind', e.kind, 'relationship_type', e.relationship_type)
         order by e.kind, e.from_id, e.to_id), '[]'::json)
      from edge_rows e) as edges,
-    (${cut}) as truncated`;
+    (${more}) as more,
+    (${cut}) as walk_cut,
+    (${found}) as found`;
 }

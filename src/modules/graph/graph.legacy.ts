@@ -4,7 +4,8 @@ import type { GraphRows } from './graph.service';
 /**
  * The legacy node-link shape (networkx `node_link_data`): directed, edges from parent to child,
  * under both `edges` (networkx >= 3.6) and `links` (older releases). A graph cut at the caps
- * says so in the graph attributes: `"graph": {"truncated": true}` (otherwise `{}`).
+ * says so in the graph attributes: `"graph": {"truncated": true}` (otherwise `{}`), with
+ * `"next"`: the cursor to pass as `after` for the following page of nodes, when there is one.
  */
 export function toNodeLink(graph: GraphRows): Record<string, unknown> {
   const edges = graph.edges.map((e) => ({
@@ -16,7 +17,9 @@ export function toNodeLink(graph: GraphRows): Record<string, unknown> {
   return {
     directed: true,
     multigraph: false,
-    graph: graph.truncated ? { truncated: true } : {},
+    graph: graph.truncated
+      ? { truncated: true, ...(graph.nextCursor === null ? {} : { next: graph.nextCursor }) }
+      : {},
     nodes: graph.nodes.map((n) => ({
       id: n.id,
       unique_id: n.id,

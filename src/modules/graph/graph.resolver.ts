@@ -1,4 +1,5 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, Extensions, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { listCap } from '../../core/graphql/limits';
 import type { RequestContext } from '../../core/context';
 import type { EdgeKindEnum, RelationshipTypeEnum } from '../link/link.types';
 import type { GraphRows } from './graph.service';
@@ -26,6 +27,12 @@ function toGraph(rows: GraphRows): EntityGraph {
       relationshipType: e.relationship_type as RelationshipTypeEnum | null,
     })),
     truncated: rows.truncated,
+    pageInfo: {
+      hasNextPage: rows.nextCursor !== null,
+      hasPreviousPage: false,
+      startCursor: null,
+      endCursor: rows.nextCursor,
+    },
   };
 }
 
@@ -33,8 +40,9 @@ function toGraph(rows: GraphRows): EntityGraph {
 export class GraphResolver {
   @Query(() => EntityGraph, {
     description:
-      'The graph around a dataset or sample, computed in one query: nodes you may read and the links between them. The walk never passes through nodes you may not read.',
+      'The graph around a dataset or sample, computed in one query, a page of nodes at a time: nodes you may read and the links between them. The walk never passes through nodes you may not read.',
   })
+  @Extensions(listCap({ items: 1 })) // one graph: its nodes and edges carry their caps
   async entityGraph(
     @Arg('id', () => ID, { description: 'The focal dataset or sample.' }) id: string,
     @Arg('depth', () => Int, {
@@ -47,19 +55,43 @@ export class GraphResolver {
       description: 'ancestors, descendants or both (the connected component).',
     })
     direction: GraphDirectionEnum,
+    @Arg('first', () => Int, {
+      nullable: true,
+      description: 'Nodes per page (default and maximum: the server limit, GRAPH_MAX_NODES).',
+    })
+    first: number | undefined,
+    @Arg('after', () => String, {
+      nullable: true,
+      description: 'pageInfo.endCursor of the previous page.',
+    })
+    after: string | undefined,
     @Ctx() ctx: RequestContext,
   ) {
-    return toGraph(await ctx.services.graph.entityGraph(ctx, id, { depth: depth ?? null, direction }));
+    return toGraph(
+      await ctx.services.graph.entityGraph(ctx, id, { depth: depth ?? null, direction, first, after }),
+    );
   }
 
   @Query(() => EntityGraph, {
-    description: 'Every dataset and sample of a project that you may read, and their links.',
+    description:
+      'Every dataset and sample of a project that you may read, and their links, datasets first, by MFID, a page of nodes at a time.',
   })
+  @Extensions(listCap({ items: 1 }))
   async projectGraph(
     @Arg('project', { description: 'Project MFID or slug.' }) project: string,
+    @Arg('first', () => Int, {
+      nullable: true,
+      description: 'Nodes per page (default and maximum: the server limit, GRAPH_MAX_NODES).',
+    })
+    first: number | undefined,
+    @Arg('after', () => String, {
+      nullable: true,
+      description: 'pageInfo.endCursor of the previous page.',
+    })
+    after: string | undefined,
     @Ctx() ctx: RequestContext,
   ) {
-    return toGraph(await ctx.services.graph.projectGraph(ctx, project));
+    return toGraph(await ctx.services.graph.projectGraph(ctx, project, { first, after }));
   }
 
   @FieldResolver(() => Thumbnail, {

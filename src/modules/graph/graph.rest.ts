@@ -1,8 +1,14 @@
 import { defineRoute, type Route } from '../../core/rest/route';
-import { QBool } from '../../core/rest/schema';
+import { QBool, QInt, QStr } from '../../core/rest/schema';
 import { NODE_LINK, toNodeLink } from './graph.legacy';
 
 const tag = 'graph';
+
+/** A page of nodes: `limit` (default and maximum GRAPH_MAX_NODES) after the cursor `after`. */
+const GRAPH_PAGE = {
+  limit: QInt('nodes per page (default and maximum GRAPH_MAX_NODES)', { minimum: 1 }),
+  after: QStr('`graph.next` of the previous page'),
+};
 
 export const graphRoutes: Route[] = [
   // without recursive: the direct neighbours; with recursive=True: the connected component
@@ -13,7 +19,10 @@ export const graphRoutes: Route[] = [
       tag,
       summary: "A record's graph of datasets and samples",
       params: { id: 'a dataset or sample MFID' },
-      query: { recursive: QBool('the whole connected component instead of the direct neighbours', false) },
+      query: {
+        recursive: QBool('the whole connected component instead of the direct neighbours', false),
+        ...GRAPH_PAGE,
+      },
       response: NODE_LINK,
     },
     async (ctx, { params, query }) =>
@@ -21,6 +30,8 @@ export const graphRoutes: Route[] = [
         await ctx.services.graph.entityGraph(ctx, params.id, {
           depth: query.recursive ? null : 1,
           direction: 'both',
+          first: query.limit,
+          after: query.after,
         }),
       ),
   ),
@@ -31,8 +42,12 @@ export const graphRoutes: Route[] = [
       tag,
       summary: "The graph of a project's datasets and samples",
       params: { pid: 'project slug or MFID' },
+      query: GRAPH_PAGE,
       response: NODE_LINK,
     },
-    async (ctx, { params }) => toNodeLink(await ctx.services.graph.projectGraph(ctx, params.pid)),
+    async (ctx, { params, query }) =>
+      toNodeLink(
+        await ctx.services.graph.projectGraph(ctx, params.pid, { first: query.limit, after: query.after }),
+      ),
   ),
 ];

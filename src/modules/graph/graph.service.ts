@@ -5,7 +5,7 @@ import { sql, type Sql } from '../../core/db/sql';
 import type { AccessService } from '../access/access.service';
 import type { ProjectService } from '../project/project.service';
 import type { EdgeKind, RelationshipType } from '../link/relationship';
-import { ADJACENCY, nodesAndEdges } from './graph-sql';
+import { ADJACENCY, decodeGraphCursor, encodeGraphCursor, nodesAndEdges, type NodeKey } from './graph-sql';
 
 export type GraphDirection = 'ancestors' | 'descendants' | 'both';
 export type NodeType = 'dataset' | 'sample';
@@ -35,10 +35,18 @@ export interface GraphRows {
   nodes: GraphNodeRow[];
   edges: GraphEdgeRow[];
   /**
-   * Whether nodes or edges were left out at the caps (`GRAPH_MAX_NODES` nodes, nearest first;
-   * four times as many edges)
+   * Whether anything was left out of this response: nodes on later pages, nodes beyond the
+   * walk's bound, or edges beyond the edge cap
    */
   truncated: boolean;
+  /** the cursor of the next page of nodes (`after`), or null on the last page */
+  nextCursor: string | null;
+}
+
+/** A page of a graph: `first` nodes (at most `GRAPH_MAX_NODES`) after the cursor `after`. */
+export interface GraphPage {
+  first?: number | null;
+  after?: string | null;
 }
 
 /** Edges kept per node of the cap. */
@@ -48,6 +56,22 @@ const EDGES_PER_NODE = 4;
  * is a row per length, so the walk of a dense graph stops here (nearest rows first).
  */
 const WALK_ROWS_PER_NODE = 8;
+
+/** One row of the graph statement (`nodesAndEdges`). */
+interface GraphStatementRow {
+  nodes: GraphNodeRow[];
+  edges: GraphEdgeRow[];
+  more: boolean;
+  walk_cut: boolean;
+  found: boolean;
+}
+
+/** The page with the next page's cursor (after its last node, when more follow). */
+function withCursor(row: GraphStatementRow): GraphRows {
+  const last = row.nodes.at(-1);
+  const next = row.more && last !== undefined ? encodeGraphCursor(last) : null;
+  return { nodes: row.nodes, edges: row.edges, truncated: row.more || row.walk_cut, nextCursor: next };
+}
 
 /** Cuts the extra edge fetched to tell whether there were more. */
 function capEdges(graph: GraphRows, maxEdges: number): GraphRows {
@@ -76,43 +100,52 @@ export class GraphService {
   /**
    * The graph around a dataset or sample: `depth` steps (null: as far as the configured
    * maximum, `GRAPH_MAX_DEPTH`) towards ancestors, descendants or both (the connected
-   * component). 404 when the caller may not read the focal node.
+   * component), nearest first, a page of nodes at a time. 404 when the caller may not read the
+   * focal node.
    */
   async entityGraph(
     ctx: RequestContext,
     id: string,
-    opts: { depth?: number | null; direction?: GraphDirection } = {},
+    opts: { depth?: number | null; direction?: GraphDirection } & GraphPage = {},
   ): Promise<GraphRows> {
     const max = ctx.config.limits.graphMaxDepth;
     const depth = opts.depth ?? max;
     if (!Number.isInteger(depth) || depth < 0) throw validationError('depth', 'must be a whole number >= 0');
     const direction = opts.direction ?? 'both';
     if (!(direction in STEPS)) throw validationError('direction', 'must be ancestors, descendants or both');
+    const { first, after } = this.page(ctx, opts);
     const [d, s] = await this.readable(ctx);
-    const maxNodes = ctx.config.limits.graphMaxNodes;
-    const walkRows = maxNodes * WALK_ROWS_PER_NODE;
-    // the walk is evaluated lazily: `steps` stops it after walkRows rows, breadth first
-    const rows = await rawQuery<GraphRows>(
+    const walkRows = ctx.config.limits.graphMaxNodes * WALK_ROWS_PER_NODE;
+    const from = after ?? { depth: -1, type: 'dataset', id: '' };
+    // the walk is evaluated lazily: `steps` stops it after walkRows rows, breadth first; every
+    // page walks the same graph and takes its nodes after the cursor in (depth, type, id) order.
+    // A step never goes straight back to the node it came from (that node is already found,
+    // nearer): a dataset with 10 000 children is 10 001 rows, not a walk bouncing between them.
+    const rows = await rawQuery<GraphStatementRow>(
       ctx.em,
-      `with recursive walk(id, type, depth) as (
-         select * from (
+      `with recursive walk(id, type, depth, prev_id, prev_type) as (
+         select *, null::text, null::text from (
            select d.unique_id::text, 'dataset'::text, 0 from dataset d where d.unique_id = ? and (${d.sql})
            union all
            select s.unique_id::text, 'sample'::text, 0 from sample s where s.unique_id = ? and (${s.sql})
          ) focus
          union
-         select a.to_id, a.to_type, w.depth + 1
+         select a.to_id, a.to_type, w.depth + 1, w.id, w.type
          from walk w
          join (${ADJACENCY}) a on a.from_id = w.id and a.from_type = w.type
          left join dataset d on a.to_type = 'dataset' and d.unique_id = a.to_id
          left join sample s on a.to_type = 'sample' and s.unique_id = a.to_id
          where w.depth < ? and a.dir in (?)
+           and (a.to_id, a.to_type) is distinct from (w.prev_id, w.prev_type)
            and ((d.unique_id is not null and (${d.sql})) or (s.unique_id is not null and (${s.sql})))
        ),
        steps as (select * from walk limit ?),
        found as (select id, type, min(depth) as depth from steps group by id, type),
-       nodes as (select * from found order by depth, type, id limit ?)
-       ${nodesAndEdges('(select count(*) from steps) >= ? or (select count(*) from found) > ?')}`,
+       page as (select * from found where (depth, type, id) > (?, ?, ?) order by depth, type, id limit ?),
+       nodes as (select * from page order by depth, type, id limit ?),
+       upto as (select f.* from found f
+         where (f.depth, f.type, f.id) <= (select depth, type, id from nodes order by depth desc, type desc, id desc limit 1))
+       ${nodesAndEdges('(select count(*) from page) > ?', '(select count(*) from steps) >= ?', 'exists (select 1 from found)')}`,
       [
         id,
         ...d.params,
@@ -123,49 +156,81 @@ export class GraphService {
         ...d.params,
         ...s.params,
         walkRows,
-        maxNodes,
-        maxNodes * EDGES_PER_NODE,
+        from.depth,
+        from.type,
+        from.id,
+        first + 1,
+        first,
+        first * EDGES_PER_NODE,
+        first,
         walkRows,
-        maxNodes,
       ],
     );
-    const graph = rows[0];
-    if (graph.nodes.length === 0) throw notFound('Dataset or sample', id);
-    return capEdges(graph, maxNodes * EDGES_PER_NODE);
+    if (!rows[0].found) throw notFound('Dataset or sample', id);
+    return capEdges(withCursor(rows[0]), first * EDGES_PER_NODE);
   }
 
   /**
-   * Every dataset and sample of a project the caller may read, and the edges between them; at
-   * most `GRAPH_MAX_NODES` nodes (datasets first, by MFID), then `truncated`.
+   * Every dataset and sample of a project the caller may read, and the edges between them,
+   * datasets first, by MFID, a page of nodes at a time.
    */
-  async projectGraph(ctx: RequestContext, projectIdOrSlug: string): Promise<GraphRows> {
+  async projectGraph(ctx: RequestContext, projectIdOrSlug: string, opts: GraphPage = {}): Promise<GraphRows> {
+    const { first, after } = this.page(ctx, opts);
     const project = await this.projects.get(ctx, projectIdOrSlug);
     const [d, s] = await this.readable(ctx);
-    const maxNodes = ctx.config.limits.graphMaxNodes;
-    const rows = await rawQuery<GraphRows>(
+    // each branch is an index range of its own table: the datasets after the cursor (none when
+    // it is a sample), the samples after it (all when it is a dataset)
+    const dAfter = after === undefined ? 'true' : after.type === 'dataset' ? 'd.unique_id > ?' : 'false';
+    const sAfter = after?.type === 'sample' ? 's.unique_id > ?' : 'true';
+    const dAfterParams = after?.type === 'dataset' ? [after.id] : [];
+    const sAfterParams = after?.type === 'sample' ? [after.id] : [];
+    const rows = await rawQuery<GraphStatementRow>(
       ctx.em,
-      `with found as (
-         (select d.unique_id::text as id, 'dataset'::text as type, 0 as depth from dataset d
-           where d.project_mfid = ? and (${d.sql}) order by d.unique_id limit ?)
+      `with readable as (
+         select d.unique_id::text as id, 'dataset'::text as type, 0 as depth from dataset d
+           where d.project_mfid = ? and (${d.sql})
          union all
-         (select s.unique_id::text, 'sample'::text, 0 from sample s where s.project_mfid = ? and (${s.sql})
-           order by s.unique_id limit ?)
+         select s.unique_id::text, 'sample'::text, 0 from sample s where s.project_mfid = ? and (${s.sql})
        ),
-       nodes as (select * from found order by type, id limit ?)
-       ${nodesAndEdges('(select count(*) from found) > ?')}`,
+       page as (
+         (select d.unique_id::text as id, 'dataset'::text as type, 0 as depth from dataset d
+           where d.project_mfid = ? and (${d.sql}) and ${dAfter} order by d.unique_id limit ?)
+         union all
+         (select s.unique_id::text, 'sample'::text, 0 from sample s
+           where s.project_mfid = ? and (${s.sql}) and ${sAfter} order by s.unique_id limit ?)
+       ),
+       nodes as (select * from page order by type, id limit ?),
+       upto as (select r.* from readable r
+         where (r.type, r.id) <= (select type, id from nodes order by type desc, id desc limit 1))
+       ${nodesAndEdges('(select count(*) from page) > ?')}`,
       [
         project.uniqueId,
         ...d.params,
-        maxNodes + 1,
         project.uniqueId,
         ...s.params,
-        maxNodes + 1,
-        maxNodes,
-        maxNodes * EDGES_PER_NODE,
-        maxNodes,
+        project.uniqueId,
+        ...d.params,
+        ...dAfterParams,
+        first + 1,
+        project.uniqueId,
+        ...s.params,
+        ...sAfterParams,
+        first + 1,
+        first,
+        first * EDGES_PER_NODE,
+        first,
       ],
     );
-    return capEdges(rows[0], maxNodes * EDGES_PER_NODE);
+    return capEdges(withCursor(rows[0]), first * EDGES_PER_NODE);
+  }
+
+  /** The page size (default and maximum `GRAPH_MAX_NODES`) and the cursor of a graph request. */
+  private page(ctx: RequestContext, opts: GraphPage): { first: number; after: NodeKey | undefined } {
+    const max = ctx.config.limits.graphMaxNodes;
+    const first = opts.first ?? max;
+    if (!Number.isInteger(first) || first < 1 || first > max)
+      throw validationError('first', `must be a whole number from 1 to ${String(max)}`);
+    return { first, after: decodeGraphCursor(opts.after) };
   }
 
   private async readable(ctx: RequestContext): Promise<[Sql, Sql]> {

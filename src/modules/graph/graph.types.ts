@@ -1,3 +1,4 @@
+import { PageInfo } from '../../core/graphql/connection';
 import { Extensions, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { listCap } from '../../core/graphql/limits';
 import { EdgeKindEnum, RelationshipTypeEnum } from '../link/link.types';
@@ -72,20 +73,27 @@ export class GraphEdge {
 @ObjectType({ description: 'Datasets and samples with the links between them, as far as you may read.' })
 export class EntityGraph {
   @Field(() => [GraphNode], {
-    description: 'The nodes, nearest first (at most GRAPH_MAX_NODES, 5000 by default; see truncated).',
+    description:
+      'The nodes of this page, nearest first (depth, then type, then id; at most `first`, by default and at most GRAPH_MAX_NODES, 5000 by default; see pageInfo).',
   })
   @Extensions(listCap({ size: 'graphMaxNodes' }))
   nodes!: GraphNode[];
 
   @Field(() => [GraphEdge], {
-    description: 'The links whose two ends are both nodes (at most four times GRAPH_MAX_NODES).',
+    description:
+      'The links with one end on this page and the other on it or on an earlier page (at most four per node of the page). On a first page: the links between its nodes. Paging through a graph yields each link once, never before both of its ends.',
   })
   @Extensions(listCap({ size: 'graphMaxNodes', factor: 4 }))
   edges!: GraphEdge[];
 
   @Field({
     description:
-      'Whether nodes or edges were left out at the caps (GRAPH_MAX_NODES nodes, 5000 by default, nearest first): narrow it with depth or direction, or page the records with the datasets and samples connections.',
+      'Whether anything was left out of this response: nodes on later pages (pageInfo.hasNextPage), nodes beyond the walk bound (eight rows per GRAPH_MAX_NODES; narrow it with depth or direction), or links beyond four per node.',
   })
   truncated!: boolean;
+
+  @Field(() => PageInfo, {
+    description: 'Whether more nodes follow and the cursor to pass as `after` for them (endCursor).',
+  })
+  pageInfo!: PageInfo;
 }
