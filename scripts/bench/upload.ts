@@ -16,12 +16,25 @@ import { Upload } from '@aws-sdk/lib-storage';
  * multipart, plain form upload, legacy resumable session) to each store (filesystem, a local
  * S3 server) and prints throughput and the server's peak RSS growth, next to a plain copy of
  * the same file to the same store. The server runs as its own process (`node dist/src/main.js`)
- * on the embedded database, or on DATABASE_URL when set.
+ * on the embedded database, or on DATABASE_URL when set. Each store gets BENCH_UPLOAD_ROUNDS
+ * rounds (default 3) of the plain copy followed by every path; the table gives medians and the
+ * median of the per-round ratios.
  *
  * Usage: npm run bench:upload            (BENCH_UPLOAD_MB=256 npm run bench:upload for a quick run)
  */
 const MiB = 1024 * 1024;
 const SIZE_MB = Number(process.env.BENCH_UPLOAD_MB ?? 1024);
+/** rounds per store (BENCH_UPLOAD_ROUNDS); each round copies the file plainly, then through each path */
+const ROUNDS = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 3);
+
+/** only these stores / paths (comma separated), e.g. BENCH_UPLOAD_STORES=filesystem BENCH_UPLOAD_PATHS=resumable */
+const STORES = (process.env.BENCH_UPLOAD_STORES ?? 'filesystem,s3').split(',');
+const ONLY_PATHS = (process.env.BENCH_UPLOAD_PATHS ?? '').split(',').filter((p) => p !== '');
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 const ADMIN_KEY = `bench-admin-${randomBytes(16).toString('hex')}`;
 
 // s3rver ships no types
@@ -287,47 +300,73 @@ async function main(): Promise<void> {
   };
 
   console.log(
-    `Upload benchmark: ${SIZE_MB} MiB file, server = node dist/src/main.js (${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'})`,
+    `Upload benchmark: ${SIZE_MB} MiB file, ${ROUNDS} rounds, server = node dist/src/main.js (${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'})`,
   );
-  console.log('store       path        seconds   MiB/s   vs plain copy   server peak RSS growth');
+  const table: string[] = [];
+  const paths = Object.entries(PATHS).filter(
+    ([name]) => ONLY_PATHS.length === 0 || ONLY_PATHS.includes(name),
+  );
   try {
-    for (const [store, env] of [
-      ['filesystem', {}],
-      ['s3', s3Env],
-    ] as const) {
+    for (const [store, env] of (
+      [
+        ['filesystem', {}],
+        ['s3', s3Env],
+      ] as const
+    ).filter(([name]) => STORES.includes(name))) {
       const server = await startServer(env);
+      const seconds: Record<string, number[]> = { plain: [] };
+      const ratios: Record<string, number[]> = {};
+      const growth: Record<string, number> = {};
       try {
-        let t0 = performance.now();
-        await baselines[store](server);
-        const plain = (performance.now() - t0) / 1000;
-        console.log(
-          `${store.padEnd(11)} plain copy  ${plain.toFixed(2).padStart(7)} ${(SIZE_MB / plain).toFixed(0).padStart(7)}`,
-        );
-        for (const [name, run] of Object.entries(PATHS)) {
-          const ds = (await api(server.url, 'POST', '/datasets', { dataset_name: `bench ${name}` }))
-            .unique_id as string;
-          const before = procStatus(pidOf(server.proc), 'VmRSS');
-          resetPeak(pidOf(server.proc));
-          t0 = performance.now();
-          await run(server, src, ds);
-          const seconds = (performance.now() - t0) / 1000;
-          const growth = procStatus(pidOf(server.proc), 'VmHWM') - before;
-          const files = await api<{ size: number; sha256_hash: string }[]>(
-            server.url,
-            'GET',
-            `/datasets/${ds}/files`,
-          );
-          if (files[0]?.size !== size || files[0]?.sha256_hash !== src.sha256) {
-            throw new Error(`${name}: stored ${JSON.stringify(files[0])}`);
+        // every round: the plain copy, then each path; ratios are taken within a round
+        for (let round = 0; round < ROUNDS; round++) {
+          let t0 = performance.now();
+          await baselines[store](server);
+          const plain = (performance.now() - t0) / 1000;
+          seconds.plain.push(plain);
+          for (const [name, run] of paths) {
+            const ds = (await api(server.url, 'POST', '/datasets', { dataset_name: `bench ${name}` }))
+              .unique_id as string;
+            const before = procStatus(pidOf(server.proc), 'VmRSS');
+            resetPeak(pidOf(server.proc));
+            t0 = performance.now();
+            await run(server, src, ds);
+            const took = (performance.now() - t0) / 1000;
+            const grew = procStatus(pidOf(server.proc), 'VmHWM') - before;
+            const files = await api<{ size: number; sha256_hash: string }[]>(
+              server.url,
+              'GET',
+              `/datasets/${ds}/files`,
+            );
+            if (files[0]?.size !== size || files[0]?.sha256_hash !== src.sha256) {
+              throw new Error(`${name}: stored ${JSON.stringify(files[0])}`);
+            }
+            (seconds[name] ??= []).push(took);
+            (ratios[name] ??= []).push(took / plain);
+            growth[name] = Math.max(growth[name] ?? 0, grew);
+            console.log(
+              `  round ${round + 1} ${store} ${name}: ${took.toFixed(2)} s (plain copy ${plain.toFixed(2)} s, ${(took / plain).toFixed(2)}x), peak RSS growth ${(grew / MiB).toFixed(1)} MiB`,
+            );
           }
-          console.log(
-            `${store.padEnd(11)} ${name.padEnd(11)} ${seconds.toFixed(2).padStart(7)} ${(SIZE_MB / seconds).toFixed(0).padStart(7)} ${(seconds / plain).toFixed(2).padStart(10)}x ${(growth / MiB).toFixed(1).padStart(16)} MiB`,
-          );
         }
       } finally {
         await server.stop();
       }
+      const plain = median(seconds.plain);
+      table.push(`| ${store} | plain copy | ${plain.toFixed(2)} | ${(SIZE_MB / plain).toFixed(0)} | | |`);
+      for (const [name] of paths) {
+        const s = median(seconds[name]);
+        table.push(
+          `| ${store} | ${name} | ${s.toFixed(2)} | ${(SIZE_MB / s).toFixed(0)} | ${median(ratios[name]).toFixed(2)}x | ${(growth[name] / MiB).toFixed(1)} MiB |`,
+        );
+      }
     }
+    console.log(
+      `\nmedians of ${ROUNDS} rounds; the ratio is the median of each round's path / plain copy; growth: the largest`,
+    );
+    console.log('| store | path | seconds | MiB/s | vs plain copy | server peak RSS growth |');
+    console.log('|---|---|---:|---:|---:|---:|');
+    for (const line of table) console.log(line);
   } finally {
     await s3.close();
     await fsp.rm(s3Dir, { recursive: true, force: true });

@@ -181,6 +181,64 @@ describe.each(STORE_KINDS)('files on the %s store', (kind) => {
     expect(ok.body.data.addDatasetFile.created).toBe(true);
   });
 
+  test('a GraphQL upload arriving slowly is stored while it arrives, byte for byte', async () => {
+    const ds = await makeDataset(t, owner);
+    const boundary = 'catalog-slow-test';
+    const operations = JSON.stringify({
+      query:
+        'mutation ($d: ID!, $f: Upload!) { addDatasetFile(dataset: $d, file: $f) { created file { size sha256 } } }',
+      variables: { d: ds, f: null },
+    });
+    const head = [
+      `--${boundary}\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${operations}\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="map"\r\n\r\n{"0":["variables.f"]}\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="0"; filename="slow.bin"\r\n`,
+      'Content-Type: application/octet-stream\r\n\r\n',
+    ].join('');
+    const tail = `\r\n--${boundary}--\r\n`;
+    // 1.5 MiB plus a bit: more than one read of the spool, in 64 KiB pieces with pauses
+    const data = randomBytes(1536 * 1024 + 4321);
+    const url = new URL(`${t.url}/graphql`);
+    const reply = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${owner.key}`,
+            'apollo-require-preflight': 'true',
+            'content-type': `multipart/form-data; boundary=${boundary}`,
+            'content-length': String(Buffer.byteLength(head) + data.length + Buffer.byteLength(tail)),
+          },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on('error', reject);
+      void (async () => {
+        req.write(head);
+        for (let at = 0; at < data.length; at += 64 * 1024) {
+          req.write(data.subarray(at, at + 64 * 1024));
+          await new Promise((r) => setTimeout(r, 5));
+        }
+        req.end(tail);
+      })();
+    });
+    const res = await reply;
+    expect(res.status).toBe(200);
+    const added = JSON.parse(res.body).data.addDatasetFile;
+    expect(added).toEqual({
+      created: true,
+      file: { size: data.length, sha256: sha256(data) },
+    });
+    expect(await size(ds)).toBe(data.length);
+  });
+
   test('a second file part fails the form upload and undoes the first', async () => {
     const ds = await makeDataset(t, owner);
     const r = await formUpload(t.url, owner.key, ds, [

@@ -1,5 +1,3 @@
-import { Readable } from 'node:stream';
-import { finished } from 'node:stream/promises';
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-ts';
 import type { RequestContext } from '../../core/context';
@@ -9,29 +7,8 @@ import { PageArgs, pageOf } from '../../core/graphql/page-args';
 import { toConnection } from '../../core/graphql/connect';
 import { Dataset } from '../dataset/dataset.entity';
 import { AssociatedFile } from './file.entity';
+import { followSpool } from './upload-spool';
 import { AddFilePayload, FileConnection, RemoteFileInput, UpdateFileInput } from './file.types';
-
-/** read size of an upload spooled by graphql-upload */
-const SPOOL_READ_BYTES = 1024 * 1024;
-
-/**
- * The bytes of a GraphQL upload. graphql-upload spools every upload to a temporary file as it
- * arrives; reading that file while it is still being written goes 16 KiB at a time in lockstep
- * with the writes (measured: 2× slower than receiving it). So the stream waits until the spool
- * is complete (or failed: then the upload fails) and then reads it in 1 MiB pieces from the
- * page cache. Memory stays bounded: the bytes wait on disk, not in the process.
- */
-function spooled(upload: FileUpload): Readable {
-  async function* chunks(): AsyncGenerator<Buffer> {
-    // resolves when the spool is complete; rejects when it failed or was dropped (a request
-    // cut off, a size limit): the upload then fails and nothing is kept
-    await finished(upload.capacitor);
-    for await (const chunk of upload.createReadStream({ highWaterMark: SPOOL_READ_BYTES })) {
-      yield chunk as Buffer;
-    }
-  }
-  return Readable.from(chunks(), { objectMode: false, highWaterMark: SPOOL_READ_BYTES });
-}
 
 /** graphql-upload reports its limits and malformed requests as HTTP errors: they read as the service's. */
 function uploadError(ctx: RequestContext, err: unknown): unknown {
@@ -85,7 +62,7 @@ export class FileResolver {
       const upload = await file;
       return await ctx.services.file.addStored(ctx, dataset, {
         filename: upload.filename,
-        open: () => spooled(upload),
+        open: () => followSpool(upload),
         contentType: upload.mimetype,
         ingestor,
       });
