@@ -22,11 +22,14 @@ import { H5Session } from '../../src/ingestors/h5/session';
  *    2-D float32 dataset the preview is drawn from, is uploaded and ingested; the worker's peak
  *    RSS (kernel high-water mark, reset just before) is reported with its resting RSS.
  *
- * Usage: npm run bench:ingest      (BENCH_INGEST_H5_MB=256 BENCH_INGEST_IMAGES=50 for a quick run)
+ * Usage: npm run bench:ingest      (BENCH_INGEST_H5_MB=256 BENCH_INGEST_IMAGES=50 for a quick run;
+ * BENCH_INGEST_H5_MB=0 skips the HDF5 case)
  */
 const MiB = 1024 * 1024;
 const IMAGES = Number(process.env.BENCH_INGEST_IMAGES ?? 200);
 const H5_MB = Number(process.env.BENCH_INGEST_H5_MB ?? 1024);
+/** `BENCH_INGEST_CPU_PROF=<dir>`: the worker writes a CPU profile there (`node --cpu-prof`) */
+const PROFILE = process.env.BENCH_INGEST_CPU_PROF;
 const ADMIN_KEY = `bench-admin-${randomBytes(16).toString('hex')}`;
 
 const mib = (bytes: number) => (bytes / MiB).toFixed(1);
@@ -37,8 +40,8 @@ interface Proc {
   stop(): Promise<void>;
 }
 
-async function start(env: Record<string, string>, until: string): Promise<Proc> {
-  const proc = spawn(process.execPath, ['dist/src/main.js'], {
+async function start(env: Record<string, string>, until: string, nodeArgs: string[] = []): Promise<Proc> {
+  const proc = spawn(process.execPath, [...nodeArgs, 'dist/src/main.js'], {
     env: { ...process.env, LOG_LEVEL: 'info', ADMIN_API_KEY: ADMIN_KEY, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -197,7 +200,11 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 100));
     }
     const startWorker = async () => {
-      const w = await start({ ...common, ROLE: 'worker', DATABASE_URL: databaseUrl }, 'worker started');
+      const w = await start(
+        { ...common, ROLE: 'worker', DATABASE_URL: databaseUrl },
+        'worker started',
+        PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : [],
+      );
       procs.push(w);
       return w;
     };
@@ -224,6 +231,8 @@ async function main(): Promise<void> {
     const seconds = (Date.now() - t0) / 1000;
     const imageRss = procStatus(pidOf(worker.proc), 'VmHWM');
     await worker.stop();
+    console.log(`images: ${IMAGES} in ${seconds.toFixed(2)} s, ${(IMAGES / seconds).toFixed(1)} files/s`);
+    if (H5_MB === 0) return;
 
     // 2. a large HDF5 file
     const h5 = path.join(work, 'big_camera.h5');

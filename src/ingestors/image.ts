@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { parse as parseExif } from 'exifr';
 import { startsWith, type Extraction, type Ingestor, type Source } from './ingestor';
 import { THUMBNAIL_EDGE } from './render';
+import { thumbnailJpeg } from '../modules/thumbnail/thumbnail-image';
 
 const EXTENSIONS = new Set(['png', 'jpg', 'jpeg', 'jpe', 'webp', 'gif']);
 /** smaller files are read into memory; larger ones are spooled and read from disk */
@@ -74,14 +75,10 @@ export const imageIngestor: Ingestor = {
     } catch (err) {
       throw new Error(`not an image this service can read (${(err as Error).message})`);
     }
-    const thumbnail = await sharp(input, { limitInputPixels: MAX_PIXELS, failOn: 'error' })
-      .rotate()
-      .resize({ width: THUMBNAIL_EDGE, height: THUMBNAIL_EDGE, fit: 'inside', withoutEnlargement: true })
-      .png()
-      .toBuffer()
-      .catch((err: unknown) => {
-        throw new Error(`the image could not be decoded (${(err as Error).message})`);
-      });
+    // decoded once, straight to the stored thumbnail JPEG
+    const thumbnail = await thumbnailJpeg(input, THUMBNAIL_EDGE, MAX_PIXELS).catch((err: unknown) => {
+      throw new Error(`the image could not be decoded (${(err as Error).message})`);
+    });
     const exif = await readExif(input);
     const image: Record<string, unknown> = {
       format: meta.format,
@@ -102,7 +99,7 @@ export const imageIngestor: Ingestor = {
     return {
       fields: { measurement: 'Image', dataType: 'Image', ...(timestamp ? { timestamp } : {}) },
       metadata: { image, ...(exif ? { exif } : {}) },
-      thumbnails: [{ name: source.filename, image: thumbnail }],
+      thumbnails: [{ name: source.filename, image: thumbnail, stored: true }],
       keywords: ['Image'],
     };
   },

@@ -39,6 +39,11 @@ export interface ExtractedThumbnail {
   name: string;
   /** any image sharp reads; stored as JPEG */
   image: Buffer;
+  /**
+   * `image` is already the stored form (a thumbnail JPEG of `thumbnailJpeg`): stored as it is
+   * instead of being encoded again
+   */
+  stored?: boolean;
 }
 
 /** What an ingestor found in a file. */

@@ -114,20 +114,25 @@ export class DatasetService {
     uniqueId: string,
     values: Partial<Record<TextField, string>>,
   ): Promise<TextField[]> {
-    const filled: TextField[] = [];
-    for (const key of TEXT_FIELDS) {
+    const keys = TEXT_FIELDS.filter((key) => {
       const value = values[key];
-      if (value === undefined || value.trim() === '' || checkTextFields({ [key]: value }).length) continue;
-      const column = UPDATABLE[key].wire;
-      const rows = await rawQuery(
-        tx,
-        `update dataset set ${column} = ?, modification_time = now()
-         where unique_id = ? and coalesce(btrim(${column}), '') = '' returning unique_id`,
-        [value, uniqueId],
-      );
-      if (rows.length) filled.push(key);
-    }
-    return filled;
+      return value !== undefined && value.trim() !== '' && !checkTextFields({ [key]: value }).length;
+    });
+    if (!keys.length) return [];
+    // one statement for every field: each is set only where it is empty, and the old row
+    // (locked first) says which were
+    const cols = keys.map((key) => UPDATABLE[key].wire);
+    const empty = (c: string) => `coalesce(btrim(o.${c}), '') = ''`;
+    const rows = await rawQuery<Record<string, boolean>>(
+      tx,
+      `with o as (select ${cols.join(', ')} from dataset where unique_id = ? for no key update)
+       update dataset d set ${cols.map((c) => `${c} = case when ${empty(c)} then ? else d.${c} end`).join(', ')},
+         modification_time = now()
+       from o where d.unique_id = ? and (${cols.map(empty).join(' or ')})
+       returning ${cols.map((c, i) => `${empty(c)} as f${String(i)}`).join(', ')}`,
+      [uniqueId, ...keys.map((key) => values[key]), uniqueId],
+    );
+    return rows.length ? keys.filter((_, i) => rows[0][`f${String(i)}`]) : [];
   }
 
   /** Instrument assignment is fixed at creation: resubmitting it is fine, changing it is 409. */

@@ -10,7 +10,7 @@ import type { ThumbnailService } from '../thumbnail/thumbnail.service';
 import type { EventService } from '../event/event.service';
 import { emitIngestion } from './ingestion-events';
 import type { AssociatedFile } from '../file/file.entity';
-import { FINAL_STATUSES, type IngestionStatus } from './ingestion-request.entity';
+import { FINAL_STATUSES } from './ingestion-request.entity';
 
 /** The services ingestion writes through. */
 export interface ResultServices {
@@ -49,7 +49,8 @@ export async function prepareResults(
     : {};
   const thumbnails = [];
   for (const t of extraction.thumbnails ?? []) {
-    thumbnails.push({ name: t.name.slice(0, 255), jpeg: await services.thumbnails.prepare(t.image) });
+    const jpeg = t.stored === true ? t.image : await services.thumbnails.prepare(t.image);
+    thumbnails.push({ name: t.name.slice(0, 255), jpeg });
   }
   const keywords = [];
   for (const k of extraction.keywords ?? []) {
@@ -85,12 +86,15 @@ export async function applyResults(
 ): Promise<void> {
   const datasetId = file.dataset.uniqueId;
   await em.transactional(async (tx) => {
-    const locked = await rawQuery<{ status: IngestionStatus }>(
+    // completes the request first (its row lock is the guard against a concurrent run): a
+    // request already final is left alone and nothing is written
+    const open = await rawQuery<{ id: number }>(
       tx,
-      'select status from ingestion_request where id = ? for update',
-      [requestId],
+      `update ingestion_request set status = 'complete', ingestor_used = ?, error_message = null, time_completed = now()
+       where id = ? and status not in (?) returning id`,
+      [ingestor, requestId, [...FINAL_STATUSES]],
     );
-    if (!locked.length || FINAL_STATUSES.has(locked[0].status)) return;
+    if (!open.length) return;
     const filled = await services.datasets.fillEmptyIn(tx, datasetId, results.fields);
     if (Object.keys(results.metadata).length) {
       await services.metadata.writeIn(tx, 'dataset', datasetId, 'merge', results.metadata);
@@ -98,12 +102,6 @@ export async function applyResults(
     for (const t of results.thumbnails) await services.thumbnails.replaceIn(tx, datasetId, t.name, t.jpeg);
     for (const k of results.keywords) await services.keywords.addIn(tx, datasetId, k);
     await services.files.recordIngestedIn(tx, file.uniqueId);
-    await rawQuery(
-      tx,
-      `update ingestion_request set status = 'complete', ingestor_used = ?, error_message = null, time_completed = now()
-       where id = ?`,
-      [ingestor, requestId],
-    );
     await emitIngestion(services.events, tx, {
       requestId,
       datasetId,
