@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../../src/core/db/raw';
 import { newMfid } from '../../src/core/ids';
-import { indexedValues } from '../../src/modules/metadata/metadata-quantities';
+import { indexedStrings, indexedValues } from '../../src/modules/metadata/metadata-quantities';
 import { benchService, ok, percentile } from './lib';
 
 /**
@@ -124,6 +124,20 @@ async function seed(
           `{${values.map((v) => `"${v.path}"`).join(',')}}`,
           `{${values.map((v) => `"${v.dim}"`).join(',')}}`,
           `{${values.map((v) => v.num).join(',')}}`,
+        ],
+      );
+      // the string side index, likewise
+      const strings = cols.meta.flatMap((m, k) =>
+        indexedStrings(JSON.parse(m)).map((v) => ({ id: cols.id[k], ...v })),
+      );
+      await rawQuery(
+        tx,
+        `insert into metadata_string (resource_id, path, str)
+         select * from unnest(?::varchar[], ?::varchar[], ?::varchar[])`,
+        [
+          `{${strings.map((v) => v.id).join(',')}}`,
+          `{${strings.map((v) => `"${v.path}"`).join(',')}}`,
+          `{${strings.map((v) => `"${v.str.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`,
         ],
       );
     });

@@ -18,6 +18,7 @@ import { DatasetLink } from './link/dataset-link.entity';
 import { SampleLink } from './link/sample-link.entity';
 import { DatasetSample } from './link/dataset-sample.entity';
 import { ScientificMetadata } from './metadata/scientific-metadata.entity';
+import { MetadataString } from './metadata/metadata-string.entity';
 import { MetadataValue } from './metadata/metadata-value.entity';
 import { DeletionRequest } from './deletion/deletion-request.entity';
 import { DeletionAudit } from './deletion/deletion-audit.entity';
@@ -59,6 +60,7 @@ export const ENTITIES = [
   DatasetSample,
   ScientificMetadata,
   MetadataValue,
+  MetadataString,
   DeletionRequest,
   DeletionAudit,
   AssociatedFile,

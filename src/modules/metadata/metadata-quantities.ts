@@ -62,6 +62,62 @@ export function quantityOf(value: unknown): { num: number; dim: string } | null 
   return typeof v === 'number' && typeof u === 'string' ? toSi(v, u) : null;
 }
 
+/** Strings longer than this are not in the string side index (their conditions read the document). */
+export const MAX_INDEXED_STRING = 200;
+
+/**
+ * Whether a string at a path goes into the string side index: at most
+ * {@link MAX_INDEXED_STRING} characters, and path and string together within 2 000 bytes (a
+ * btree entry holds about 2 700).
+ */
+export function stringIndexable(path: string, str: string): boolean {
+  return (
+    path !== '' &&
+    path.length <= MAX_PATH &&
+    str.length <= MAX_INDEXED_STRING &&
+    Buffer.byteLength(path) + Buffer.byteLength(str) <= 2000
+  );
+}
+
+/** One indexed string of a metadata document (table `metadata_string`). */
+export interface IndexedString {
+  /** dot-separated keys, as in {@link IndexedValue} */
+  path: string;
+  str: string;
+}
+
+/**
+ * The strings of a document for the string side index, where a jsonpath equality condition
+ * (`$.a.b ? (@ == "x")`, lax mode) finds them: each step into a key looks into the elements of
+ * an array one level deep (not into arrays within it), and the value at the path is a string, an
+ * array of strings, or an array of such arrays (the filter and the comparison each unwrap one
+ * level). Every such string that {@link stringIndexable} admits, at most {@link MAX_INDEXED},
+ * in document order.
+ */
+export function indexedStrings(doc: unknown): IndexedString[] {
+  const out: IndexedString[] = [];
+  const leaf = (value: unknown, path: string, levels: number) => {
+    if (out.length >= MAX_INDEXED) return;
+    if (typeof value === 'string') {
+      if (stringIndexable(path, value)) out.push({ path, str: value });
+    } else if (Array.isArray(value) && levels < 2) {
+      for (const item of value) leaf(item, path, levels + 1);
+    }
+  };
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    v !== null && typeof v === 'object' && !Array.isArray(v);
+  const walk = (value: unknown, path: string) => {
+    if (out.length >= MAX_INDEXED) return;
+    leaf(value, path, 0);
+    const objects = Array.isArray(value) ? value.filter(isObject) : isObject(value) ? [value] : [];
+    for (const o of objects) {
+      for (const [key, child] of Object.entries(o)) walk(child, `${path}.${key}`);
+    }
+  };
+  if (isObject(doc)) for (const [key, child] of Object.entries(doc)) walk(child, key);
+  return out.slice(0, MAX_INDEXED);
+}
+
 /**
  * The typed values of a document for the side index: every JSON number at its path, and every
  * quantity normalised to SI at the path of the object or string that writes it. The document is

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../../core/db/raw';
 import type { ResourceType } from '../access/access-grant.entity';
 import { mergeTopLevel, type MetadataDocument } from './metadata-document';
-import { indexedValues } from './metadata-quantities';
+import { indexedStrings, indexedValues } from './metadata-quantities';
 
 /** How a write treats existing metadata. */
 export type WriteMode = 'merge' | 'replace';
@@ -74,8 +74,8 @@ export class MetadataStore {
 }
 
 /**
- * Replaces the typed side index of one document (`metadata_value`: numbers, and quantities in
- * SI) inside `tx`. The document is not changed. Exported for the migration that backfills it.
+ * Replaces the side indexes of one document inside `tx`: `metadata_value` (numbers, and
+ * quantities in SI) and `metadata_string` (strings). The document is not changed.
  */
 export async function writeIndexedValues(tx: EntityManager, id: string, doc: unknown): Promise<void> {
   await rawQuery(tx, 'delete from metadata_value where resource_id = ?', [id]);
@@ -86,6 +86,21 @@ export async function writeIndexedValues(tx: EntityManager, id: string, doc: unk
       tx,
       `insert into metadata_value (resource_id, path, dim, num) values ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}`,
       chunk.flatMap((v) => [id, v.path, v.dim, v.num]),
+    );
+  }
+  await writeIndexedStrings(tx, id, doc);
+}
+
+/** Replaces the string side index (`metadata_string`) of one document inside `tx`. */
+export async function writeIndexedStrings(tx: EntityManager, id: string, doc: unknown): Promise<void> {
+  await rawQuery(tx, 'delete from metadata_string where resource_id = ?', [id]);
+  const strings = indexedStrings(doc);
+  for (let start = 0; start < strings.length; start += 1000) {
+    const chunk = strings.slice(start, start + 1000);
+    await rawQuery(
+      tx,
+      `insert into metadata_string (resource_id, path, str) values ${chunk.map(() => '(?, ?, ?)').join(', ')}`,
+      chunk.flatMap((v) => [id, v.path, v.str]),
     );
   }
 }

@@ -1,6 +1,6 @@
 import { validationError } from '../../core/errors';
 import { and, sql, type Sql } from '../../core/db/sql';
-import { PLAIN, quantityOf } from './metadata-quantities';
+import { PLAIN, quantityOf, stringIndexable } from './metadata-quantities';
 
 export const METADATA_OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'contains', 'exists'] as const;
 export type MetadataOperator = (typeof METADATA_OPERATORS)[number];
@@ -146,6 +146,21 @@ const SQL_COMPARISON: Partial<Record<MetadataOperator, string>> = {
  * object whose unit is unknown is refused.
  */
 function typedCondition(alias: string, c: MetadataCondition, index: number): Sql | null {
+  if (
+    c.op === 'eq' &&
+    typeof c.value === 'string' &&
+    typeof c.path === 'string' &&
+    stringIndexable(c.path, c.value)
+  ) {
+    // string equality: the string side index (a value it does not hold answers from the document)
+    pathExpression(c.path, `metadata[${index}].path`);
+    return sql(
+      `exists (select 1 from metadata_string ms where ms.resource_id = ${alias}.unique_id
+       and ms.path = ? and ms.str = ?)`,
+      c.path,
+      c.value,
+    );
+  }
   const comparison = SQL_COMPARISON[c.op];
   if (!comparison && c.op !== 'eq') return null;
   const objectValue = c.value !== null && typeof c.value === 'object';
