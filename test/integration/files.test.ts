@@ -6,6 +6,20 @@ import { makeUser, type TestUser } from '../support/factories';
 import { STORE_KINDS, listKeys, startAppOn } from '../support/storage';
 import { formUpload, gqlUpload, makeDataset, sha256, userWith } from '../support/files';
 
+/** The start of a GraphQL multipart upload request, up to the file's bytes. */
+function multipartHead(boundary: string, ds: string, selection: string, filename: string): string {
+  const operations = JSON.stringify({
+    query: `mutation ($d: ID!, $f: Upload!) { addDatasetFile(dataset: $d, file: $f) ${selection} }`,
+    variables: { d: ds, f: null },
+  });
+  return [
+    `--${boundary}\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${operations}\r\n`,
+    `--${boundary}\r\nContent-Disposition: form-data; name="map"\r\n\r\n{"0":["variables.f"]}\r\n`,
+    `--${boundary}\r\nContent-Disposition: form-data; name="0"; filename="${filename}"\r\n`,
+    'Content-Type: application/octet-stream\r\n\r\n',
+  ].join('');
+}
+
 describe.each(STORE_KINDS)('files on the %s store', (kind) => {
   let t: TestApp;
   let owner: TestUser;
@@ -134,16 +148,7 @@ describe.each(STORE_KINDS)('files on the %s store', (kind) => {
   test('a GraphQL upload cut off mid-file leaves no record and no object', async () => {
     const ds = await makeDataset(t, owner);
     const boundary = 'catalog-abort-test';
-    const operations = JSON.stringify({
-      query: 'mutation ($d: ID!, $f: Upload!) { addDatasetFile(dataset: $d, file: $f) { created } }',
-      variables: { d: ds, f: null },
-    });
-    const head = [
-      `--${boundary}\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${operations}\r\n`,
-      `--${boundary}\r\nContent-Disposition: form-data; name="map"\r\n\r\n{"0":["variables.f"]}\r\n`,
-      `--${boundary}\r\nContent-Disposition: form-data; name="0"; filename="cut.bin"\r\n`,
-      'Content-Type: application/octet-stream\r\n\r\n',
-    ].join('');
+    const head = multipartHead(boundary, ds, '{ created }', 'cut.bin');
     const url = new URL(`${t.url}/graphql`);
     const req = http.request({
       host: url.hostname,
@@ -184,17 +189,7 @@ describe.each(STORE_KINDS)('files on the %s store', (kind) => {
   test('a GraphQL upload arriving slowly is stored while it arrives, byte for byte', async () => {
     const ds = await makeDataset(t, owner);
     const boundary = 'catalog-slow-test';
-    const operations = JSON.stringify({
-      query:
-        'mutation ($d: ID!, $f: Upload!) { addDatasetFile(dataset: $d, file: $f) { created file { size sha256 } } }',
-      variables: { d: ds, f: null },
-    });
-    const head = [
-      `--${boundary}\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${operations}\r\n`,
-      `--${boundary}\r\nContent-Disposition: form-data; name="map"\r\n\r\n{"0":["variables.f"]}\r\n`,
-      `--${boundary}\r\nContent-Disposition: form-data; name="0"; filename="slow.bin"\r\n`,
-      'Content-Type: application/octet-stream\r\n\r\n',
-    ].join('');
+    const head = multipartHead(boundary, ds, '{ created file { size sha256 } }', 'slow.bin');
     const tail = `\r\n--${boundary}--\r\n`;
     // 1.5 MiB plus a bit: more than one read of the spool, in 64 KiB pieces with pauses
     const data = randomBytes(1536 * 1024 + 4321);

@@ -1,4 +1,17 @@
-import { Arg, Ctx, Extensions, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import {
+  Arg,
+  Args,
+  ArgsType,
+  Ctx,
+  Extensions,
+  Field,
+  FieldResolver,
+  ID,
+  Int,
+  Query,
+  Resolver,
+  Root,
+} from 'type-graphql';
 import { listCap } from '../../core/graphql/limits';
 import type { RequestContext } from '../../core/context';
 import type { EdgeKindEnum, RelationshipTypeEnum } from '../link/link.types';
@@ -36,6 +49,19 @@ function toGraph(rows: GraphRows): EntityGraph {
   };
 }
 
+/** A page of a graph's nodes. */
+@ArgsType()
+class GraphPageArgs {
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Nodes per page (default and maximum: the server limit, GRAPH_MAX_NODES).',
+  })
+  first?: number;
+
+  @Field(() => String, { nullable: true, description: 'pageInfo.endCursor of the previous page.' })
+  after?: string;
+}
+
 @Resolver(() => GraphNode)
 export class GraphResolver {
   @Query(() => EntityGraph, {
@@ -55,20 +81,11 @@ export class GraphResolver {
       description: 'ancestors, descendants or both (the connected component).',
     })
     direction: GraphDirectionEnum,
-    @Arg('first', () => Int, {
-      nullable: true,
-      description: 'Nodes per page (default and maximum: the server limit, GRAPH_MAX_NODES).',
-    })
-    first: number | undefined,
-    @Arg('after', () => String, {
-      nullable: true,
-      description: 'pageInfo.endCursor of the previous page.',
-    })
-    after: string | undefined,
+    @Args() page: GraphPageArgs,
     @Ctx() ctx: RequestContext,
   ) {
     return toGraph(
-      await ctx.services.graph.entityGraph(ctx, id, { depth: depth ?? null, direction, first, after }),
+      await ctx.services.graph.entityGraph(ctx, id, { depth: depth ?? null, direction, ...page }),
     );
   }
 
@@ -79,19 +96,10 @@ export class GraphResolver {
   @Extensions(listCap({ items: 1 }))
   async projectGraph(
     @Arg('project', { description: 'Project MFID or slug.' }) project: string,
-    @Arg('first', () => Int, {
-      nullable: true,
-      description: 'Nodes per page (default and maximum: the server limit, GRAPH_MAX_NODES).',
-    })
-    first: number | undefined,
-    @Arg('after', () => String, {
-      nullable: true,
-      description: 'pageInfo.endCursor of the previous page.',
-    })
-    after: string | undefined,
+    @Args() page: GraphPageArgs,
     @Ctx() ctx: RequestContext,
   ) {
-    return toGraph(await ctx.services.graph.projectGraph(ctx, project, { first, after }));
+    return toGraph(await ctx.services.graph.projectGraph(ctx, project, page));
   }
 
   @FieldResolver(() => Thumbnail, {

@@ -78,29 +78,29 @@ export class MetadataStore {
  * quantities in SI) and `metadata_string` (strings). The document is not changed.
  */
 export async function writeIndexedValues(tx: EntityManager, id: string, doc: unknown): Promise<void> {
-  await rawQuery(tx, 'delete from metadata_value where resource_id = ?', [id]);
-  const values = indexedValues(doc);
-  for (let start = 0; start < values.length; start += 1000) {
-    const chunk = values.slice(start, start + 1000);
-    await rawQuery(
-      tx,
-      `insert into metadata_value (resource_id, path, dim, num) values ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}`,
-      chunk.flatMap((v) => [id, v.path, v.dim, v.num]),
-    );
-  }
-  await writeIndexedStrings(tx, id, doc);
+  await replaceRows(
+    tx,
+    'metadata_value (resource_id, path, dim, num)',
+    id,
+    indexedValues(doc).map((v) => [v.path, v.dim, v.num]),
+  );
+  await replaceRows(
+    tx,
+    'metadata_string (resource_id, path, str)',
+    id,
+    indexedStrings(doc).map((v) => [v.path, v.str]),
+  );
 }
 
-/** Replaces the string side index (`metadata_string`) of one document inside `tx`. */
-export async function writeIndexedStrings(tx: EntityManager, id: string, doc: unknown): Promise<void> {
-  await rawQuery(tx, 'delete from metadata_string where resource_id = ?', [id]);
-  const strings = indexedStrings(doc);
-  for (let start = 0; start < strings.length; start += 1000) {
-    const chunk = strings.slice(start, start + 1000);
+/** Replaces the rows of one document in a side index (`table (resource_id, …columns)`), 1 000 a statement. */
+async function replaceRows(tx: EntityManager, table: string, id: string, rows: unknown[][]): Promise<void> {
+  await rawQuery(tx, `delete from ${table.split(' ')[0]} where resource_id = ?`, [id]);
+  for (let start = 0; start < rows.length; start += 1000) {
+    const chunk = rows.slice(start, start + 1000);
     await rawQuery(
       tx,
-      `insert into metadata_string (resource_id, path, str) values ${chunk.map(() => '(?, ?, ?)').join(', ')}`,
-      chunk.flatMap((v) => [id, v.path, v.str]),
+      `insert into ${table} values ${chunk.map((r) => `(?${', ?'.repeat(r.length)})`).join(', ')}`,
+      chunk.flatMap((r) => [id, ...r]),
     );
   }
 }
