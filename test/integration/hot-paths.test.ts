@@ -236,3 +236,29 @@ test('owners, projects, instruments, keywords, thumbnails and file counts of a p
   expect(plain(instrument)).toEqual(plain(await em.findOne(Instrument, { uniqueId: ids.instrument })));
   expect((project as Project).creationTime).toBeInstanceOf(Date);
 });
+
+test("the REST dataset list costs 3 statements with a cached key (the page with its records built as JSON, the total, the MFIDs granted to the caller), the same for 5 or 12 rows; include_owner adds the owners' select", async () => {
+  const counts: number[] = [];
+  for (const [limit, extra] of [
+    [5, {}],
+    [12, {}],
+    [12, { include_owner: true }],
+  ] as const) {
+    const query = { session_name: session, limit, ...extra };
+    await rest(t.url, 'GET', '/datasets', { key: alice.key, query });
+    t.queries.length = 0;
+    const res = await rest(t.url, 'GET', '/datasets', { key: alice.key, query });
+    expect(res.status).toBe(200);
+    expect(res.body.items).toHaveLength(limit);
+    expect(res.body.total).toBe(12);
+    expect(t.queries.filter((s) => /\bfrom api_key\b/.test(s))).toEqual([]);
+    expect(t.queries.filter((s) => /\bfrom access_grant g where\b/.test(s))).toHaveLength(1);
+    // projects and instruments are joined into the page (as _json); owners, asked for, come in one select
+    const refs = t.queries.filter(
+      (s) => !s.includes(' as _json ') && /\bfrom "?(project|instrument|app_user)\b/.test(s),
+    );
+    expect(refs).toHaveLength('include_owner' in extra ? 1 : 0);
+    counts.push(t.queries.length);
+  }
+  expect(counts).toEqual([3, 3, 4]);
+});

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityDictionary, EntityName } from '@mikro-orm/core';
 import { rawQuery } from './raw';
 import { and, sql, type Sql } from './sql';
-import { keysetPage } from '../pagination';
+import { encodeCursor, keysetPage } from '../pagination';
 
 /** A page request: keyset (`cursor`, newest first by MFID) or offset (`offset`). */
 export interface PageRequest {
@@ -82,6 +82,50 @@ export async function selectPage<T extends { uniqueId: string }>(
     cursors,
     extras,
   };
+}
+
+/** What a projected page selects from each row of the page (`<alias>` and `<alias>._extra`). */
+export interface Projection {
+  /** the select list (besides `_id`, the MFID) */
+  columns: string;
+  /** joins to other tables, by their own aliases */
+  joins: string;
+}
+
+/** A page of projected rows. */
+export interface ProjectedPage<R> {
+  rows: (R & { _id: string })[];
+  nextCursor: string | null;
+}
+
+/**
+ * One page as {@link selectPage} selects it (the same condition, keyset and order, newest
+ * first), projected by `projection` over the page's rows instead of mapped to entities: each
+ * row has `_id` (the MFID) and the projection's columns. The page is the inner query, so its
+ * plan is the entity page's; the joins see only the page's rows.
+ */
+export async function selectProjectedPage<R extends object>(
+  em: EntityManager,
+  table: string,
+  alias: string,
+  where: Sql,
+  page: PageRequest,
+  extra: Sql,
+  projection: Projection,
+): Promise<ProjectedPage<R>> {
+  const full = and(where, page.cursor ? sql(`${alias}.unique_id < ?`, page.cursor) : null);
+  const rows = await rawQuery<R & { _id: string }>(
+    em,
+    `select ${alias}.unique_id as _id, ${projection.columns}
+     from (select ${alias}.*, ${extra.sql} as _extra from ${table} ${alias} where ${full.sql}
+       order by ${alias}.unique_id desc limit ? offset ?) ${alias}
+     ${projection.joins}
+     order by ${alias}.unique_id desc`,
+    [...extra.params, ...full.params, page.limit + 1, page.offset ?? 0],
+  );
+  const items = rows.slice(0, page.limit);
+  const last = items.at(-1);
+  return { rows: items, nextCursor: rows.length > page.limit && last ? encodeCursor(last._id) : null };
 }
 
 /**

@@ -125,10 +125,15 @@ function unreadForm(req: Request): AppError | null {
   );
 }
 
+/** A response body already written as JSON (by PostgreSQL): sent as it is, as `res.json` sends. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 /**
  * An authenticated route: the handler gets the request context and the checked input, and
- * returns the value to encode as JSON with the spec's status (`null` is JSON null; `undefined`
- * means the handler wrote the response itself).
+ * returns the value to encode as JSON with the spec's status (`null` is JSON null; a
+ * {@link JsonText} is sent as it is; `undefined` means the handler wrote the response itself).
  */
 export function defineRoute<const Path extends string, const Q extends TProperties = TProperties>(
   spec: RouteSpec<Path, Q>,
@@ -143,7 +148,11 @@ export function defineRoute<const Path extends string, const Q extends TProperti
       if (form) throw form;
       const result = await fn(ctx, read(req), req, res);
       if (result === undefined) return;
-      res.status(spec.status ?? 200).json(result);
+      if (result instanceof JsonText) {
+        // what `res.json` does with the text it writes
+        if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
+        res.status(spec.status ?? 200).send(result.text);
+      } else res.status(spec.status ?? 200).json(result);
     } catch (err) {
       next(err);
     }

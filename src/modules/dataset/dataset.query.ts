@@ -1,7 +1,16 @@
 import type { RequestContext } from '../../core/context';
 import { and, likeEscape, sql, type Sql } from '../../core/db/sql';
 import { validationError } from '../../core/errors';
-import { countRows, countRowsUpTo, selectPage, type PageRequest, type Total } from '../../core/db/page';
+import {
+  countRows,
+  countRowsUpTo,
+  selectPage,
+  selectProjectedPage,
+  type PageRequest,
+  type ProjectedPage,
+  type Projection,
+  type Total,
+} from '../../core/db/page';
 import { rawQuery } from '../../core/db/raw';
 import { Dataset } from './dataset.entity';
 import type { AccessService } from '../access/access.service';
@@ -117,12 +126,40 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
   ): Promise<DatasetPage> {
     const sorted = order ? datasetPageOrder('d', order, page.cursor) : undefined;
     const { where, projectMfid } = await this.compile(ctx, f);
-    const relation = projectMfid
-      ? sql(`case when d.project_mfid = ? then 'assigned' else 'shared' end`, projectMfid)
-      : undefined;
-    const rows = await selectPage(ctx.em, Dataset, 'dataset', 'd', where, page, relation, sorted);
+    const rows = await selectPage(
+      ctx.em,
+      Dataset,
+      'dataset',
+      'd',
+      where,
+      page,
+      relation(projectMfid),
+      sorted,
+    );
     const relations = projectMfid ? (rows.extras as Map<string, ProjectRelation>) : undefined;
     return { items: rows.items, nextCursor: rows.nextCursor, cursors: rows.cursors, relations };
+  }
+
+  /**
+   * The page {@link page} selects (newest first), as `projection` projects it; `related` says
+   * whether the filter names a project, whose relation to each row is then `d._extra`.
+   */
+  async projectedPage<R extends object>(
+    ctx: RequestContext,
+    f: DatasetFilter,
+    page: PageRequest,
+    projection: (related: boolean) => Projection,
+  ): Promise<ProjectedPage<R>> {
+    const { where, projectMfid } = await this.compile(ctx, f);
+    return selectProjectedPage<R>(
+      ctx.em,
+      'dataset',
+      'd',
+      where,
+      page,
+      relation(projectMfid),
+      projection(projectMfid !== undefined),
+    );
   }
 
   /** Every matching id, newest first (for inspecting what one user may reach). */
@@ -204,6 +241,13 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
     if (scope === 'shared') return shared;
     return { sql: `(${assigned.sql}) or (${shared.sql})`, params: [...assigned.params, ...shared.params] };
   }
+}
+
+/** How a dataset relates to the project the filter names (none: null). */
+function relation(projectMfid: string | undefined): Sql {
+  return projectMfid
+    ? sql(`case when d.project_mfid = ? then 'assigned' else 'shared' end`, projectMfid)
+    : sql('null');
 }
 
 /** Above this many (dataset, keyword) pairs the keyword filter is a semi-join, not an id list. */

@@ -16,6 +16,7 @@ import {
   DATASET_QUERY,
   datasetDetail,
   datasetItems,
+  datasetListJson,
   parseFilter,
   toLegacyDataset,
 } from './dataset.legacy';
@@ -134,6 +135,7 @@ export const datasetRoutes: Route[] = [
     parseCreate,
     parsePatch,
     items: (ctx, page, q) => datasetItems(ctx, page.items, q, page.relations),
+    listJson: datasetListJson,
     detail: datasetDetail,
     written: (ctx, ds, capabilities) => toLegacyDataset(ctx, ds, { includeOwner: true, capabilities }),
   }),

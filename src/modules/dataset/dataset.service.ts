@@ -7,7 +7,7 @@ import type { ProjectService } from '../project/project.service';
 import type { InstrumentService } from '../instrument/instrument.service';
 import type { AccessService } from '../access/access.service';
 import type { AccessSelectors } from '../access/access-selectors';
-import type { PageRequest, Total } from '../../core/db/page';
+import type { PageRequest, ProjectedPage, Projection, Total } from '../../core/db/page';
 import {
   OwnedRecords,
   type OwnedRecordCreate,
@@ -71,6 +71,19 @@ export class DatasetService {
     order?: DatasetOrderInput,
   ): Promise<DatasetPage> {
     return this.query.page(ctx, filter, page, order);
+  }
+
+  /**
+   * The page {@link list} gives (newest first), as `projection` selects it from the rows rather
+   * than as entities (`related`: the filter names a project; see DatasetQuery.projectedPage).
+   */
+  listProjected<R extends object>(
+    ctx: RequestContext,
+    filter: DatasetFilter,
+    page: PageRequest,
+    projection: (related: boolean) => Projection,
+  ): Promise<ProjectedPage<R>> {
+    return this.query.projectedPage(ctx, filter, page, projection);
   }
 
   /** The ids of every dataset the caller may read that matches `filter`. */

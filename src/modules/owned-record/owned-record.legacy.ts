@@ -56,10 +56,9 @@ export async function toLegacyRecord<K extends string>(
   opts: LegacyRecordOptions & { projectIdFallback?: string | null },
   own: Promise<Record<string, unknown>>,
 ): Promise<Record<string, unknown>> {
-  const [project, owner, extras, ownKeys] = await Promise.all([
+  const [project, tail, ownKeys] = await Promise.all([
     record.project ? ctx.loaders.project.load(record.project.uniqueId) : null,
-    opts.includeOwner ? ctx.loaders.user.load(record.owner.uniqueId) : null,
-    legacyExtras(ctx, record.uniqueId, opts),
+    legacyTail(ctx, record.uniqueId, record.owner.uniqueId, opts),
     own,
   ]);
   const out: Record<string, unknown> = { unique_id: record.uniqueId };
@@ -76,6 +75,24 @@ export async function toLegacyRecord<K extends string>(
     resource_type: wire.type,
     capabilities: opts.capabilities ? toLegacyFlags(opts.capabilities) : null,
   });
+  return Object.assign(out, tail);
+}
+
+/**
+ * The optional keys that close a dataset or sample record, in their order: `owner`, then
+ * `scientific_metadata`, `links`, `deletion_request`; none unless `opts` asks for them.
+ */
+export async function legacyTail(
+  ctx: RequestContext,
+  uniqueId: string,
+  ownerId: string,
+  opts: LegacyRecordOptions,
+): Promise<Record<string, unknown>> {
+  const [owner, extras] = await Promise.all([
+    opts.includeOwner ? ctx.loaders.user.load(ownerId) : null,
+    legacyExtras(ctx, uniqueId, opts),
+  ]);
+  const out: Record<string, unknown> = {};
   if (opts.includeOwner) out.owner = owner ? toPublicUser(ctx, owner) : null;
   return Object.assign(out, extras);
 }

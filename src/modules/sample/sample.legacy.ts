@@ -10,6 +10,9 @@ import {
   type LegacyRecordOptions,
   type RecordWire,
 } from '../owned-record/owned-record.legacy';
+import type { PageRequest } from '../../core/db/page';
+import type { JsonPage } from '../../core/rest/record-routes';
+import { recordJsonItems, recordJsonProjection, type RecordJsonRow } from '../owned-record/owned-record-json';
 import type { Sample } from './sample.entity';
 import { SAMPLE_TEXT, type SampleTextField } from './sample.fields';
 import type { SampleFilter } from './sample.query';
@@ -44,6 +47,27 @@ async function embeddedDatasets(
       measurement: ds.measurement ?? null,
     })),
   };
+}
+
+const PROJECTION = recordJsonProjection(WIRE, 's', { own: [] });
+
+/**
+ * A page of `GET /samples` as JSON text, the same bytes {@link sampleItems} gives, built in
+ * PostgreSQL; null with `include_datasets` (its key sits inside the record: the entity path).
+ */
+export function sampleListJson(
+  ctx: RequestContext,
+  filter: SampleFilter,
+  page: PageRequest,
+  q: SampleQuery,
+): Promise<JsonPage> | null {
+  if (q.include_datasets) return null;
+  return ctx.services.sample
+    .listProjected<RecordJsonRow>(ctx, filter, page, PROJECTION)
+    .then(async ({ rows, nextCursor }) => ({
+      items: await recordJsonItems(ctx, rows, itemOptions(q)),
+      nextCursor,
+    }));
 }
 
 /** The list filters of `GET /samples` (and of the related-sample lists) from the query. */

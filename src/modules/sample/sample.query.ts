@@ -4,7 +4,10 @@ import {
   countRows,
   countRowsUpTo,
   selectPage,
+  selectProjectedPage,
   type PageRequest,
+  type ProjectedPage,
+  type Projection,
   type RowPage,
   type Total,
 } from '../../core/db/page';
@@ -45,6 +48,17 @@ export class SampleQuery extends OwnedRecordQuery<Sample, SampleFilter> {
   }
   async page(ctx: RequestContext, f: SampleFilter, page: PageRequest): Promise<RowPage<Sample>> {
     return selectPage(ctx.em, Sample, 'sample', 's', await this.compile(ctx, f), page);
+  }
+
+  /** The page {@link page} selects, as `projection` projects it. */
+  async projectedPage<R extends object>(
+    ctx: RequestContext,
+    f: SampleFilter,
+    page: PageRequest,
+    projection: Projection,
+  ): Promise<ProjectedPage<R>> {
+    const where = await this.compile(ctx, f);
+    return selectProjectedPage<R>(ctx.em, 'sample', 's', where, page, sql('null'), projection);
   }
 
   async count(ctx: RequestContext, f: SampleFilter): Promise<number> {

@@ -14,6 +14,7 @@ import {
   SAMPLE_QUERY,
   sampleDetail,
   sampleItems,
+  sampleListJson,
   toLegacySample,
 } from './sample.legacy';
 import { QBool } from '../../core/rest/schema';
@@ -33,6 +34,7 @@ export const sampleRoutes: Route[] = recordRoutes({
   parseCreate: (body) => recordCreateInput(SAMPLE_TEXT, body),
   parsePatch: (body) => recordPatchInput(SAMPLE_TEXT, body),
   items: (ctx, page, q) => sampleItems(ctx, page.items, q),
+  listJson: sampleListJson,
   detail: sampleDetail,
   written: (ctx, sample, capabilities) => toLegacySample(ctx, sample, { includeOwner: true, capabilities }),
 });

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../core/context';
-import type { PageRequest, RowPage, Total } from '../../core/db/page';
+import type { PageRequest, ProjectedPage, Projection, RowPage, Total } from '../../core/db/page';
 import type { AccessService } from '../access/access.service';
 import type { AccessSelectors } from '../access/access-selectors';
 import type { UserService } from '../user/user.service';
@@ -48,6 +48,16 @@ export class SampleService {
 
   list(ctx: RequestContext, filter: SampleFilter, page: PageRequest): Promise<RowPage<Sample>> {
     return this.query.page(ctx, filter, page);
+  }
+
+  /** The page {@link list} gives, as `projection` selects it from the rows rather than as entities. */
+  listProjected<R extends object>(
+    ctx: RequestContext,
+    filter: SampleFilter,
+    page: PageRequest,
+    projection: Projection,
+  ): Promise<ProjectedPage<R>> {
+    return this.query.projectedPage(ctx, filter, page, projection);
   }
 
   count(ctx: RequestContext, filter: SampleFilter): Promise<number> {
