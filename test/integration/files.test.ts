@@ -20,6 +20,23 @@ function multipartHead(boundary: string, ds: string, selection: string, filename
   ].join('');
 }
 
+/** The HTTP request of a hand-written GraphQL multipart upload of `length` bytes. */
+function multipartRequest(base: string, key: string, boundary: string, length: number): http.RequestOptions {
+  const url = new URL(`${base}/graphql`);
+  return {
+    host: url.hostname,
+    port: url.port,
+    path: url.pathname,
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${key}`,
+      'apollo-require-preflight': 'true',
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      'content-length': String(length),
+    },
+  };
+}
+
 describe.each(STORE_KINDS)('files on the %s store', (kind) => {
   let t: TestApp;
   let owner: TestUser;
@@ -149,19 +166,7 @@ describe.each(STORE_KINDS)('files on the %s store', (kind) => {
     const ds = await makeDataset(t, owner);
     const boundary = 'catalog-abort-test';
     const head = multipartHead(boundary, ds, '{ created }', 'cut.bin');
-    const url = new URL(`${t.url}/graphql`);
-    const req = http.request({
-      host: url.hostname,
-      port: url.port,
-      path: url.pathname,
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${owner.key}`,
-        'apollo-require-preflight': 'true',
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-        'content-length': String(head.length + 1024 * 1024 + 100),
-      },
-    });
+    const req = http.request(multipartRequest(t.url, owner.key, boundary, head.length + 1024 * 1024 + 100));
     const closed = new Promise((resolve) => {
       req.on('error', resolve);
       req.on('close', resolve);
@@ -193,21 +198,14 @@ describe.each(STORE_KINDS)('files on the %s store', (kind) => {
     const tail = `\r\n--${boundary}--\r\n`;
     // 1.5 MiB plus a bit: more than one read of the spool, in 64 KiB pieces with pauses
     const data = randomBytes(1536 * 1024 + 4321);
-    const url = new URL(`${t.url}/graphql`);
     const reply = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = http.request(
-        {
-          host: url.hostname,
-          port: url.port,
-          path: url.pathname,
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${owner.key}`,
-            'apollo-require-preflight': 'true',
-            'content-type': `multipart/form-data; boundary=${boundary}`,
-            'content-length': String(Buffer.byteLength(head) + data.length + Buffer.byteLength(tail)),
-          },
-        },
+        multipartRequest(
+          t.url,
+          owner.key,
+          boundary,
+          Buffer.byteLength(head) + data.length + Buffer.byteLength(tail),
+        ),
         (res) => {
           let body = '';
           res.on('data', (c: Buffer) => (body += c.toString()));
