@@ -16,6 +16,8 @@ import { Migration20261123231111_ingestion_progress as M13 } from './Migration20
 import { Migration20261123232336_dataset_keyword_index as M14 } from './Migration20261123232336_dataset_keyword_index';
 import { Migration20261124115529_remote_files_index as M15 } from './Migration20261124115529_remote_files_index';
 import { Migration20261124120703_text_search_statistics as M16 } from './Migration20261124120703_text_search_statistics';
+import { Migration20261124173114_metadata_value_strings as M17 } from './Migration20261124173114_metadata_value_strings';
+import { Migration20261124173115_metadata_value_strings_backfill as M18 } from './Migration20261124173115_metadata_value_strings_backfill';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -36,4 +38,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261123232336_dataset_keyword_index', class: M14 },
   { name: 'Migration20261124115529_remote_files_index', class: M15 },
   { name: 'Migration20261124120703_text_search_statistics', class: M16 },
+  { name: 'Migration20261124173114_metadata_value_strings', class: M17 },
+  { name: 'Migration20261124173115_metadata_value_strings_backfill', class: M18 },
 ];

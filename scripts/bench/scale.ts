@@ -111,19 +111,20 @@ async function seed(
          select id, 'dataset', data::jsonb from unnest(?::varchar[], ?::text[]) as t(id, data)`,
         [`{${cols.id.join(',')}}`, `{${cols.meta.map((m) => `"${m.replace(/"/g, '\\"')}"`).join(',')}}`],
       );
-      // the typed side index, as MetadataStore writes it (the paths here need no quoting)
+      // the typed side index, as MetadataStore writes it (the paths and strings here need no quoting)
       const values = cols.meta.flatMap((m, k) =>
         indexedValues(JSON.parse(m)).map((v) => ({ id: cols.id[k], ...v })),
       );
       await rawQuery(
         tx,
-        `insert into metadata_value (resource_id, path, dim, num)
-         select * from unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::float8[])`,
+        `insert into metadata_value (resource_id, path, dim, num, str)
+         select * from unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::float8[], ?::varchar[])`,
         [
           `{${values.map((v) => v.id).join(',')}}`,
           `{${values.map((v) => `"${v.path}"`).join(',')}}`,
           `{${values.map((v) => `"${v.dim}"`).join(',')}}`,
           `{${values.map((v) => v.num).join(',')}}`,
+          `{${values.map((v) => (v.str === undefined ? 'NULL' : `"${v.str}"`)).join(',')}}`,
         ],
       );
     });

@@ -6,13 +6,23 @@ export interface IndexedValue {
   path: string;
   /** the number, or the quantity in SI base units */
   num: number;
-  /** `number` for plain JSON numbers, else the SI dimension exponents of the quantity */
+  /**
+   * `number` for plain JSON numbers, `string` for strings (then `num` is 0), `truncated` for the
+   * marker of a document with more values than {@link MAX_INDEXED} (path empty); else the SI
+   * dimension exponents of the quantity
+   */
   dim: string;
+  /** the string, for `dim = 'string'` */
+  str?: string;
 }
 
 /** At most this many values of one document are indexed (the document itself is kept whole). */
 export const MAX_INDEXED = 5000;
 export const PLAIN = 'number';
+export const STRING = 'string';
+export const TRUNCATED = 'truncated';
+/** strings up to this many characters (UTF-16 code units) are indexed, for equality */
+export const MAX_STRING = 200;
 /** the column sizes of `metadata_value`: longer paths and dimensions are not indexed */
 const MAX_PATH = 500;
 const MAX_DIM = 40;
@@ -64,13 +74,23 @@ export function quantityOf(value: unknown): { num: number; dim: string } | null 
 
 /**
  * The typed values of a document for the side index: every JSON number at its path, and every
- * quantity normalised to SI at the path of the object or string that writes it. The document is
- * never changed. At most {@link MAX_INDEXED} values, in document order.
+ * quantity normalised to SI at the path of the object or string that writes it (at most
+ * {@link MAX_INDEXED} of these, in document order); and every string of at most
+ * {@link MAX_STRING} characters at its path (at most {@link MAX_INDEXED} too). A document with
+ * more strings also gets the marker `{path: '', dim: 'truncated'}`: a string search cannot rule
+ * it out from the index. The document is never changed.
  */
 export function indexedValues(doc: unknown): IndexedValue[] {
-  const out: IndexedValue[] = [];
+  const typed: IndexedValue[] = [];
+  const strings: IndexedValue[] = [];
+  // set from inside `walk` (a closure: an object, so the compiler does not narrow it to false)
+  const seen = { truncated: false };
+  const full = () => typed.length >= MAX_INDEXED && strings.length >= MAX_INDEXED;
   const walk = (value: unknown, path: string) => {
-    if (out.length >= MAX_INDEXED) return;
+    if (full()) {
+      seen.truncated = true;
+      return;
+    }
     if (Array.isArray(value)) {
       for (const item of value) walk(item, path);
       return;
@@ -78,10 +98,13 @@ export function indexedValues(doc: unknown): IndexedValue[] {
     const indexable = path !== '' && path.length <= MAX_PATH;
     if (indexable) {
       const q = quantityOf(value);
-      if (q && q.dim.length <= MAX_DIM) out.push({ path, ...q });
+      if (q && q.dim.length <= MAX_DIM && typed.length < MAX_INDEXED) typed.push({ path, ...q });
     }
     if (typeof value === 'number' && Number.isFinite(value) && indexable) {
-      out.push({ path, num: value, dim: PLAIN });
+      if (typed.length < MAX_INDEXED) typed.push({ path, num: value, dim: PLAIN });
+    } else if (typeof value === 'string' && indexable && value.length <= MAX_STRING) {
+      if (strings.length < MAX_INDEXED) strings.push({ path, num: 0, dim: STRING, str: value });
+      else seen.truncated = true;
     } else if (value !== null && typeof value === 'object') {
       for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
         walk(child, path === '' ? key : `${path}.${key}`);
@@ -89,5 +112,6 @@ export function indexedValues(doc: unknown): IndexedValue[] {
     }
   };
   walk(doc, '');
-  return out.slice(0, MAX_INDEXED);
+  const marker: IndexedValue[] = seen.truncated ? [{ path: '', num: 0, dim: TRUNCATED }] : [];
+  return [...typed, ...strings, ...marker];
 }

@@ -74,8 +74,8 @@ export class MetadataStore {
 }
 
 /**
- * Replaces the typed side index of one document (`metadata_value`: numbers, and quantities in
- * SI) inside `tx`. The document is not changed. Exported for the migration that backfills it.
+ * Replaces the typed side index of one document (`metadata_value`: numbers, quantities in SI and
+ * short strings) inside `tx`. The document is not changed. Exported for the migration that backfills it.
  */
 export async function writeIndexedValues(tx: EntityManager, id: string, doc: unknown): Promise<void> {
   await rawQuery(tx, 'delete from metadata_value where resource_id = ?', [id]);
@@ -84,8 +84,8 @@ export async function writeIndexedValues(tx: EntityManager, id: string, doc: unk
     const chunk = values.slice(start, start + 1000);
     await rawQuery(
       tx,
-      `insert into metadata_value (resource_id, path, dim, num) values ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}`,
-      chunk.flatMap((v) => [id, v.path, v.dim, v.num]),
+      `insert into metadata_value (resource_id, path, dim, num, str) values ${chunk.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
+      chunk.flatMap((v) => [id, v.path, v.dim, v.num, v.str ?? null]),
     );
   }
 }

@@ -2,13 +2,15 @@ import { Entity, Index, ManyToOne, PrimaryKey, Property, type Rel } from '@mikro
 import { ScientificMetadata } from './scientific-metadata.entity';
 
 /**
- * The typed side index of the scientific metadata: each JSON number at its path, and each
- * quantity (`{"value", "unit"}`, `{"v", "u"}`, `"30 degC"`) normalised to SI with its dimension.
- * Written with the document (`MetadataStore`), removed with it (cascade); the document itself is
- * never rewritten. Numeric and unit-aware metadata conditions read it (docs/scale.md).
+ * The typed side index of the scientific metadata: each JSON number at its path, each quantity
+ * (`{"value", "unit"}`, `{"v", "u"}`, `"30 degC"`) normalised to SI with its dimension, and each
+ * short string (`dim = 'string'`, `num = 0`). Written with the document (`MetadataStore`),
+ * removed with it (cascade); the document itself is never rewritten. Numeric, unit-aware and
+ * string-equality metadata conditions read it; the index on (path, dim, num, str, resource_id)
+ * gives the matches of a condition without reading the table (docs/scale.md).
  */
 @Entity({ tableName: 'metadata_value' })
-@Index({ properties: ['path', 'dim', 'num'] })
+@Index({ properties: ['path', 'dim', 'num', 'str', 'resource'] })
 @Index({ properties: ['resource', 'path'] })
 export class MetadataValue {
   @PrimaryKey({ autoincrement: true, type: 'bigint' })
@@ -25,4 +27,8 @@ export class MetadataValue {
 
   @Property({ type: 'double' })
   num!: number;
+
+  /** the string, for `dim = 'string'` */
+  @Property({ length: 200, nullable: true })
+  str?: string;
 }

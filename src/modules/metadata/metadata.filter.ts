@@ -1,6 +1,6 @@
 import { validationError } from '../../core/errors';
 import { and, sql, type Sql } from '../../core/db/sql';
-import { PLAIN, quantityOf } from './metadata-quantities';
+import { MAX_STRING, PLAIN, quantityOf, STRING } from './metadata-quantities';
 
 export const METADATA_OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'contains', 'exists'] as const;
 export type MetadataOperator = (typeof METADATA_OPERATORS)[number];
@@ -76,49 +76,81 @@ export function conditionPath(c: MetadataCondition, index = 0): string {
 }
 
 /**
- * One condition on the resource rows aliased `alias` (their `unique_id`) that holds when their
- * metadata satisfies every condition. `@?` with a jsonpath lets the GIN (jsonb_path_ops) index
- * answer equality conditions.
+ * A condition the side index (`metadata_value v`) answers: `match`, a condition on its rows. For
+ * a string equality the index only narrows (it flattens arrays and may miss the strings of a
+ * document with more than it indexes, marked `truncated`): the jsonpath `recheck` on the
+ * document decides.
  */
-export function metadataCondition(alias: string, conditions: readonly MetadataCondition[]): Sql | null {
-  if (conditions.length === 0) return null;
+export interface IndexedCondition {
+  match: Sql;
+  recheck?: string;
+}
+
+/** Metadata conditions sorted by what answers them. */
+export interface ClassifiedConditions {
+  indexed: IndexedCondition[];
+  /** jsonpath conditions the document must satisfy */
+  positive: string[];
+  /** jsonpath conditions the document must not satisfy */
+  negative: string[];
+}
+
+/**
+ * Validates the conditions and sorts them: numeric and unit-aware comparisons (and, with
+ * `strings`, string equality) to the side index, the rest to jsonpath over the document.
+ */
+export function classifyConditions(
+  conditions: readonly MetadataCondition[],
+  opts: { strings: boolean },
+): ClassifiedConditions {
   if (conditions.length > MAX_CONDITIONS) {
     throw validationError('metadata', `at most ${MAX_CONDITIONS} conditions`);
   }
-  const positive: string[] = [];
-  const negative: string[] = [];
-  const typed: Sql[] = [];
+  const out: ClassifiedConditions = { indexed: [], positive: [], negative: [] };
   conditions.forEach((c, i) => {
     if (!(METADATA_OPERATORS as readonly string[]).includes(c.op)) {
       throw validationError(`metadata[${i}].op`, `must be one of ${METADATA_OPERATORS.join(', ')}`);
     }
     if (c.op === 'ne') {
-      positive.push(conditionPath({ path: c.path, op: 'exists' }, i));
-      negative.push(conditionPath({ ...c, op: 'eq' }, i));
+      out.positive.push(conditionPath({ path: c.path, op: 'exists' }, i));
+      out.negative.push(conditionPath({ ...c, op: 'eq' }, i));
       return;
     }
-    const indexed = typedCondition(alias, c, i);
+    const indexed = typedCondition(c, i);
     if (indexed) {
-      typed.push(indexed);
+      out.indexed.push({ match: indexed });
       return;
     }
     const path = conditionPath(c, i);
-    if (c.op === 'exists' && c.value === false) negative.push(path);
-    else positive.push(path);
+    if (opts.strings && c.op === 'eq' && typeof c.value === 'string' && c.value.length <= MAX_STRING) {
+      out.indexed.push({
+        match: sql(`v.path = ? and v.dim = '${STRING}' and v.num = 0 and v.str = ?`, c.path, c.value),
+        recheck: path,
+      });
+    } else if (c.op === 'exists' && c.value === false) out.negative.push(path);
+    else out.positive.push(path);
   });
+  return out;
+}
+
+/**
+ * The jsonpath conditions as conditions on the resource rows aliased `alias`. `@?` with a
+ * jsonpath lets the GIN (jsonb_path_ops) index answer equality conditions.
+ */
+export function documentConditions(alias: string, c: ClassifiedConditions): Sql[] {
   // `@\\?` keeps the driver from reading the operator's `?` as a placeholder
-  const parts: Sql[] = [...typed];
-  if (positive.length) {
+  const parts: Sql[] = [];
+  if (c.positive.length) {
     parts.push(
       sql(
-        `exists (select 1 from scientific_metadata m where m.resource_id = ${alias}.unique_id and ${positive
+        `exists (select 1 from scientific_metadata m where m.resource_id = ${alias}.unique_id and ${c.positive
           .map(() => 'm.data @\\? ?::jsonpath')
           .join(' and ')})`,
-        ...positive,
+        ...c.positive,
       ),
     );
   }
-  for (const path of negative) {
+  for (const path of c.negative) {
     parts.push(
       sql(
         `not exists (select 1 from scientific_metadata m where m.resource_id = ${alias}.unique_id and m.data @\\? ?::jsonpath)`,
@@ -126,7 +158,24 @@ export function metadataCondition(alias: string, conditions: readonly MetadataCo
       ),
     );
   }
-  return and(...parts);
+  return parts;
+}
+
+/**
+ * One condition on the resource rows aliased `alias` (their `unique_id`) that holds when their
+ * metadata satisfies every condition, left to the planner; the collections use
+ * `plannedMetadataCondition` (metadata-plan.ts), which decides where to start from.
+ */
+export function metadataCondition(alias: string, conditions: readonly MetadataCondition[]): Sql | null {
+  if (conditions.length === 0) return null;
+  const c = classifyConditions(conditions, { strings: false });
+  const typed = c.indexed.map(({ match }) =>
+    sql(
+      `exists (select 1 from metadata_value v where v.resource_id = ${alias}.unique_id and ${match.sql})`,
+      ...match.params,
+    ),
+  );
+  return and(...typed, ...documentConditions(alias, c));
 }
 
 const SQL_COMPARISON: Partial<Record<MetadataOperator, string>> = {
@@ -142,10 +191,10 @@ const SQL_COMPARISON: Partial<Record<MetadataOperator, string>> = {
  * - a quantity (`{"value": 300, "unit": "K"}`, `{"v": …, "u": …}`, or for lt, lte, gt and gte
  *   the string `"300 K"`) compared with eq, lt, lte, gt or gte: the quantities at the path
  *   written in any unit of the same dimension, compared in SI (eq within a relative 1e-9).
- * Null for every other condition (the jsonpath over the document answers those). A quantity
- * object whose unit is unknown is refused.
+ * As a condition on `metadata_value v`; null for every other condition (the jsonpath over the
+ * document answers those). A quantity object whose unit is unknown is refused.
  */
-function typedCondition(alias: string, c: MetadataCondition, index: number): Sql | null {
+function typedCondition(c: MetadataCondition, index: number): Sql | null {
   const comparison = SQL_COMPARISON[c.op];
   if (!comparison && c.op !== 'eq') return null;
   const objectValue = c.value !== null && typeof c.value === 'object';
@@ -171,11 +220,5 @@ function typedCondition(alias: string, c: MetadataCondition, index: number): Sql
           target.num - 1e-9 * Math.abs(target.num),
           target.num + 1e-9 * Math.abs(target.num),
         );
-  return sql(
-    `exists (select 1 from metadata_value v where v.resource_id = ${alias}.unique_id
-     and v.path = ? and v.dim = ? and ${test.sql})`,
-    c.path,
-    target.dim,
-    ...test.params,
-  );
+  return sql(`v.path = ? and v.dim = ? and ${test.sql}`, c.path, target.dim, ...test.params);
 }

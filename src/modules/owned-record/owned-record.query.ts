@@ -4,7 +4,8 @@ import type { AccessService } from '../access/access.service';
 import type { AccessSelectorInput, AccessSelectors } from '../access/access-selectors';
 import type { OwnedRecordPolicy } from '../access/owned-record.policy';
 import type { ProjectService } from '../project/project.service';
-import { metadataCondition, type MetadataCondition } from '../metadata/metadata.filter';
+import type { MetadataCondition } from '../metadata/metadata.filter';
+import { plannedMetadataCondition } from '../metadata/metadata-plan';
 import { notHiddenByDeletion } from '../deletion/deletion-visibility';
 import { associatedWith, relativeConditions, type RelativeFilter } from '../link/link.filter';
 import type { OwnedRecordEntity } from './owned-record.entity';
@@ -80,7 +81,7 @@ export abstract class OwnedRecordQuery<T extends OwnedRecordEntity<string>, F ex
       parts.push(associatedWith(this.type, this.alias, associatedMfid, otherVisible));
     }
     parts.push(...relativeConditions(this.type, this.alias, f));
-    parts.push(metadataCondition(this.alias, f.metadata ?? []));
+    parts.push(await plannedMetadataCondition(ctx, this.alias, f.metadata ?? []));
     parts.push(notHiddenByDeletion(`${this.alias}.unique_id`));
     parts.push(await this.deps.selectors.recordCondition(ctx, f, this.alias));
     parts.push(await this.deps.policy.visibleWhere(ctx, this.alias));

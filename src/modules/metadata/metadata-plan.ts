@@ -1,0 +1,101 @@
+import type { RequestContext } from '../../core/context';
+import { and, sql, type Sql } from '../../core/db/sql';
+import { rawQuery } from '../../core/db/raw';
+import {
+  classifyConditions,
+  documentConditions,
+  type IndexedCondition,
+  type MetadataCondition,
+} from './metadata.filter';
+import { TRUNCATED } from './metadata-quantities';
+
+/**
+ * The metadata conditions of a collection request on the resource rows aliased `alias`, with
+ * the plan chosen from the data rather than left to the planner's estimates (docs/scale.md,
+ * "The adaptive plan of metadata conditions"):
+ *
+ * 1. the matches of each condition the side index answers are counted on the covering index
+ *    `(path, dim, num, str, resource_id)`, up to `METADATA_ID_LIST` (memoised per request);
+ * 2. when one has at most that many, the rows start from its matches: `unique_id = any(array(…))`,
+ *    which the primary key walks newest first over exactly those MFIDs (the page stops at the
+ *    limit, the bounded total at its bound); the others are checked per row;
+ * 3. otherwise every indexed condition is a probe per row (a scalar subquery the planner cannot
+ *    turn into a join over every match): the page walks newest first and stops when full.
+ *
+ * A string equality is decided by its jsonpath on the document, per row; the index only gives
+ * the candidates (plus the documents marked as having more strings than it holds). Either way the
+ * rows are the same as the plain conditions' (`metadataCondition`).
+ */
+export async function plannedMetadataCondition(
+  ctx: RequestContext,
+  alias: string,
+  conditions: readonly MetadataCondition[],
+): Promise<Sql | null> {
+  if (conditions.length === 0) return null;
+  const classified = classifyConditions(conditions, { strings: true });
+  const { indexed } = classified;
+  const rest = documentConditions(alias, classified);
+  if (indexed.length === 0) return and(...rest);
+  const list = ctx.config.limits.metadataIdList;
+  const counts = list > 0 ? await matchCounts(ctx, indexed, list) : indexed.map(() => Infinity);
+  const fewest = counts.indexOf(Math.min(...counts));
+  const driver =
+    counts[fewest] <= list
+      ? wrap(`${alias}.unique_id = any(array(`, matchSource(indexed[fewest]), '))')
+      : null;
+  return and(driver, ...indexed.map((c) => probe(alias, c)), ...rest);
+}
+
+/** The resource ids a condition's index rows give (with the marked documents, for strings). */
+function matchSource(c: IndexedCondition): Sql {
+  const own = wrap('select v.resource_id from metadata_value v where ', c.match, '');
+  if (c.recheck === undefined) return own;
+  return wrap(
+    '',
+    own,
+    ` union all select v.resource_id from metadata_value v where v.path = '' and v.dim = '${TRUNCATED}' and v.num = 0`,
+  );
+}
+
+/** The condition checked on one row: the index probe, or for a string the jsonpath on its document. */
+function probe(alias: string, c: IndexedCondition): Sql {
+  if (c.recheck !== undefined) {
+    // `@\\?` keeps the driver from reading the operator's `?` as a placeholder
+    return sql(
+      `coalesce((select m.data @\\? ?::jsonpath from scientific_metadata m where m.resource_id = ${alias}.unique_id), false)`,
+      c.recheck,
+    );
+  }
+  return wrap(
+    `coalesce((select true from metadata_value v where v.resource_id = ${alias}.unique_id and `,
+    c.match,
+    ' limit 1), false)',
+  );
+}
+
+/** How many index rows match each condition, each counted up to `list + 1`. */
+async function matchCounts(
+  ctx: RequestContext,
+  indexed: IndexedCondition[],
+  list: number,
+): Promise<number[]> {
+  const counts: number[] = [];
+  for (const c of indexed) {
+    const source = matchSource(c);
+    counts.push(
+      await ctx.memo(`metadata.matches:${list}:${source.sql}:${JSON.stringify(source.params)}`, async () => {
+        const rows = await rawQuery<{ n: number }>(
+          ctx.em,
+          `select count(*)::int as n from (${source.sql} limit ?) x`,
+          [...source.params, list + 1],
+        );
+        return rows[0].n;
+      }),
+    );
+  }
+  return counts;
+}
+
+function wrap(before: string, inner: Sql, after: string): Sql {
+  return { sql: `${before}${inner.sql}${after}`, params: inner.params };
+}
