@@ -6,7 +6,7 @@ import { indexedValues, MAX_INDEXED } from '../../src/modules/metadata/metadata-
 
 /**
  * The adaptive plan of metadata conditions (metadata-plan.ts): three services over the same
- * database, one starting from the index matches whenever it can (the default METADATA_ID_LIST),
+ * database, one starting from the index matches whenever it can (the default ID_LIST_LIMIT),
  * one never (0: the list walks newest first, each condition probed per row), one in between (3:
  * only the rarest conditions drive). Every condition set must give the same rows, in the same
  * order, page by page, with the same totals, and the expected ones.
@@ -19,6 +19,8 @@ let other: TestUser;
 const session = unique('plan');
 const tag = unique('tag');
 const needle = unique('needle');
+// a value no other run of this file (the database outlives it) has written
+const rare = 26 + Math.round(Math.random() * 1e9) / 1e10;
 
 // name → document; the owner's datasets unless the name starts with "other"
 const docs: Record<string, Record<string, unknown>> = {
@@ -29,7 +31,7 @@ const docs: Record<string, Record<string, unknown>> = {
   e: { 'material.x': tag, energy: 5, nested: { deep: [[tag]] } },
   f: { material: tag.toUpperCase(), energy: 40, temperature: { value: 50, unit: 'degC' } },
   g: { material: tag, energy: 25, flag: true },
-  h: { material: tag, energy: 26.375 },
+  h: { material: tag, energy: rare },
   otherPrivate: { material: tag, energy: 30 },
 };
 
@@ -69,8 +71,8 @@ async function walk(app: TestApp, key: string, metadata: unknown[]) {
 beforeAll(async () => {
   [few, many, mixed] = await Promise.all([
     startTestApp(),
-    startTestApp({ METADATA_ID_LIST: '0' }),
-    startTestApp({ METADATA_ID_LIST: '3' }),
+    startTestApp({ ID_LIST_LIMIT: '0' }),
+    startTestApp({ ID_LIST_LIMIT: '3' }),
   ]);
   [owner, other] = await Promise.all([makeUser(few.app), makeUser(few.app)]);
   for (const [name, doc] of Object.entries(docs)) {
@@ -145,14 +147,14 @@ test('the plan: few matches start from the index, many walk newest first', async
   }
   // with a rare condition the mixed service drives from it
   mixed.queries.length = 0;
-  await walk(mixed, owner.key, [...metadata, { path: 'energy', op: 'eq', value: 26.375 }]);
+  await walk(mixed, owner.key, [...metadata, { path: 'energy', op: 'eq', value: rare }]);
   expect(mixed.queries.some((q) => /unique_id = any\(array\(select v\.resource_id/.test(q))).toBe(true);
 });
 
 test('the bound of the total holds on every plan, and another reader sees only theirs', async () => {
   const bounded = await Promise.all([
     startTestApp({ TOTAL_COUNT_LIMIT: '3' }),
-    startTestApp({ TOTAL_COUNT_LIMIT: '3', METADATA_ID_LIST: '0' }),
+    startTestApp({ TOTAL_COUNT_LIMIT: '3', ID_LIST_LIMIT: '0' }),
   ]);
   try {
     for (const app of bounded) {

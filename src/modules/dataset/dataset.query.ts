@@ -5,6 +5,7 @@ import { countRows, countRowsUpTo, selectPage, type PageRequest, type Total } fr
 import { rawQuery } from '../../core/db/raw';
 import { Dataset } from './dataset.entity';
 import type { AccessService } from '../access/access.service';
+import type { AccessSelectors } from '../access/access-selectors';
 import { datasetPageOrder, type DatasetOrderInput } from './dataset-order';
 import { tallyAnswers, tallySource, type TallySource } from './dataset-tally';
 import {
@@ -73,13 +74,16 @@ const EXACT: ExactColumn<DatasetFilter>[] = [
  */
 export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
   private readonly access: AccessService;
+  private readonly selectors: AccessSelectors;
 
   constructor(deps: OwnedRecordQueryDeps<Dataset>) {
     super('dataset', 'd', deps);
     this.access = deps.access;
+    this.selectors = deps.selectors;
   }
 
-  async compile(ctx: RequestContext, f: DatasetFilter): Promise<Compiled> {
+  /** The WHERE clause of `f`; `ordered`: for a page newest first. */
+  async compile(ctx: RequestContext, f: DatasetFilter, ordered = false): Promise<Compiled> {
     const parts: (Sql | null)[] = this.exact(f, EXACT);
     if (f.keyword !== undefined && f.keyword !== null) parts.push(await keywordCondition(ctx, f.keyword));
     if (f.text !== undefined && f.text !== null) parts.push(textCondition(f.text));
@@ -105,7 +109,7 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
         parts.push(sql('false'));
       }
     }
-    parts.push(...(await this.shared(ctx, f, f.sampleMfid)));
+    parts.push(...(await this.shared(ctx, f, f.sampleMfid, ordered)));
     return { where: and(...parts), projectMfid };
   }
 
@@ -116,7 +120,7 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
     order?: DatasetOrderInput,
   ): Promise<DatasetPage> {
     const sorted = order ? datasetPageOrder('d', order, page.cursor) : undefined;
-    const { where, projectMfid } = await this.compile(ctx, f);
+    const { where, projectMfid } = await this.compile(ctx, f, !order);
     const relation = projectMfid
       ? sql(`case when d.project_mfid = ? then 'assigned' else 'shared' end`, projectMfid)
       : undefined;
@@ -138,7 +142,7 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
 
   /** The exact total: from the tally when it answers the filter, else a count of the rows. */
   async count(ctx: RequestContext, f: DatasetFilter): Promise<number> {
-    const tallied = await this.tallied(ctx, f);
+    const tallied = (await this.tallied(ctx, f)) ?? (await this.talliedSelector(ctx, f));
     if (tallied) {
       const rows = await rawQuery<{ n: number }>(
         ctx.em,
@@ -177,6 +181,24 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
     const project = await this.findProject(ctx, f);
     // an unknown project: the row query answers (a legacy slug, or nothing)
     return project ? tallySource(ctx, this.access, f, project) : null;
+  }
+
+  /**
+   * The tally source of a filter with one `accessible_to_project` selector (and otherwise only
+   * tallied keys), for its total; null when the rows must be counted. The selector is resolved
+   * (and checked) as the list resolves it.
+   */
+  private async talliedSelector(ctx: RequestContext, f: DatasetFilter): Promise<TallySource | null> {
+    const { accessibleToProject, ...rest } = f;
+    if (!accessibleToProject?.length || f.accessibleToUser?.length || !tallyAnswers(rest)) return null;
+    const resolved = await this.selectors.resolve(ctx, f);
+    const selected = [...new Set(resolved?.projects.map((p) => p.uniqueId))];
+    if (selected.length !== 1) return null;
+    if (rest.projectId === undefined && rest.projectMfid === undefined) {
+      return tallySource(ctx, this.access, rest, undefined, selected[0]);
+    }
+    const project = await this.findProject(ctx, rest);
+    return project ? tallySource(ctx, this.access, rest, project, selected[0]) : null;
   }
 
   private async findProject(ctx: RequestContext, f: DatasetFilter): Promise<string | null> {

@@ -15,7 +15,7 @@ import { TRUNCATED } from './metadata-quantities';
  * "The adaptive plan of metadata conditions"):
  *
  * 1. the matches of each condition the side index answers are counted on the covering index
- *    `(path, dim, num, str, resource_id)`, up to `METADATA_ID_LIST` (memoised per request);
+ *    `(path, dim, num, str, resource_id)`, up to `ID_LIST_LIMIT` (memoised per request);
  * 2. when one has at most that many, the rows start from its matches: `unique_id = any(array(…))`,
  *    which the primary key walks newest first over exactly those MFIDs (the page stops at the
  *    limit, the bounded total at its bound); the others are checked per row;
@@ -36,7 +36,7 @@ export async function plannedMetadataCondition(
   const { indexed } = classified;
   const rest = documentConditions(alias, classified);
   if (indexed.length === 0) return and(...rest);
-  const list = ctx.config.limits.metadataIdList;
+  const list = ctx.config.limits.idListLimit;
   const counts = list > 0 ? await matchCounts(ctx, indexed, list) : indexed.map(() => Infinity);
   const fewest = counts.indexOf(Math.min(...counts));
   const driver =
