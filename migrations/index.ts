@@ -18,6 +18,7 @@ import { Migration20261124115529_remote_files_index as M15 } from './Migration20
 import { Migration20261124120703_text_search_statistics as M16 } from './Migration20261124120703_text_search_statistics';
 import { Migration20261124173114_metadata_value_strings as M17 } from './Migration20261124173114_metadata_value_strings';
 import { Migration20261124173115_metadata_value_strings_backfill as M18 } from './Migration20261124173115_metadata_value_strings_backfill';
+import { Migration20261124175110_keyword_tally as M19 } from './Migration20261124175110_keyword_tally';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -40,4 +41,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124120703_text_search_statistics', class: M16 },
   { name: 'Migration20261124173114_metadata_value_strings', class: M17 },
   { name: 'Migration20261124173115_metadata_value_strings_backfill', class: M18 },
+  { name: 'Migration20261124175110_keyword_tally', class: M19 },
 ];

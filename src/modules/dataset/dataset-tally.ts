@@ -113,3 +113,68 @@ export async function tallySource(
   parts.push({ sql: `select ${COLUMNS}, -1 as n from dataset d where ${hidden.sql}`, params: hidden.params });
   return { sql: parts.map((p) => `(${p.sql})`).join(' union all '), params: parts.flatMap((p) => p.params) };
 }
+
+/**
+ * The rows (`n`) whose sum is the exact number of datasets carrying keyword `keywordId` the
+ * caller may read (docs/scale.md, "The keyword filter"): the keyword's tally rows they read
+ * without grants (the public row, their own private rows, their projects' private rows — three
+ * index lookups, not a scan of the keyword's rows), plus the datasets only a grant lets them read
+ * (found from their grants), minus the readable ones a deletion request hides. A platform admin
+ * reads every dataset: the keyword's links are counted on the (keyword, dataset) index.
+ */
+export async function keywordTallySource(
+  ctx: RequestContext,
+  access: AccessService,
+  keywordId: number,
+): Promise<TallySource> {
+  const scope = await ctx.scope();
+  const carries = sql(
+    'exists (select 1 from dataset_keyword dk where dk.dataset_mfid = d.unique_id and dk.keyword_id = ?)',
+    keywordId,
+  );
+  const parts: Sql[] = [];
+  if (scope.isPlatformAdmin) {
+    parts.push(sql('select count(*) as n from dataset_keyword dk where dk.keyword_id = ?', keywordId));
+  } else {
+    const projects = [...scope.projectRoles.keys()];
+    parts.push(sql('select t.n from keyword_tally t where t.keyword_id = ? and t.public', keywordId));
+    parts.push(
+      sql(
+        'select t.n from keyword_tally t where t.keyword_id = ? and not t.public and t.owner_id = ?',
+        keywordId,
+        scope.userId,
+      ),
+    );
+    if (projects.length > 0) {
+      parts.push(
+        sql(
+          `select t.n from keyword_tally t where t.keyword_id = ? and not t.public and t.owner_id <> ?
+           and t.project_mfid in (?)`,
+          keywordId,
+          scope.userId,
+          projects,
+        ),
+      );
+    }
+    const grants = access.grantPrincipals(scope, 'g');
+    const direct = await access.readableCondition(ctx, 'd', { grants: false });
+    const only = and(
+      sql(
+        `d.unique_id in (select g.resource_id from access_grant g where g.resource_type = 'dataset' and (${grants.sql}))`,
+        ...grants.params,
+      ),
+      direct ? sql(`not coalesce((${direct.sql}), false)`, ...direct.params) : null,
+      carries,
+    );
+    parts.push({ sql: `select 1 as n from dataset d where ${only.sql}`, params: only.params });
+  }
+  const hidden = and(
+    sql(
+      `d.unique_id in (select dr.resource_id from deletion_request dr where dr.status in ('pending', 'approved'))`,
+    ),
+    await access.readableCondition(ctx, 'd'),
+    carries,
+  );
+  parts.push({ sql: `select -1 as n from dataset d where ${hidden.sql}`, params: hidden.params });
+  return { sql: parts.map((p) => `(${p.sql})`).join(' union all '), params: parts.flatMap((p) => p.params) };
+}

@@ -7,7 +7,7 @@ import { Dataset } from './dataset.entity';
 import type { AccessService } from '../access/access.service';
 import type { AccessSelectors } from '../access/access-selectors';
 import { datasetPageOrder, type DatasetOrderInput } from './dataset-order';
-import { tallyAnswers, tallySource, type TallySource } from './dataset-tally';
+import { keywordTallySource, tallyAnswers, tallySource, type TallySource } from './dataset-tally';
 import {
   OwnedRecordQuery,
   type ExactColumn,
@@ -142,7 +142,10 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
 
   /** The exact total: from the tally when it answers the filter, else a count of the rows. */
   async count(ctx: RequestContext, f: DatasetFilter): Promise<number> {
-    const tallied = (await this.tallied(ctx, f)) ?? (await this.talliedSelector(ctx, f));
+    const tallied =
+      (await this.tallied(ctx, f)) ??
+      (await this.talliedSelector(ctx, f)) ??
+      (await this.talliedKeyword(ctx, f));
     if (tallied) {
       const rows = await rawQuery<{ n: number }>(
         ctx.em,
@@ -201,6 +204,25 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
     return project ? tallySource(ctx, this.access, rest, project, selected[0]) : null;
   }
 
+  /**
+   * The tally source of a keyword filter alone whose text matches exactly one keyword (the
+   * keyword tally counts each keyword apart: a dataset carrying two matching keywords would be
+   * counted twice); null otherwise.
+   */
+  private async talliedKeyword(ctx: RequestContext, f: DatasetFilter): Promise<TallySource | null> {
+    if (f.keyword === undefined || f.keyword === null) return null;
+    const alone = Object.entries(f).every(
+      ([key, value]) =>
+        key === 'keyword' ||
+        value === undefined ||
+        value === null ||
+        (Array.isArray(value) && value.length === 0),
+    );
+    if (!alone) return null;
+    const ids = await matchingKeywords(ctx, f.keyword);
+    return ids.length === 1 ? keywordTallySource(ctx, this.access, ids[0]) : null;
+  }
+
   private async findProject(ctx: RequestContext, f: DatasetFilter): Promise<string | null> {
     const slug = f.projectId;
     const mfid = f.projectMfid;
@@ -238,11 +260,7 @@ export const KEYWORD_ID_LIST = 50000;
  * stops at the page: the cost follows the keyword's datasets, not the catalog (docs/scale.md).
  */
 async function keywordCondition(ctx: RequestContext, keyword: string): Promise<Sql> {
-  const ids = (
-    await rawQuery<{ id: number }>(ctx.em, `select id from keyword where lower(text) like ? escape '\\'`, [
-      `%${likeEscape(keyword.toLowerCase())}%`,
-    ])
-  ).map((r) => r.id);
+  const ids = await matchingKeywords(ctx, keyword);
   if (ids.length === 0) return sql('false');
   const [{ n }] = await rawQuery<{ n: number }>(
     ctx.em,
@@ -258,6 +276,17 @@ async function keywordCondition(ctx: RequestContext, keyword: string): Promise<S
   return sql(
     `exists (select 1 from dataset_keyword dk where dk.dataset_mfid = d.unique_id and dk.keyword_id in (?))`,
     ids,
+  );
+}
+
+/** The ids of the keywords whose text contains `keyword` (any case); once per request. */
+function matchingKeywords(ctx: RequestContext, keyword: string): Promise<number[]> {
+  return ctx.memo(`dataset.keywords:${keyword}`, async () =>
+    (
+      await rawQuery<{ id: number }>(ctx.em, `select id from keyword where lower(text) like ? escape '\\'`, [
+        `%${likeEscape(keyword.toLowerCase())}%`,
+      ])
+    ).map((r) => r.id),
   );
 }
 
