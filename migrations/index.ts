@@ -18,6 +18,9 @@ import { Migration20261124115529_remote_files_index as M15 } from './Migration20
 import { Migration20261124120703_text_search_statistics as M16 } from './Migration20261124120703_text_search_statistics';
 import { Migration20261124155830_metadata_string as M17 } from './Migration20261124155830_metadata_string';
 import { Migration20261124155831_metadata_string_backfill as M18 } from './Migration20261124155831_metadata_string_backfill';
+import { Migration20261124175110_keyword_tally as M19 } from './Migration20261124175110_keyword_tally';
+import { Migration20261124200000_metadata_value_covering as M20 } from './Migration20261124200000_metadata_value_covering';
+import { Migration20261124200001_metadata_index_rebuild as M21 } from './Migration20261124200001_metadata_index_rebuild';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -40,4 +43,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124120703_text_search_statistics', class: M16 },
   { name: 'Migration20261124155830_metadata_string', class: M17 },
   { name: 'Migration20261124155831_metadata_string_backfill', class: M18 },
+  { name: 'Migration20261124175110_keyword_tally', class: M19 },
+  { name: 'Migration20261124200000_metadata_value_covering', class: M20 },
+  { name: 'Migration20261124200001_metadata_index_rebuild', class: M21 },
 ];

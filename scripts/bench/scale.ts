@@ -146,12 +146,15 @@ async function seed(
     em,
     `insert into keyword (text) select 'kw' || g from generate_series(0, 49) g returning id`,
   );
-  await rawQuery(
-    em,
-    `insert into dataset_keyword (dataset_mfid, keyword_id)
-     select d.unique_id, (array[${keywords.map((k) => k.id).join(',')}])[1 + (abs(hashtext(d.unique_id)) % 50)]
-     from dataset d`,
-  );
+  await em.transactional(async (tx) => {
+    await rawQuery(tx, 'set local session_replication_role = replica');
+    await rawQuery(
+      tx,
+      `insert into dataset_keyword (dataset_mfid, keyword_id)
+       select d.unique_id, (array[${keywords.map((k) => k.id).join(',')}])[1 + (abs(hashtext(d.unique_id)) % 50)]
+       from dataset d`,
+    );
+  });
   await rebuildDerived(em);
   await rawQuery(em, 'vacuum analyze');
   return Number(process.hrtime.bigint() - started) / 1e9;
@@ -167,6 +170,14 @@ async function rebuildDerived(em: EntityManager): Promise<void> {
          || coalesce(m.search, ''::tsvector)
      from dataset d left join scientific_metadata m on m.resource_id = d.unique_id
      on conflict (dataset_mfid) do update set search = excluded.search`,
+  );
+  await rawQuery(em, 'delete from keyword_tally');
+  await rawQuery(
+    em,
+    `insert into keyword_tally (keyword_id, public, owner_id, project_mfid, n)
+     select dk.keyword_id, d.public, case when d.public then null else d.owner_id end,
+       case when d.public then null else d.project_mfid end, count(*)
+     from dataset_keyword dk join dataset d on d.unique_id = dk.dataset_mfid group by 1, 2, 3, 4`,
   );
   await rawQuery(em, 'delete from dataset_tally');
   await rawQuery(

@@ -58,6 +58,12 @@ export interface Config {
     defaultPageSize: number;
     /** how far the total of a full-text or metadata search is counted before it is reported as "at least" */
     totalCountLimit: number;
+    /**
+     * a metadata condition or project selector matching at most this many records (counted on an
+     * index) becomes the list of their MFIDs the list starts from; more, and the list walks
+     * newest first (0: always walk). docs/scale.md
+     */
+    idListLimit: number;
     graphqlMaxDepth: number;
     graphqlMaxComplexity: number;
     /** the largest GraphQL document (bytes) and its most tokens, checked before parsing */
@@ -343,6 +349,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxPageSize,
       defaultPageSize,
       totalCountLimit: r.int('TOTAL_COUNT_LIMIT', 1000, 1, 10_000_000),
+      idListLimit: r.int('ID_LIST_LIMIT', 50_000, 0, 10_000_000),
       graphqlMaxDepth: r.int('GRAPHQL_MAX_DEPTH', 12, 2, 100),
       graphqlMaxComplexity: r.int('GRAPHQL_MAX_COMPLEXITY', 250_000, 10, 100_000_000),
       graphqlMaxDocumentBytes: r.int('GRAPHQL_MAX_DOCUMENT_BYTES', 100_000, 1024, 10 * 1024 * 1024),

@@ -10,6 +10,7 @@ import { Instrument } from './instrument/instrument.entity';
 import { Dataset } from './dataset/dataset.entity';
 import { DatasetText } from './dataset/dataset-text.entity';
 import { DatasetTally } from './dataset/dataset-tally.entity';
+import { KeywordTally } from './keyword/keyword-tally.entity';
 import { AccessGrant } from './access/access-grant.entity';
 import { Keyword } from './keyword/keyword.entity';
 import { DatasetKeyword } from './keyword/dataset-keyword.entity';
@@ -54,6 +55,7 @@ export const ENTITIES = [
   AccessGrant,
   Keyword,
   DatasetKeyword,
+  KeywordTally,
   Sample,
   DatasetLink,
   SampleLink,

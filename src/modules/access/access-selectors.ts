@@ -7,6 +7,7 @@ import type { Project } from '../project/project.entity';
 import type { ProjectLookup } from '../project/project-lookup';
 import type { ProjectPolicy } from '../project/project.policy';
 import type { AccessService } from './access.service';
+import { rawQuery } from '../../core/db/raw';
 
 /** The access selectors of a collection request (spec 4.2 list rule 5). */
 export interface AccessSelectorInput {
@@ -79,9 +80,15 @@ export class AccessSelectors {
   /**
    * The condition on the rows of a dataset or sample table aliased `alias` that the selectors
    * keep (null: no selector). A user selector keeps what that user may read; a project selector
-   * keeps records assigned to the project or granted to it.
+   * keeps records assigned to the project or granted to it. `ordered`: for a page newest first.
    */
-  async recordCondition(ctx: RequestContext, input: AccessSelectorInput, alias: string): Promise<Sql | null> {
+  async recordCondition(
+    ctx: RequestContext,
+    input: AccessSelectorInput,
+    table: 'dataset' | 'sample',
+    alias: string,
+    ordered = false,
+  ): Promise<Sql | null> {
     const resolved = await this.resolve(ctx, input);
     if (!resolved) return null;
     const parts: (Sql | null)[] = [];
@@ -90,18 +97,7 @@ export class AccessSelectors {
       parts.push(await this.deps.access.readableCondition(seen, alias));
     }
     for (const project of resolved.projects) {
-      parts.push(
-        or(
-          sql(`${alias}.project_mfid = ?`, project.uniqueId),
-          // the MFIDs granted to the project, as a list: with the project column, a bitmap OR of
-          // two index scans instead of a grant probe per row (docs/scale.md)
-          sql(
-            `${alias}.unique_id = any(array(select sg.resource_id from access_grant sg
-             where sg.principal_type = 'project' and sg.principal_id = ?))`,
-            project.uniqueId,
-          ),
-        ),
-      );
+      parts.push(await projectCondition(ctx, { table, alias, ordered }, project.uniqueId));
     }
     return and(...parts);
   }
@@ -120,6 +116,49 @@ export class AccessSelectors {
     for (const project of resolved.projects) sets.push([project.uniqueId]);
     return sets.reduce((kept, ids) => kept.filter((id) => ids.includes(id)));
   }
+}
+
+const GRANTED_TO = `select sg.resource_id from access_grant sg where sg.principal_type = 'project' and sg.principal_id = ?`;
+
+/**
+ * Records assigned to `project` or granted to it: the project column or the granted MFIDs (a
+ * bitmap OR of two index scans, what a count wants). For a page newest first (`ordered`), when
+ * they are at most `ID_LIST_LIMIT` (counted on the project index and the grants, bounded, once per
+ * request), the list of their MFIDs instead: the primary key walks it newest first and stops when
+ * the page is full, rather than walking the whole catalog newest first for the project's share
+ * of it (docs/scale.md).
+ */
+async function projectCondition(
+  ctx: RequestContext,
+  on: { table: 'dataset' | 'sample'; alias: string; ordered: boolean },
+  project: string,
+): Promise<Sql> {
+  const { table, alias } = on;
+  const limit = ctx.config.limits.idListLimit;
+  const records =
+    limit === 0 || !on.ordered
+      ? Infinity
+      : await ctx.memo(`selectors.records:${table}:${project}:${limit}`, async () => {
+          const [{ n }] = await rawQuery<{ n: number }>(
+            ctx.em,
+            `select ((select count(*) from (select 1 from ${table} x where x.project_mfid = ? limit ?) a)
+               + (select count(*) from (${GRANTED_TO} limit ?) b))::int as n`,
+            [project, limit + 1, project, limit + 1],
+          );
+          return n;
+        });
+  if (records <= limit) {
+    return sql(
+      `${alias}.unique_id = any(array(select x.unique_id from ${table} x where x.project_mfid = ? union all ${GRANTED_TO}))`,
+      project,
+      project,
+    );
+  }
+  return or(
+    sql(`${alias}.project_mfid = ?`, project),
+    // the granted MFIDs as a list, not a grant probe per row
+    sql(`${alias}.unique_id = any(array(${GRANTED_TO}))`, project),
+  );
 }
 
 function unique(values: string[] | undefined): string[] {

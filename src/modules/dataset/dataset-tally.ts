@@ -22,6 +22,9 @@ const TALLIED: ReadonlySet<string> = new Set([
   'dataType',
 ]);
 
+/** the records granted to a project (`accessible_to_project`) */
+const GRANTED_TO = `select sg.resource_id from access_grant sg where sg.principal_type = 'project' and sg.principal_id = ?`;
+
 const COLUMNS = 'd.public, d.owner_id, d.project_mfid, d.instrument_mfid, d.measurement, d.data_type';
 
 /** Whether only tallied keys are set (an assigned-project scope at most). */
@@ -43,15 +46,19 @@ export function scanSource(where: Sql): TallySource {
 
 /**
  * The source rows of a tallied filter (`projectMfid`: the resolved project, when the filter names
- * one): the tally rows the caller may read without grants, plus the datasets only a grant lets
- * them read (found from the grants that reach them), minus the readable datasets a deletion
- * request hides (found from the pending and approved requests). Exact, and independent of the catalog's size.
+ * one; `selected`: the project of an `accessible_to_project` selector, for a total): the tally
+ * rows the caller may read without grants, plus the datasets only a grant lets them read (found
+ * from the grants that reach them), plus, with a selector, the readable datasets granted to the
+ * selected project and assigned elsewhere (found from its grants), minus the readable datasets a
+ * deletion request hides (found from the pending and approved requests). Exact, and independent
+ * of the catalog's size.
  */
 export async function tallySource(
   ctx: RequestContext,
   access: AccessService,
   f: DatasetFilter,
   projectMfid: string | undefined,
+  selected?: string,
 ): Promise<TallySource> {
   const filters = (alias: string): Sql =>
     and(
@@ -62,8 +69,10 @@ export async function tallySource(
       f.measurement !== undefined ? sql(`${alias}.measurement = ?`, f.measurement) : null,
       f.dataType !== undefined ? sql(`${alias}.data_type = ?`, f.dataType) : null,
     );
+  // with a selector: parts 1 and 2 count the datasets assigned to the selected project
+  const assigned = selected !== undefined ? sql('d.project_mfid = ?', selected) : null;
   const parts: Sql[] = [];
-  const direct = and(await access.readableCondition(ctx, 'd', { grants: false }), filters('d'));
+  const direct = and(await access.readableCondition(ctx, 'd', { grants: false }), filters('d'), assigned);
   parts.push(
     sql(`select ${COLUMNS}, d.n from dataset_tally d where d.n <> 0 and ${direct.sql}`, ...direct.params),
   );
@@ -78,8 +87,18 @@ export async function tallySource(
       ),
       notDirect ? sql(`not coalesce((${notDirect.sql}), false)`, ...notDirect.params) : sql('false'),
       filters('d'),
+      assigned,
     );
     parts.push(scanSource(only));
+  }
+  if (selected !== undefined) {
+    const granted = and(
+      sql(`d.unique_id in (${GRANTED_TO})`, selected),
+      sql('d.project_mfid is distinct from ?', selected),
+      await access.readableCondition(ctx, 'd'),
+      filters('d'),
+    );
+    parts.push(scanSource(granted));
   }
   const hidden = and(
     sql(
@@ -87,7 +106,75 @@ export async function tallySource(
     ),
     await access.readableCondition(ctx, 'd'),
     filters('d'),
+    selected !== undefined
+      ? sql(`(d.project_mfid = ? or d.unique_id in (${GRANTED_TO}))`, selected, selected)
+      : null,
   );
   parts.push({ sql: `select ${COLUMNS}, -1 as n from dataset d where ${hidden.sql}`, params: hidden.params });
+  return { sql: parts.map((p) => `(${p.sql})`).join(' union all '), params: parts.flatMap((p) => p.params) };
+}
+
+/**
+ * The rows (`n`) whose sum is the exact number of datasets carrying keyword `keywordId` the
+ * caller may read (docs/scale.md, "The keyword filter"): the keyword's tally rows they read
+ * without grants (the public row, their own private rows, their projects' private rows — three
+ * index lookups, not a scan of the keyword's rows), plus the datasets only a grant lets them read
+ * (found from their grants), minus the readable ones a deletion request hides. A platform admin
+ * reads every dataset: the keyword's links are counted on the (keyword, dataset) index.
+ */
+export async function keywordTallySource(
+  ctx: RequestContext,
+  access: AccessService,
+  keywordId: number,
+): Promise<TallySource> {
+  const scope = await ctx.scope();
+  const carries = sql(
+    'exists (select 1 from dataset_keyword dk where dk.dataset_mfid = d.unique_id and dk.keyword_id = ?)',
+    keywordId,
+  );
+  const parts: Sql[] = [];
+  if (scope.isPlatformAdmin) {
+    parts.push(sql('select count(*) as n from dataset_keyword dk where dk.keyword_id = ?', keywordId));
+  } else {
+    const projects = [...scope.projectRoles.keys()];
+    parts.push(sql('select t.n from keyword_tally t where t.keyword_id = ? and t.public', keywordId));
+    parts.push(
+      sql(
+        'select t.n from keyword_tally t where t.keyword_id = ? and not t.public and t.owner_id = ?',
+        keywordId,
+        scope.userId,
+      ),
+    );
+    if (projects.length > 0) {
+      parts.push(
+        sql(
+          `select t.n from keyword_tally t where t.keyword_id = ? and not t.public and t.owner_id <> ?
+           and t.project_mfid in (?)`,
+          keywordId,
+          scope.userId,
+          projects,
+        ),
+      );
+    }
+    const grants = access.grantPrincipals(scope, 'g');
+    const direct = await access.readableCondition(ctx, 'd', { grants: false });
+    const only = and(
+      sql(
+        `d.unique_id in (select g.resource_id from access_grant g where g.resource_type = 'dataset' and (${grants.sql}))`,
+        ...grants.params,
+      ),
+      direct ? sql(`not coalesce((${direct.sql}), false)`, ...direct.params) : null,
+      carries,
+    );
+    parts.push({ sql: `select 1 as n from dataset d where ${only.sql}`, params: only.params });
+  }
+  const hidden = and(
+    sql(
+      `d.unique_id in (select dr.resource_id from deletion_request dr where dr.status in ('pending', 'approved'))`,
+    ),
+    await access.readableCondition(ctx, 'd'),
+    carries,
+  );
+  parts.push({ sql: `select -1 as n from dataset d where ${hidden.sql}`, params: hidden.params });
   return { sql: parts.map((p) => `(${p.sql})`).join(' union all '), params: parts.flatMap((p) => p.params) };
 }

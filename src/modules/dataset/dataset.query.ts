@@ -14,8 +14,9 @@ import {
 import { rawQuery } from '../../core/db/raw';
 import { Dataset } from './dataset.entity';
 import type { AccessService } from '../access/access.service';
+import type { AccessSelectors } from '../access/access-selectors';
 import { datasetPageOrder, type DatasetOrderInput } from './dataset-order';
-import { tallyAnswers, tallySource, type TallySource } from './dataset-tally';
+import { keywordTallySource, tallyAnswers, tallySource, type TallySource } from './dataset-tally';
 import {
   OwnedRecordQuery,
   type ExactColumn,
@@ -82,13 +83,16 @@ const EXACT: ExactColumn<DatasetFilter>[] = [
  */
 export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
   private readonly access: AccessService;
+  private readonly selectors: AccessSelectors;
 
   constructor(deps: OwnedRecordQueryDeps<Dataset>) {
     super('dataset', 'd', deps);
     this.access = deps.access;
+    this.selectors = deps.selectors;
   }
 
-  async compile(ctx: RequestContext, f: DatasetFilter): Promise<Compiled> {
+  /** The WHERE clause of `f`; `ordered`: for a page newest first. */
+  async compile(ctx: RequestContext, f: DatasetFilter, ordered = false): Promise<Compiled> {
     const parts: (Sql | null)[] = this.exact(f, EXACT);
     if (f.keyword !== undefined && f.keyword !== null) parts.push(await keywordCondition(ctx, f.keyword));
     if (f.text !== undefined && f.text !== null) parts.push(textCondition(f.text));
@@ -114,7 +118,7 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
         parts.push(sql('false'));
       }
     }
-    parts.push(...(await this.shared(ctx, f, f.sampleMfid)));
+    parts.push(...(await this.shared(ctx, f, f.sampleMfid, ordered)));
     return { where: and(...parts), projectMfid };
   }
 
@@ -125,7 +129,7 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
     order?: DatasetOrderInput,
   ): Promise<DatasetPage> {
     const sorted = order ? datasetPageOrder('d', order, page.cursor) : undefined;
-    const { where, projectMfid } = await this.compile(ctx, f);
+    const { where, projectMfid } = await this.compile(ctx, f, !order);
     const rows = await selectPage(
       ctx.em,
       Dataset,
@@ -150,7 +154,7 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
     page: PageRequest,
     projection: (related: boolean) => Projection,
   ): Promise<ProjectedPage<R>> {
-    const { where, projectMfid } = await this.compile(ctx, f);
+    const { where, projectMfid } = await this.compile(ctx, f, true);
     return selectProjectedPage<R>(
       ctx.em,
       'dataset',
@@ -175,7 +179,10 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
 
   /** The exact total: from the tally when it answers the filter, else a count of the rows. */
   async count(ctx: RequestContext, f: DatasetFilter): Promise<number> {
-    const tallied = await this.tallied(ctx, f);
+    const tallied =
+      (await this.tallied(ctx, f)) ??
+      (await this.talliedSelector(ctx, f)) ??
+      (await this.talliedKeyword(ctx, f));
     if (tallied) {
       const rows = await rawQuery<{ n: number }>(
         ctx.em,
@@ -214,6 +221,43 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
     const project = await this.findProject(ctx, f);
     // an unknown project: the row query answers (a legacy slug, or nothing)
     return project ? tallySource(ctx, this.access, f, project) : null;
+  }
+
+  /**
+   * The tally source of a filter with one `accessible_to_project` selector (and otherwise only
+   * tallied keys), for its total; null when the rows must be counted. The selector is resolved
+   * (and checked) as the list resolves it.
+   */
+  private async talliedSelector(ctx: RequestContext, f: DatasetFilter): Promise<TallySource | null> {
+    const { accessibleToProject, ...rest } = f;
+    if (!accessibleToProject?.length || f.accessibleToUser?.length || !tallyAnswers(rest)) return null;
+    const resolved = await this.selectors.resolve(ctx, f);
+    const selected = [...new Set(resolved?.projects.map((p) => p.uniqueId))];
+    if (selected.length !== 1) return null;
+    if (rest.projectId === undefined && rest.projectMfid === undefined) {
+      return tallySource(ctx, this.access, rest, undefined, selected[0]);
+    }
+    const project = await this.findProject(ctx, rest);
+    return project ? tallySource(ctx, this.access, rest, project, selected[0]) : null;
+  }
+
+  /**
+   * The tally source of a keyword filter alone whose text matches exactly one keyword (the
+   * keyword tally counts each keyword apart: a dataset carrying two matching keywords would be
+   * counted twice); null otherwise.
+   */
+  private async talliedKeyword(ctx: RequestContext, f: DatasetFilter): Promise<TallySource | null> {
+    if (f.keyword === undefined || f.keyword === null) return null;
+    const alone = Object.entries(f).every(
+      ([key, value]) =>
+        key === 'keyword' ||
+        value === undefined ||
+        value === null ||
+        (Array.isArray(value) && value.length === 0),
+    );
+    if (!alone) return null;
+    const ids = await matchingKeywords(ctx, f.keyword);
+    return ids.length === 1 ? keywordTallySource(ctx, this.access, ids[0]) : null;
   }
 
   private async findProject(ctx: RequestContext, f: DatasetFilter): Promise<string | null> {
@@ -260,11 +304,7 @@ export const KEYWORD_ID_LIST = 50000;
  * stops at the page: the cost follows the keyword's datasets, not the catalog (docs/scale.md).
  */
 async function keywordCondition(ctx: RequestContext, keyword: string): Promise<Sql> {
-  const ids = (
-    await rawQuery<{ id: number }>(ctx.em, `select id from keyword where lower(text) like ? escape '\\'`, [
-      `%${likeEscape(keyword.toLowerCase())}%`,
-    ])
-  ).map((r) => r.id);
+  const ids = await matchingKeywords(ctx, keyword);
   if (ids.length === 0) return sql('false');
   const [{ n }] = await rawQuery<{ n: number }>(
     ctx.em,
@@ -280,6 +320,17 @@ async function keywordCondition(ctx: RequestContext, keyword: string): Promise<S
   return sql(
     `exists (select 1 from dataset_keyword dk where dk.dataset_mfid = d.unique_id and dk.keyword_id in (?))`,
     ids,
+  );
+}
+
+/** The ids of the keywords whose text contains `keyword` (any case); once per request. */
+function matchingKeywords(ctx: RequestContext, keyword: string): Promise<number[]> {
+  return ctx.memo(`dataset.keywords:${keyword}`, async () =>
+    (
+      await rawQuery<{ id: number }>(ctx.em, `select id from keyword where lower(text) like ? escape '\\'`, [
+        `%${likeEscape(keyword.toLowerCase())}%`,
+      ])
+    ).map((r) => r.id),
   );
 }
 

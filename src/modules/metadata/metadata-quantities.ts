@@ -79,6 +79,15 @@ export function stringIndexable(path: string, str: string): boolean {
   );
 }
 
+/**
+ * Whether a condition's path can name the key: paths are keys joined by `.`, so a key that is
+ * empty or holds a dot is never reached (its values are not indexed; `material.x` as one key
+ * would otherwise answer for the path material → x).
+ */
+export function addressableKey(key: string): boolean {
+  return key !== '' && !key.includes('.');
+}
+
 /** One indexed string of a metadata document (table `metadata_string`). */
 export interface IndexedString {
   /** dot-separated keys, as in {@link IndexedValue} */
@@ -92,14 +101,19 @@ export interface IndexedString {
  * an array one level deep (not into arrays within it), and the value at the path is a string, an
  * array of strings, or an array of such arrays (the filter and the comparison each unwrap one
  * level). Every such string that {@link stringIndexable} admits, at most {@link MAX_INDEXED},
- * in document order.
+ * in document order; a document with more gets the marker {@link STRINGS_OVERFLOW} as well (a
+ * string equality cannot rule it out from the index and asks its document).
  */
 export function indexedStrings(doc: unknown): IndexedString[] {
   const out: IndexedString[] = [];
+  // set from inside the closures (an object, so the compiler does not narrow it to false)
+  const seen = { overflow: false };
   const leaf = (value: unknown, path: string, levels: number) => {
-    if (out.length >= MAX_INDEXED) return;
+    if (seen.overflow) return;
     if (typeof value === 'string') {
-      if (stringIndexable(path, value)) out.push({ path, str: value });
+      if (!stringIndexable(path, value)) return;
+      if (out.length < MAX_INDEXED) out.push({ path, str: value });
+      else seen.overflow = true;
     } else if (Array.isArray(value) && levels < 2) {
       for (const item of value) leaf(item, path, levels + 1);
     }
@@ -107,16 +121,27 @@ export function indexedStrings(doc: unknown): IndexedString[] {
   const isObject = (v: unknown): v is Record<string, unknown> =>
     v !== null && typeof v === 'object' && !Array.isArray(v);
   const walk = (value: unknown, path: string) => {
-    if (out.length >= MAX_INDEXED) return;
+    if (seen.overflow) return;
     leaf(value, path, 0);
     const objects = Array.isArray(value) ? value.filter(isObject) : isObject(value) ? [value] : [];
     for (const o of objects) {
-      for (const [key, child] of Object.entries(o)) walk(child, `${path}.${key}`);
+      for (const [key, child] of Object.entries(o)) {
+        if (addressableKey(key)) walk(child, `${path}.${key}`);
+      }
     }
   };
-  if (isObject(doc)) for (const [key, child] of Object.entries(doc)) walk(child, key);
-  return out.slice(0, MAX_INDEXED);
+  if (isObject(doc)) {
+    for (const [key, child] of Object.entries(doc)) if (addressableKey(key)) walk(child, key);
+  }
+  if (seen.overflow) out.push(STRINGS_OVERFLOW);
+  return out;
 }
+
+/**
+ * The row of `metadata_string` that marks a document with more indexable strings than
+ * {@link MAX_INDEXED} (an empty path, which no indexed string has).
+ */
+export const STRINGS_OVERFLOW: IndexedString = Object.freeze({ path: '', str: '' });
 
 /**
  * The typed values of a document for the side index: every JSON number at its path, and every
@@ -140,7 +165,7 @@ export function indexedValues(doc: unknown): IndexedValue[] {
       out.push({ path, num: value, dim: PLAIN });
     } else if (value !== null && typeof value === 'object') {
       for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-        walk(child, path === '' ? key : `${path}.${key}`);
+        if (addressableKey(key)) walk(child, path === '' ? key : `${path}.${key}`);
       }
     }
   };

@@ -1,6 +1,6 @@
 import { validationError } from '../../core/errors';
 import { and, sql, type Sql } from '../../core/db/sql';
-import { PLAIN, quantityOf, stringIndexable } from './metadata-quantities';
+import { PLAIN, quantityOf, stringIndexable, STRINGS_OVERFLOW } from './metadata-quantities';
 
 export const METADATA_OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'contains', 'exists'] as const;
 export type MetadataOperator = (typeof METADATA_OPERATORS)[number];
@@ -76,49 +76,98 @@ export function conditionPath(c: MetadataCondition, index = 0): string {
 }
 
 /**
- * One condition on the resource rows aliased `alias` (their `unique_id`) that holds when their
- * metadata satisfies every condition. `@?` with a jsonpath lets the GIN (jsonb_path_ops) index
- * answer equality conditions.
+ * A condition a side index answers: `match`, a condition on the rows (aliased `v`) of `table` —
+ * `metadata_value` for numbers and quantities, `metadata_string` for string equality. For a
+ * string, `overflow` is its jsonpath, which decides for the documents with more strings than
+ * the index holds (marked with `STRINGS_OVERFLOW`).
  */
-export function metadataCondition(alias: string, conditions: readonly MetadataCondition[]): Sql | null {
-  if (conditions.length === 0) return null;
+export interface IndexedCondition {
+  table: 'metadata_value' | 'metadata_string';
+  match: Sql;
+  overflow?: string;
+}
+
+/** The marker row of a document whose strings overflow the index (`metadata_string v`). */
+export const OVERFLOW_MATCH = `v.path = '${STRINGS_OVERFLOW.path}' and v.str = '${STRINGS_OVERFLOW.str}'`;
+
+/**
+ * The condition on a resource row aliased `alias` (its `unique_id`): an index probe that
+ * returns at the first match (a scalar subquery the planner does not turn into a join over
+ * every match) and, for a string, the jsonpath of a marked document.
+ */
+export function indexedProbe(alias: string, c: IndexedCondition): Sql {
+  const own = sql(
+    `coalesce((select true from ${c.table} v where v.resource_id = ${alias}.unique_id and ${c.match.sql} limit 1), false)`,
+    ...c.match.params,
+  );
+  if (c.overflow === undefined) return own;
+  // `@\\?` keeps the driver from reading the operator's `?` as a placeholder
+  return sql(
+    `(${own.sql} or coalesce((select true from ${c.table} v join scientific_metadata m
+       on m.resource_id = v.resource_id where v.resource_id = ${alias}.unique_id and ${OVERFLOW_MATCH}
+       and m.data @\\? ?::jsonpath limit 1), false))`,
+    ...own.params,
+    c.overflow,
+  );
+}
+
+/** Metadata conditions sorted by what answers them. */
+export interface ClassifiedConditions {
+  indexed: IndexedCondition[];
+  /** jsonpath conditions the document must satisfy */
+  positive: string[];
+  /** jsonpath conditions the document must not satisfy */
+  negative: string[];
+}
+
+/**
+ * Validates the conditions and sorts them: numeric and unit-aware comparisons and string
+ * equality to the side indexes, the rest to jsonpath over the document.
+ */
+export function classifyConditions(conditions: readonly MetadataCondition[]): ClassifiedConditions {
   if (conditions.length > MAX_CONDITIONS) {
     throw validationError('metadata', `at most ${MAX_CONDITIONS} conditions`);
   }
-  const positive: string[] = [];
-  const negative: string[] = [];
-  const typed: Sql[] = [];
+  const out: ClassifiedConditions = { indexed: [], positive: [], negative: [] };
   conditions.forEach((c, i) => {
     if (!(METADATA_OPERATORS as readonly string[]).includes(c.op)) {
       throw validationError(`metadata[${i}].op`, `must be one of ${METADATA_OPERATORS.join(', ')}`);
     }
     if (c.op === 'ne') {
-      positive.push(conditionPath({ path: c.path, op: 'exists' }, i));
-      negative.push(conditionPath({ ...c, op: 'eq' }, i));
+      out.positive.push(conditionPath({ path: c.path, op: 'exists' }, i));
+      out.negative.push(conditionPath({ ...c, op: 'eq' }, i));
       return;
     }
-    const indexed = typedCondition(alias, c, i);
+    const indexed = typedCondition(c, i);
     if (indexed) {
-      typed.push(indexed);
+      out.indexed.push(indexed);
       return;
     }
     const path = conditionPath(c, i);
-    if (c.op === 'exists' && c.value === false) negative.push(path);
-    else positive.push(path);
+    if (c.op === 'exists' && c.value === false) out.negative.push(path);
+    else out.positive.push(path);
   });
+  return out;
+}
+
+/**
+ * The jsonpath conditions as conditions on the resource rows aliased `alias`. `@?` with a
+ * jsonpath lets the GIN (jsonb_path_ops) index answer equality conditions.
+ */
+export function documentConditions(alias: string, c: ClassifiedConditions): Sql[] {
   // `@\\?` keeps the driver from reading the operator's `?` as a placeholder
-  const parts: Sql[] = [...typed];
-  if (positive.length) {
+  const parts: Sql[] = [];
+  if (c.positive.length) {
     parts.push(
       sql(
-        `exists (select 1 from scientific_metadata m where m.resource_id = ${alias}.unique_id and ${positive
+        `exists (select 1 from scientific_metadata m where m.resource_id = ${alias}.unique_id and ${c.positive
           .map(() => 'm.data @\\? ?::jsonpath')
           .join(' and ')})`,
-        ...positive,
+        ...c.positive,
       ),
     );
   }
-  for (const path of negative) {
+  for (const path of c.negative) {
     parts.push(
       sql(
         `not exists (select 1 from scientific_metadata m where m.resource_id = ${alias}.unique_id and m.data @\\? ?::jsonpath)`,
@@ -126,7 +175,18 @@ export function metadataCondition(alias: string, conditions: readonly MetadataCo
       ),
     );
   }
-  return and(...parts);
+  return parts;
+}
+
+/**
+ * One condition on the resource rows aliased `alias` (their `unique_id`) that holds when their
+ * metadata satisfies every condition, left to the planner; the collections use
+ * `plannedMetadataCondition` (metadata-plan.ts), which decides where to start from.
+ */
+export function metadataCondition(alias: string, conditions: readonly MetadataCondition[]): Sql | null {
+  if (conditions.length === 0) return null;
+  const c = classifyConditions(conditions);
+  return and(...c.indexed.map((i) => indexedProbe(alias, i)), ...documentConditions(alias, c));
 }
 
 const SQL_COMPARISON: Partial<Record<MetadataOperator, string>> = {
@@ -137,29 +197,28 @@ const SQL_COMPARISON: Partial<Record<MetadataOperator, string>> = {
 };
 
 /**
- * A condition the typed side index (`metadata_value`, btree on path, dimension, value) answers:
+ * A condition a side index answers:
+ * - a string compared with eq: `metadata_string` (btree on path, string, resource), when the
+ *   index can hold the string (`stringIndexable`; a longer one answers from the document);
  * - a number compared with eq, lt, lte, gt or gte: the JSON numbers at the path;
  * - a quantity (`{"value": 300, "unit": "K"}`, `{"v": …, "u": …}`, or for lt, lte, gt and gte
  *   the string `"300 K"`) compared with eq, lt, lte, gt or gte: the quantities at the path
  *   written in any unit of the same dimension, compared in SI (eq within a relative 1e-9).
- * Null for every other condition (the jsonpath over the document answers those). A quantity
- * object whose unit is unknown is refused.
+ * As a condition on the index rows `v`; null for every other condition (the jsonpath over the
+ * document answers those). A quantity object whose unit is unknown is refused.
  */
-function typedCondition(alias: string, c: MetadataCondition, index: number): Sql | null {
+function typedCondition(c: MetadataCondition, index: number): IndexedCondition | null {
   if (
     c.op === 'eq' &&
     typeof c.value === 'string' &&
     typeof c.path === 'string' &&
     stringIndexable(c.path, c.value)
   ) {
-    // string equality: the string side index (a value it does not hold answers from the document)
-    pathExpression(c.path, `metadata[${index}].path`);
-    return sql(
-      `exists (select 1 from metadata_string ms where ms.resource_id = ${alias}.unique_id
-       and ms.path = ? and ms.str = ?)`,
-      c.path,
-      c.value,
-    );
+    return {
+      table: 'metadata_string',
+      match: sql('v.path = ? and v.str = ?', c.path, c.value),
+      overflow: conditionPath(c, index),
+    };
   }
   const comparison = SQL_COMPARISON[c.op];
   if (!comparison && c.op !== 'eq') return null;
@@ -186,11 +245,8 @@ function typedCondition(alias: string, c: MetadataCondition, index: number): Sql
           target.num - 1e-9 * Math.abs(target.num),
           target.num + 1e-9 * Math.abs(target.num),
         );
-  return sql(
-    `exists (select 1 from metadata_value v where v.resource_id = ${alias}.unique_id
-     and v.path = ? and v.dim = ? and ${test.sql})`,
-    c.path,
-    target.dim,
-    ...test.params,
-  );
+  return {
+    table: 'metadata_value',
+    match: sql(`v.path = ? and v.dim = ? and ${test.sql}`, c.path, target.dim, ...test.params),
+  };
 }

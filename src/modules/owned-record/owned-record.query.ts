@@ -4,7 +4,8 @@ import type { AccessService } from '../access/access.service';
 import type { AccessSelectorInput, AccessSelectors } from '../access/access-selectors';
 import type { OwnedRecordPolicy } from '../access/owned-record.policy';
 import type { ProjectService } from '../project/project.service';
-import { metadataCondition, type MetadataCondition } from '../metadata/metadata.filter';
+import type { MetadataCondition } from '../metadata/metadata.filter';
+import { plannedMetadataCondition } from '../metadata/metadata-plan';
 import { notHiddenByDeletion } from '../deletion/deletion-visibility';
 import { associatedWith, relativeConditions, type RelativeFilter } from '../link/link.filter';
 import type { OwnedRecordEntity } from './owned-record.entity';
@@ -67,12 +68,14 @@ export abstract class OwnedRecordQuery<T extends OwnedRecordEntity<string>, F ex
   /**
    * The conditions every collection applies: association with `associatedMfid` (a record of the
    * other kind the caller must be able to read), relatives, metadata conditions, deletion,
-   * access selectors and the caller's visibility.
+   * access selectors and the caller's visibility. `ordered`: for a page newest first (some
+   * conditions then take another form, same rows).
    */
   protected async shared(
     ctx: RequestContext,
     f: F,
     associatedMfid: string | undefined,
+    ordered = false,
   ): Promise<(Sql | null)[]> {
     const parts: (Sql | null)[] = [];
     if (associatedMfid !== undefined) {
@@ -80,9 +83,9 @@ export abstract class OwnedRecordQuery<T extends OwnedRecordEntity<string>, F ex
       parts.push(associatedWith(this.type, this.alias, associatedMfid, otherVisible));
     }
     parts.push(...relativeConditions(this.type, this.alias, f));
-    parts.push(metadataCondition(this.alias, f.metadata ?? []));
+    parts.push(await plannedMetadataCondition(ctx, this.alias, f.metadata ?? []));
     parts.push(notHiddenByDeletion(`${this.alias}.unique_id`));
-    parts.push(await this.deps.selectors.recordCondition(ctx, f, this.alias));
+    parts.push(await this.deps.selectors.recordCondition(ctx, f, this.type, this.alias, ordered));
     parts.push(await this.deps.policy.visibleWhere(ctx, this.alias));
     return parts;
   }

@@ -38,16 +38,17 @@ export class SampleQuery extends OwnedRecordQuery<Sample, SampleFilter> {
     super('sample', 's', deps);
   }
 
-  async compile(ctx: RequestContext, f: SampleFilter): Promise<Sql> {
+  /** The WHERE clause of `f`; `ordered`: for a page newest first. */
+  async compile(ctx: RequestContext, f: SampleFilter, ordered = false): Promise<Sql> {
     const parts: (Sql | null)[] = this.exact(f, EXACT);
     if (f.projectId !== undefined || f.projectMfid !== undefined) {
       parts.push(sql('s.project_mfid = ?', (await this.findProject(ctx, f)) ?? ''));
     }
-    parts.push(...(await this.shared(ctx, f, f.datasetMfid)));
+    parts.push(...(await this.shared(ctx, f, f.datasetMfid, ordered)));
     return and(...parts);
   }
   async page(ctx: RequestContext, f: SampleFilter, page: PageRequest): Promise<RowPage<Sample>> {
-    return selectPage(ctx.em, Sample, 'sample', 's', await this.compile(ctx, f), page);
+    return selectPage(ctx.em, Sample, 'sample', 's', await this.compile(ctx, f, true), page);
   }
 
   /** The page {@link page} selects, as `projection` projects it. */
@@ -57,7 +58,7 @@ export class SampleQuery extends OwnedRecordQuery<Sample, SampleFilter> {
     page: PageRequest,
     projection: Projection,
   ): Promise<ProjectedPage<R>> {
-    const where = await this.compile(ctx, f);
+    const where = await this.compile(ctx, f, true);
     return selectProjectedPage<R>(ctx.em, 'sample', 's', where, page, sql('null'), projection);
   }
 
