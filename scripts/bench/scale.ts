@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../../src/core/db/raw';
 import { newMfid } from '../../src/core/ids';
 import { indexedStrings, indexedValues } from '../../src/modules/metadata/metadata-quantities';
+import { datasetTotalRows } from '../../src/modules/dataset/dataset-total';
 import { benchService, ok, percentile } from './lib';
 
 /**
@@ -178,6 +179,11 @@ async function rebuildDerived(em: EntityManager): Promise<void> {
      select dk.keyword_id, d.public, case when d.public then null else d.owner_id end,
        case when d.public then null else d.project_mfid end, count(*)
      from dataset_keyword dk join dataset d on d.unique_id = dk.dataset_mfid group by 1, 2, 3, 4`,
+  );
+  await rawQuery(em, 'delete from dataset_total');
+  await rawQuery(
+    em,
+    `insert into dataset_total (dim, value, scope, owner_id, project_mfid, shard, n) ${datasetTotalRows('(select *, 1 as n from dataset)')}`,
   );
   await rawQuery(em, 'delete from dataset_tally');
   await rawQuery(
