@@ -146,14 +146,17 @@ const TOTAL_DIMENSIONS = [
  * (docs/scale.md, "Totals in constant time"): for a platform admin the eight A rows of the
  * value; for anyone else the eight P rows, the V rows of their own datasets and those of their
  * projects' members (index lookups bounded by their projects and the projects' owners, not by
- * the catalog), plus the indirect rows of `tallySource`. Null when the filter needs the dataset
- * tally or the rows.
+ * the catalog), plus the indirect rows of `tallySource`. With `selected` (the project of an
+ * `accessible_to_project` selector) the rows counted directly are that project's, and the
+ * indirect rows add what is granted to it. Null when the filter needs the dataset tally or the
+ * rows.
  */
 export async function totalSource(
   ctx: RequestContext,
   access: AccessService,
   f: DatasetFilter,
   projectMfid: string | undefined,
+  selected?: string,
 ): Promise<TallySource | null> {
   if (!tallyAnswers(f)) return null;
   const set: [string, string, string][] = [];
@@ -162,11 +165,14 @@ export async function totalSource(
     if (typeof value === 'string') set.push([dim, column, value]);
   }
   if (projectMfid !== undefined) set.push(['project', 'project_mfid', projectMfid]);
-  if (set.length > 1) return null;
+  // with a selector, the rows counted directly are those assigned to the selected project
+  const keyed: [string, string, string][] =
+    selected !== undefined && projectMfid !== selected ? [...set, ['project', '', selected]] : set;
+  if (keyed.length > 1) return null;
   const key =
-    set.length === 0
+    keyed.length === 0
       ? sql(`t.dim = 'all' and t.value is null`)
-      : sql('t.dim = ? and t.value = ?', set[0][0], set[0][2]);
+      : sql('t.dim = ? and t.value = ?', keyed[0][0], keyed[0][2]);
   const rows = (cond: Sql, sign = ''): Sql =>
     sql(
       `select ${sign}t.n as n from dataset_total t where ${key.sql} and ${cond.sql}`,
@@ -196,7 +202,7 @@ export async function totalSource(
       f.public !== undefined ? sql(`${alias}.public = ?`, f.public) : null,
       ...set.map(([, column, value]) => sql(`${alias}.${column} = ?`, value)),
     );
-  for (const part of await indirectParts(ctx, access, filters, undefined)) {
+  for (const part of await indirectParts(ctx, access, filters, selected)) {
     parts.push({ sql: `select i.n from (${part.sql}) i`, params: part.params });
   }
   return { sql: parts.map((p) => `(${p.sql})`).join(' union all '), params: parts.flatMap((p) => p.params) };

@@ -254,11 +254,15 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
     const resolved = await this.selectors.resolve(ctx, f);
     const selected = [...new Set(resolved?.projects.map((p) => p.uniqueId))];
     if (selected.length !== 1) return null;
-    if (rest.projectId === undefined && rest.projectMfid === undefined) {
-      return tallySource(ctx, this.access, rest, undefined, selected[0]);
-    }
-    const project = await this.findProject(ctx, rest);
-    return project ? tallySource(ctx, this.access, rest, project, selected[0]) : null;
+    const project =
+      rest.projectId === undefined && rest.projectMfid === undefined
+        ? undefined
+        : await this.findProject(ctx, rest);
+    if (project === null) return null;
+    return (
+      (await totalSource(ctx, this.access, rest, project, selected[0])) ??
+      tallySource(ctx, this.access, rest, project, selected[0])
+    );
   }
 
   /**
