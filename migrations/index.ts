@@ -21,6 +21,7 @@ import { Migration20261124155831_metadata_string_backfill as M18 } from './Migra
 import { Migration20261124175110_keyword_tally as M19 } from './Migration20261124175110_keyword_tally';
 import { Migration20261124200000_metadata_value_covering as M20 } from './Migration20261124200000_metadata_value_covering';
 import { Migration20261124200001_metadata_index_rebuild as M21 } from './Migration20261124200001_metadata_index_rebuild';
+import { Migration20261124201511_dataset_total as M22 } from './Migration20261124201511_dataset_total';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -46,4 +47,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124175110_keyword_tally', class: M19 },
   { name: 'Migration20261124200000_metadata_value_covering', class: M20 },
   { name: 'Migration20261124200001_metadata_index_rebuild', class: M21 },
+  { name: 'Migration20261124201511_dataset_total', class: M22 },
 ];

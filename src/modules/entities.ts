@@ -10,6 +10,7 @@ import { Instrument } from './instrument/instrument.entity';
 import { Dataset } from './dataset/dataset.entity';
 import { DatasetText } from './dataset/dataset-text.entity';
 import { DatasetTally } from './dataset/dataset-tally.entity';
+import { DatasetTotal } from './dataset/dataset-total.entity';
 import { KeywordTally } from './keyword/keyword-tally.entity';
 import { AccessGrant } from './access/access-grant.entity';
 import { Keyword } from './keyword/keyword.entity';
@@ -52,6 +53,7 @@ export const ENTITIES = [
   Dataset,
   DatasetText,
   DatasetTally,
+  DatasetTotal,
   AccessGrant,
   Keyword,
   DatasetKeyword,

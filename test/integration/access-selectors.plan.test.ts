@@ -135,7 +135,7 @@ test.each(CASES)(
   },
 );
 
-test('the total comes from the tally, and equals a count of the rows', async () => {
+test('the total comes from the totals, and equals a count of the rows', async () => {
   for (const [, who, query, expected] of CASES) {
     // the session filter is not tallied: the same datasets, counted row by row
     const rows = await rest(list.url, 'GET', '/datasets', {
@@ -150,7 +150,7 @@ test('the total comes from the tally, and equals a count of the rows', async () 
     query: { accessible_to_project: p1.projectId },
   });
   expect(res.body.total).toBe(5);
-  expect(list.queries.some((q) => q.includes('from dataset_tally'))).toBe(true);
+  expect(list.queries.some((q) => q.includes('from dataset_total'))).toBe(true);
   // and a grant to the caller changes it as a row count would
   await grant(list.app, ds.aliceOnly, 'dataset', 'user', bob.user.uniqueId, 'viewer');
   const more = await rest(list.url, 'GET', '/datasets', {

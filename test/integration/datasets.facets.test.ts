@@ -4,6 +4,7 @@ import { addMember, grant, makeProject, makeUser, unique, type TestUser } from '
 import type { Project } from '../../src/modules/project/project.entity';
 import { rawQuery } from '../../src/core/db/raw';
 import { FACET_SAMPLE } from '../../src/modules/dataset/dataset-facets';
+import { datasetTotalRows } from '../../src/modules/dataset/dataset-total';
 
 /**
  * Dataset facets (GraphQL `datasetFacets`, REST `GET /datasets/facets`) and the full-text `text`
@@ -266,25 +267,65 @@ describe('totals and facets from the tally', () => {
   };
   const FACET_VALUES = 20;
 
-  test('the total is read from the tally, not from the rows', async () => {
+  test('the total is read from the totals and the tally, not from the rows', async () => {
     const em = t.app.orm.em.fork();
-    const before = (await items(admin.key, { measurement: 'TEM' })).total;
+    const total = async (query: Record<string, string>) =>
+      (await rest(t.url, 'GET', '/datasets', { key: admin.key, query: { ...query, limit: 1 } })).body
+        .total as number;
+    const before = await total({ measurement: 'TEM' });
+    const type = unique('type');
+    // one filter dimension: dataset_total (a shard no dataset hashes to); two: dataset_tally
     await rawQuery(
       em,
-      `insert into dataset_tally (public, owner_id, measurement, n) values (false, 'probe', 'TEM', 1000)`,
+      `insert into dataset_total (dim, value, scope, shard, n) values ('measurement', 'TEM', 'A', 99, 1000)`,
+    );
+    await rawQuery(
+      em,
+      `insert into dataset_tally (public, owner_id, measurement, data_type, n) values (false, 'probe', 'TEM', ?, 500)`,
+      [type],
     );
     try {
-      expect(
-        (await rest(t.url, 'GET', '/datasets', { key: admin.key, query: { measurement: 'TEM', limit: 1 } }))
-          .body.total,
-      ).toBe(before + 1000);
+      expect(await total({ measurement: 'TEM' })).toBe(before + 1000);
+      expect(await total({ measurement: 'TEM', data_type: type })).toBe(500);
       // a filter the tally cannot answer counts the rows
       expect((await items(admin.key, { measurement: 'TEM', session_name: session })).total).toBeLessThan(
         1000,
       );
     } finally {
+      await rawQuery(em, `delete from dataset_total where shard = 99`);
       await rawQuery(em, `delete from dataset_tally where owner_id = 'probe'`);
     }
+  });
+
+  test('dataset_total is what the datasets add up to, after every kind of write', async () => {
+    // inserts, changes of counted and other columns (two rows in one statement), removals
+    const em = t.app.orm.em.fork();
+    const other = unique('totals');
+    const made = await Promise.all(
+      ['TEM', 'SEM', 'TEM'].map((m, i) =>
+        create(alice.key, { dataset_name: `t${i}`, session_name: other, measurement: m, public: i === 1 }),
+      ),
+    );
+    await rawQuery(em, `update dataset set measurement = 'XRD', public = not public where unique_id in (?)`, [
+      made.slice(0, 2),
+    ]);
+    await rawQuery(em, `update dataset set dataset_name = 'renamed' where unique_id = ?`, [made[2]]);
+    const removed = await rest(t.url, 'DELETE', `/resources/${made[2]}`, {
+      key: admin.key,
+      query: { force: true },
+    });
+    expect(removed.status).toBe(200);
+    // one statement: one snapshot, whatever other test files write meanwhile
+    const [diff] = await rawQuery<{ stored: number; computed: number }>(
+      em,
+      `with stored as (
+         select dim, value, scope, owner_id, project_mfid, shard, sum(n)::int as n from dataset_total
+         group by 1, 2, 3, 4, 5, 6 having sum(n) <> 0),
+       computed as (${datasetTotalRows('(select *, 1 as n from dataset)')})
+       select (select count(*) from (select * from stored except select * from computed) x)::int as stored,
+              (select count(*) from (select * from computed except select * from stored) x)::int as computed`,
+    );
+    expect(diff).toEqual({ stored: 0, computed: 0 });
   });
 
   test('grants, deletion requests, changes and removal keep them exact', async () => {

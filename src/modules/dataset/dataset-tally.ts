@@ -76,6 +76,24 @@ export async function tallySource(
   parts.push(
     sql(`select ${COLUMNS}, d.n from dataset_tally d where d.n <> 0 and ${direct.sql}`, ...direct.params),
   );
+  parts.push(...(await indirectParts(ctx, access, filters, selected)));
+  return { sql: parts.map((p) => `(${p.sql})`).join(' union all '), params: parts.flatMap((p) => p.params) };
+}
+
+/**
+ * The tally rows besides those of the datasets the caller reads without grants: the datasets only
+ * a grant lets them read, with a selector the readable datasets granted to the selected project
+ * and assigned elsewhere, and (`n = -1`) the readable datasets a deletion request hides. Each
+ * found from the grants and requests, not from the catalog.
+ */
+async function indirectParts(
+  ctx: RequestContext,
+  access: AccessService,
+  filters: (alias: string) => Sql,
+  selected: string | undefined,
+): Promise<Sql[]> {
+  const assigned = selected !== undefined ? sql('d.project_mfid = ?', selected) : null;
+  const parts: Sql[] = [];
   const scope = await ctx.scope();
   if (!scope.isPlatformAdmin) {
     const grants = access.grantPrincipals(scope, 'g');
@@ -111,6 +129,82 @@ export async function tallySource(
       : null,
   );
   parts.push({ sql: `select ${COLUMNS}, -1 as n from dataset d where ${hidden.sql}`, params: hidden.params });
+  return parts;
+}
+
+/** The filter keys `dataset_total` counts by, its name for each, and the dataset's column. */
+const TOTAL_DIMENSIONS = [
+  ['ownerOrcid', 'owner', 'owner_id'],
+  ['instrumentMfid', 'instrument', 'instrument_mfid'],
+  ['measurement', 'measurement', 'measurement'],
+  ['dataType', 'data_type', 'data_type'],
+] as const;
+
+/**
+ * The rows (`n`) whose sum is the exact total of a filter with at most one tallied dimension
+ * (owner, project, instrument, measurement or data type) besides `public`, from `dataset_total`
+ * (docs/scale.md, "Totals in constant time"): for a platform admin the eight A rows of the
+ * value; for anyone else the eight P rows, the V rows of their own datasets and those of their
+ * projects' members (index lookups bounded by their projects and the projects' owners, not by
+ * the catalog), plus the indirect rows of `tallySource`. With `selected` (the project of an
+ * `accessible_to_project` selector) the rows counted directly are that project's, and the
+ * indirect rows add what is granted to it. Null when the filter needs the dataset tally or the
+ * rows.
+ */
+export async function totalSource(
+  ctx: RequestContext,
+  access: AccessService,
+  f: DatasetFilter,
+  projectMfid: string | undefined,
+  selected?: string,
+): Promise<TallySource | null> {
+  if (!tallyAnswers(f)) return null;
+  const set: [string, string, string][] = [];
+  for (const [key, dim, column] of TOTAL_DIMENSIONS) {
+    const value = f[key];
+    if (typeof value === 'string') set.push([dim, column, value]);
+  }
+  if (projectMfid !== undefined) set.push(['project', 'project_mfid', projectMfid]);
+  // with a selector, the rows counted directly are those assigned to the selected project
+  const keyed: [string, string, string][] =
+    selected !== undefined && projectMfid !== selected ? [...set, ['project', '', selected]] : set;
+  if (keyed.length > 1) return null;
+  const key =
+    keyed.length === 0
+      ? sql(`t.dim = 'all' and t.value is null`)
+      : sql('t.dim = ? and t.value = ?', keyed[0][0], keyed[0][2]);
+  const rows = (cond: Sql, sign = ''): Sql =>
+    sql(
+      `select ${sign}t.n as n from dataset_total t where ${key.sql} and ${cond.sql}`,
+      ...key.params,
+      ...cond.params,
+    );
+  const parts: Sql[] = [];
+  const scope = await ctx.scope();
+  if (scope.isPlatformAdmin) {
+    if (f.public !== true) parts.push(rows(sql(`t.scope = 'A'`)));
+    if (f.public === true) parts.push(rows(sql(`t.scope = 'P'`)));
+    if (f.public === false) parts.push(rows(sql(`t.scope = 'P'`), '-'));
+  } else {
+    if (f.public !== false) parts.push(rows(sql(`t.scope = 'P'`)));
+    if (f.public !== true) {
+      parts.push(rows(sql(`t.scope = 'V' and t.owner_id = ?`, scope.userId)));
+      const projects = [...scope.projectRoles.keys()];
+      if (projects.length > 0) {
+        parts.push(
+          rows(sql(`t.scope = 'V' and t.project_mfid in (?) and t.owner_id <> ?`, projects, scope.userId)),
+        );
+      }
+    }
+  }
+  const filters = (alias: string): Sql =>
+    and(
+      f.public !== undefined ? sql(`${alias}.public = ?`, f.public) : null,
+      ...set.map(([, column, value]) => sql(`${alias}.${column} = ?`, value)),
+    );
+  for (const part of await indirectParts(ctx, access, filters, selected)) {
+    parts.push({ sql: `select i.n from (${part.sql}) i`, params: part.params });
+  }
   return { sql: parts.map((p) => `(${p.sql})`).join(' union all '), params: parts.flatMap((p) => p.params) };
 }
 

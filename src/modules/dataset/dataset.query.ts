@@ -16,7 +16,13 @@ import { Dataset } from './dataset.entity';
 import type { AccessService } from '../access/access.service';
 import type { AccessSelectors } from '../access/access-selectors';
 import { datasetPageOrder, type DatasetOrderInput } from './dataset-order';
-import { keywordTallySource, tallyAnswers, tallySource, type TallySource } from './dataset-tally';
+import {
+  keywordTallySource,
+  tallyAnswers,
+  tallySource,
+  totalSource,
+  type TallySource,
+} from './dataset-tally';
 import {
   OwnedRecordQuery,
   type ExactColumn,
@@ -180,6 +186,7 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
   /** The exact total: from the tally when it answers the filter, else a count of the rows. */
   async count(ctx: RequestContext, f: DatasetFilter): Promise<number> {
     const tallied =
+      (await this.totalled(ctx, f)) ??
       (await this.tallied(ctx, f)) ??
       (await this.talliedSelector(ctx, f)) ??
       (await this.talliedKeyword(ctx, f));
@@ -210,6 +217,19 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
   }
 
   /**
+   * The rows of `dataset_total` (and the indirect ones) whose sum is the total of `f`, when it
+   * has at most one tallied dimension; else null.
+   */
+  private async totalled(ctx: RequestContext, f: DatasetFilter): Promise<TallySource | null> {
+    if (!tallyAnswers(f)) return null;
+    if (f.projectId === undefined && f.projectMfid === undefined) {
+      return totalSource(ctx, this.access, f, undefined);
+    }
+    const project = await this.findProject(ctx, f);
+    return project ? totalSource(ctx, this.access, f, project) : null;
+  }
+
+  /**
    * The tally source of `f` (rows of the tally's columns and `n`, docs/scale.md), or null when
    * the filter needs the dataset rows.
    */
@@ -234,11 +254,15 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
     const resolved = await this.selectors.resolve(ctx, f);
     const selected = [...new Set(resolved?.projects.map((p) => p.uniqueId))];
     if (selected.length !== 1) return null;
-    if (rest.projectId === undefined && rest.projectMfid === undefined) {
-      return tallySource(ctx, this.access, rest, undefined, selected[0]);
-    }
-    const project = await this.findProject(ctx, rest);
-    return project ? tallySource(ctx, this.access, rest, project, selected[0]) : null;
+    const project =
+      rest.projectId === undefined && rest.projectMfid === undefined
+        ? undefined
+        : await this.findProject(ctx, rest);
+    if (project === null) return null;
+    return (
+      (await totalSource(ctx, this.access, rest, project, selected[0])) ??
+      tallySource(ctx, this.access, rest, project, selected[0])
+    );
   }
 
   /**

@@ -1,0 +1,46 @@
+import { BigIntType, Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
+
+/**
+ * How many datasets carry one value of one filter dimension (`dim`: `all` with a null value,
+ * `owner`, `project`, `instrument`, `measurement`, `data_type`), per visibility bucket (`scope`:
+ * `A` every dataset, `P` the public ones, `V` the private ones of one owner and project): the
+ * exact total of an unfiltered or single-filter list from a few index lookups, however large
+ * the catalog (`dataset_tally` answers combinations and facets, but holds a row per
+ * combination, which grows with the catalog). The `A` and `P` rows are split in eight `shard`s
+ * by the dataset's MFID, so concurrent writers seldom wait on the same row. Kept by the database
+ * (statement triggers on `dataset`), never written by the application; counts every dataset,
+ * also those a deletion request hides (queries subtract them). docs/scale.md, "Totals in
+ * constant time".
+ */
+@Entity({ tableName: 'dataset_total' })
+@Index({
+  name: 'dataset_total_key_idx',
+  expression:
+    'create unique index dataset_total_key_idx on dataset_total (dim, value, scope, owner_id, project_mfid, shard) nulls not distinct',
+})
+@Index({ name: 'dataset_total_project_idx', properties: ['dim', 'value', 'scope', 'projectMfid'] })
+export class DatasetTotal {
+  @PrimaryKey({ autoincrement: true })
+  id!: number;
+
+  @Property({ length: 16 })
+  dim!: string;
+
+  @Property({ length: 200, nullable: true })
+  value?: string | null;
+
+  @Property({ length: 1 })
+  scope!: string;
+
+  @Property({ length: 32, nullable: true })
+  ownerId?: string | null;
+
+  @Property({ length: 26, nullable: true })
+  projectMfid?: string | null;
+
+  @Property({ type: 'smallint' })
+  shard!: number;
+
+  @Property({ type: new BigIntType('number') })
+  n!: number;
+}
