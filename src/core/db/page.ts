@@ -53,9 +53,12 @@ export interface PageDriver {
 }
 
 /**
- * The rows of `table alias` satisfying `where` (and after `cursor`), newest first: a scan of the
- * table, or with a driver, its candidates with a lateral probe of each. Unordered and unlimited
- * (the caller orders by `alias.unique_id desc` and limits); `alias.*` and `extra` as `_extra`.
+ * The rows of `table alias` satisfying `where` (and after `cursor`): a scan of the table, or with
+ * a driver, its candidates with a lateral probe of each. Unordered and unlimited: the caller
+ * orders by `order` (descending: newest first) and limits. With a driver that is the candidates'
+ * own column (`_walk`, their MFID), which the planner knows to come out of the index in order;
+ * ordered by the probed row's MFID it would sort every candidate first. `alias.*` and `extra`
+ * as `_extra`.
  */
 function newestFirst(
   table: string,
@@ -64,24 +67,30 @@ function newestFirst(
   cursor: string | undefined,
   extra: Sql,
   driver: PageDriver | undefined,
-): Sql {
+): { source: Sql; order: string } {
   if (!driver) {
     const full = and(where, cursor ? sql(`${alias}.unique_id < ?`, cursor) : null);
-    return sql(
-      `select ${alias}.*, ${extra.sql} as _extra from ${table} ${alias} where ${full.sql}`,
-      ...extra.params,
-      ...full.params,
-    );
+    return {
+      source: sql(
+        `select ${alias}.*, ${extra.sql} as _extra from ${table} ${alias} where ${full.sql}`,
+        ...extra.params,
+        ...full.params,
+      ),
+      order: `${alias}.unique_id`,
+    };
   }
   const candidates = and(driver.where, cursor ? sql(`${driver.id} < ?`, cursor) : null);
-  return sql(
-    `select ${alias}.*, ${extra.sql} as _extra
-     from (select ${driver.id} as id from ${driver.from} where ${candidates.sql} order by ${driver.id} desc) k
-     cross join lateral (select ${alias}.* from ${table} ${alias} where ${alias}.unique_id = k.id and ${where.sql}) ${alias}`,
-    ...extra.params,
-    ...candidates.params,
-    ...where.params,
-  );
+  return {
+    source: sql(
+      `select ${alias}.*, ${extra.sql} as _extra, k.id as _walk
+       from (select ${driver.id} as id from ${driver.from} where ${candidates.sql} order by ${driver.id} desc) k
+       cross join lateral (select ${alias}.* from ${table} ${alias} where ${alias}.unique_id = k.id and ${where.sql}) ${alias}`,
+      ...extra.params,
+      ...candidates.params,
+      ...where.params,
+    ),
+    order: `${alias}._walk`,
+  };
 }
 
 /**
@@ -100,7 +109,7 @@ export async function selectPage<T extends { uniqueId: string }>(
   order?: PageOrder,
   driver?: PageDriver,
 ): Promise<RowPage<T>> {
-  let rows: (Record<string, unknown> & { _extra: unknown; _key: string | null })[];
+  let rows: (Record<string, unknown> & { _extra: unknown; _key: string | null; _walk?: string })[];
   if (order) {
     const full = and(where, order.after);
     rows = await rawQuery(
@@ -111,15 +120,15 @@ export async function selectPage<T extends { uniqueId: string }>(
       [...extra.params, ...full.params, page.limit + 1, page.offset ?? 0],
     );
   } else {
-    const source = newestFirst(table, alias, where, page.cursor, extra, driver);
+    const { source, order: walk } = newestFirst(table, alias, where, page.cursor, extra, driver);
     rows = await rawQuery(
       em,
-      `select ${alias}.*, null as _key from (${source.sql}) ${alias} order by ${alias}.unique_id desc limit ? offset ?`,
+      `select ${alias}.*, null as _key from (${source.sql}) ${alias} order by ${walk} desc limit ? offset ?`,
       [...source.params, page.limit + 1, page.offset ?? 0],
     );
   }
   const extras = new Map<string, unknown>();
-  const items = rows.map(({ _extra, _key, ...columns }) => {
+  const items = rows.map(({ _extra, _key, _walk, ...columns }) => {
     const item = em.map(entity, columns as EntityDictionary<T>);
     extras.set(item.uniqueId, _extra);
     return item;
@@ -168,11 +177,11 @@ export async function selectProjectedPage<R extends object>(
   projection: Projection,
   driver?: PageDriver,
 ): Promise<ProjectedPage<R>> {
-  const source = newestFirst(table, alias, where, page.cursor, extra, driver);
+  const { source, order } = newestFirst(table, alias, where, page.cursor, extra, driver);
   const rows = await rawQuery<R & { _id: string }>(
     em,
     `select ${alias}.unique_id as _id, ${projection.columns}
-     from (select * from (${source.sql}) ${alias} order by ${alias}.unique_id desc limit ? offset ?) ${alias}
+     from (select * from (${source.sql}) ${alias} order by ${order} desc limit ? offset ?) ${alias}
      ${projection.joins}
      order by ${alias}.unique_id desc`,
     [...source.params, page.limit + 1, page.offset ?? 0],
