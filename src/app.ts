@@ -1,8 +1,11 @@
 import http from 'node:http';
-import express from 'express';
+import express, { type RequestHandler } from 'express';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import { GraphQLError, Kind, type OperationDefinitionNode } from 'graphql';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -142,6 +145,12 @@ const requireCaller: ApolloServerPlugin<RequestContext> = {
 };
 
 /** Shows the authentication caches every statement this process sends (see CallerCache). */
+/** GraphQL answers are per caller and never cached (what Apollo's cache-control plugin sent). */
+const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};
+
 function watchAuthWrites(orm: MikroORM): void {
   const knex = orm.em.getConnection().getKnex();
   const note = (q: { sql?: string } | undefined) => {
@@ -201,6 +210,9 @@ export async function createApp(opts: AppOptions): Promise<App> {
         stopGracePeriodMillis: config.shutdownTimeoutMs,
       }),
       ApolloServerPluginLandingPageDisabled(),
+      // no cache hints are used: the default cache-control plugin would only wrap every field
+      // resolver to compute an uncacheable policy (`no-store`, set below instead)
+      ApolloServerPluginCacheControlDisabled(),
       // before the limits: an operation an anonymous caller may not run is refused unmeasured
       requireCaller,
       queryLimits(config.limits.graphqlMaxDepth, config.limits.graphqlMaxComplexity, {
@@ -234,6 +246,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
     // the caller is known, and the document bounded, before anything is parsed
     ...graphqlGate(contexts, config),
     rebindScope,
+    noStore,
     expressMiddleware(apollo, {
       context: ({ req }) =>
         req.ctx

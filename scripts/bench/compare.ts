@@ -27,6 +27,8 @@ const N = Number(process.env.BENCH_DATASETS ?? 10000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+/** only the cases whose name contains one of these (comma separated), e.g. `BENCH_CASES=GraphQL` */
+const ONLY = (process.env.BENCH_CASES ?? '').split(',').filter((c) => c !== '');
 
 const OURS_LIST = `{ datasets(first: 50) { totalCount edges { cursor node {
   uniqueId datasetName measurement ownerOrcid owner { username } project { projectId title }
@@ -213,9 +215,10 @@ async function main(): Promise<void> {
       oursRest: await count(ours, cases[2].targets[0][1]),
     };
 
+    const selected = cases.filter(({ name }) => ONLY.length === 0 || ONLY.some((o) => name.includes(o)));
     console.log(`\n| case | target | p50 ms | p95 ms | req/s | p50 ratio | req/s ratio |`);
     console.log('|---|---|---:|---:|---:|---:|---:|');
-    for (const { name, c, targets } of cases) {
+    for (const { name, c, targets } of selected) {
       for (const [, task] of targets) await measure(Math.min(40, REQUESTS), c, () => task()); // warm-up
       const runs: Record<string, Stats[]> = Object.fromEntries(targets.map(([t]) => [t, []]));
       const latencies: Record<string, number[]> = Object.fromEntries(targets.map(([t]) => [t, []]));

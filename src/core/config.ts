@@ -58,11 +58,7 @@ export interface Config {
     defaultPageSize: number;
     /** how far the total of a full-text or metadata search is counted before it is reported as "at least" */
     totalCountLimit: number;
-    /**
-     * a metadata condition or project selector matching at most this many records (counted on an
-     * index) becomes the list of their MFIDs the list starts from; more, and the list walks
-     * newest first (0: always walk). docs/scale.md
-     */
+    /** a metadata condition or project selector with at most this many matches starts the list from their MFIDs (0: never); docs/scale.md */
     idListLimit: number;
     graphqlMaxDepth: number;
     graphqlMaxComplexity: number;

@@ -67,6 +67,18 @@ describe('authentication', () => {
     expect(introspection.data.__schema.queryType.name).toBe('Query');
   });
 
+  test('GraphQL answers are per caller: never stored by a cache', async () => {
+    for (const key of [alice.key, null]) {
+      const res = await fetch(`${t.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+        body: JSON.stringify({ query: key ? ME : '{ __typename }' }),
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    }
+  });
+
   test('whoami over REST and GraphQL', async () => {
     const whoami = await rest(t.url, 'GET', '/account', { key: alice.key });
     expect(whoami.status).toBe(200);

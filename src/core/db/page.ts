@@ -39,8 +39,64 @@ export interface RowPage<T> {
 }
 
 /**
+ * Where a newest-first page may start from instead of walking the table's primary key: the MFIDs
+ * `id` of the rows of `from` satisfying `where`, walked newest first through an index on
+ * (…, `id`) (for example a keyword's links on `(keyword_id, dataset_mfid)`). Each candidate is
+ * then checked against the page's own condition, so the rows are the same; the walk stops when
+ * the page is full, after a number of probes bounded by the page and the share of candidates
+ * that pass, not by the table.
+ */
+export interface PageDriver {
+  from: string;
+  id: string;
+  where: Sql;
+}
+
+/**
+ * The rows of `table alias` satisfying `where` (and after `cursor`): a scan of the table, or with
+ * a driver, its candidates with a lateral probe of each. Unordered and unlimited: the caller
+ * orders by `order` (descending: newest first) and limits. With a driver that is the candidates'
+ * own column (`_walk`, their MFID), which the planner knows to come out of the index in order;
+ * ordered by the probed row's MFID it would sort every candidate first. `alias.*` and `extra`
+ * as `_extra`.
+ */
+function newestFirst(
+  table: string,
+  alias: string,
+  where: Sql,
+  cursor: string | undefined,
+  extra: Sql,
+  driver: PageDriver | undefined,
+): { source: Sql; order: string } {
+  if (!driver) {
+    const full = and(where, cursor ? sql(`${alias}.unique_id < ?`, cursor) : null);
+    return {
+      source: sql(
+        `select ${alias}.*, ${extra.sql} as _extra from ${table} ${alias} where ${full.sql}`,
+        ...extra.params,
+        ...full.params,
+      ),
+      order: `${alias}.unique_id`,
+    };
+  }
+  const candidates = and(driver.where, cursor ? sql(`${driver.id} < ?`, cursor) : null);
+  return {
+    source: sql(
+      `select ${alias}.*, ${extra.sql} as _extra, k.id as _walk
+       from (select ${driver.id} as id from ${driver.from} where ${candidates.sql} order by ${driver.id} desc) k
+       cross join lateral (select ${alias}.* from ${table} ${alias} where ${alias}.unique_id = k.id and ${where.sql}) ${alias}`,
+      ...extra.params,
+      ...candidates.params,
+      ...where.params,
+    ),
+    order: `${alias}._walk`,
+  };
+}
+
+/**
  * One page of `select <alias>.* from <table> <alias> where <where>`, newest first by MFID,
- * mapped to managed entities. `extra` adds one computed column, returned in `extras`.
+ * mapped to managed entities. `extra` adds one computed column, returned in `extras`. A
+ * `driver` (newest first only) says where the walk may start from.
  */
 export async function selectPage<T extends { uniqueId: string }>(
   em: EntityManager,
@@ -51,21 +107,28 @@ export async function selectPage<T extends { uniqueId: string }>(
   page: PageRequest,
   extra: Sql = sql('null'),
   order?: PageOrder,
+  driver?: PageDriver,
 ): Promise<RowPage<T>> {
-  const after = order ? order.after : page.cursor ? sql(`${alias}.unique_id < ?`, page.cursor) : null;
-  const full = and(where, after);
-  const key = order ? `(${order.key})::text` : 'null';
-  const sort = order
-    ? `(${order.key}) is null, ${order.key} ${order.direction}, ${alias}.unique_id ${order.direction}`
-    : `${alias}.unique_id desc`;
-  const rows = await rawQuery<Record<string, unknown> & { _extra: unknown; _key: string | null }>(
-    em,
-    `select ${alias}.*, ${extra.sql} as _extra, ${key} as _key from ${table} ${alias} where ${full.sql}
-     order by ${sort} limit ? offset ?`,
-    [...extra.params, ...full.params, page.limit + 1, page.offset ?? 0],
-  );
+  let rows: (Record<string, unknown> & { _extra: unknown; _key: string | null; _walk?: string })[];
+  if (order) {
+    const full = and(where, order.after);
+    rows = await rawQuery(
+      em,
+      `select ${alias}.*, ${extra.sql} as _extra, (${order.key})::text as _key from ${table} ${alias} where ${full.sql}
+       order by (${order.key}) is null, ${order.key} ${order.direction}, ${alias}.unique_id ${order.direction}
+       limit ? offset ?`,
+      [...extra.params, ...full.params, page.limit + 1, page.offset ?? 0],
+    );
+  } else {
+    const { source, order: walk } = newestFirst(table, alias, where, page.cursor, extra, driver);
+    rows = await rawQuery(
+      em,
+      `select ${alias}.*, null as _key from (${source.sql}) ${alias} order by ${walk} desc limit ? offset ?`,
+      [...source.params, page.limit + 1, page.offset ?? 0],
+    );
+  }
   const extras = new Map<string, unknown>();
-  const items = rows.map(({ _extra, _key, ...columns }) => {
+  const items = rows.map(({ _extra, _key, _walk, ...columns }) => {
     const item = em.map(entity, columns as EntityDictionary<T>);
     extras.set(item.uniqueId, _extra);
     return item;
@@ -112,16 +175,16 @@ export async function selectProjectedPage<R extends object>(
   page: PageRequest,
   extra: Sql,
   projection: Projection,
+  driver?: PageDriver,
 ): Promise<ProjectedPage<R>> {
-  const full = and(where, page.cursor ? sql(`${alias}.unique_id < ?`, page.cursor) : null);
+  const { source, order } = newestFirst(table, alias, where, page.cursor, extra, driver);
   const rows = await rawQuery<R & { _id: string }>(
     em,
     `select ${alias}.unique_id as _id, ${projection.columns}
-     from (select ${alias}.*, ${extra.sql} as _extra from ${table} ${alias} where ${full.sql}
-       order by ${alias}.unique_id desc limit ? offset ?) ${alias}
+     from (select * from (${source.sql}) ${alias} order by ${order} desc limit ? offset ?) ${alias}
      ${projection.joins}
      order by ${alias}.unique_id desc`,
-    [...extra.params, ...full.params, page.limit + 1, page.offset ?? 0],
+    [...source.params, page.limit + 1, page.offset ?? 0],
   );
   const items = rows.slice(0, page.limit);
   const last = items.at(-1);

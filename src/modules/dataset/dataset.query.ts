@@ -6,6 +6,7 @@ import {
   countRowsUpTo,
   selectPage,
   selectProjectedPage,
+  type PageDriver,
   type PageRequest,
   type ProjectedPage,
   type Projection,
@@ -71,6 +72,8 @@ interface Compiled {
   where: Sql;
   /** the project the filter is scoped to, for project_relation */
   projectMfid?: string;
+  /** where a newest-first page may start from (a single keyword's links) */
+  driver?: PageDriver;
 }
 
 const EXACT: ExactColumn<DatasetFilter>[] = [
@@ -100,7 +103,12 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
   /** The WHERE clause of `f`; `ordered`: for a page newest first. */
   async compile(ctx: RequestContext, f: DatasetFilter, ordered = false): Promise<Compiled> {
     const parts: (Sql | null)[] = this.exact(f, EXACT);
-    if (f.keyword !== undefined && f.keyword !== null) parts.push(await keywordCondition(ctx, f.keyword));
+    let driver: PageDriver | undefined;
+    if (f.keyword !== undefined && f.keyword !== null) {
+      const keyword = await keywordCondition(ctx, f.keyword);
+      parts.push(keyword.condition);
+      driver = keyword.driver;
+    }
     if (f.text !== undefined && f.text !== null) parts.push(textCondition(f.text));
     if (f.instrumentName !== undefined && f.instrumentName !== null) {
       parts.push(
@@ -125,7 +133,7 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
       }
     }
     parts.push(...(await this.shared(ctx, f, f.sampleMfid, ordered)));
-    return { where: and(...parts), projectMfid };
+    return { where: and(...parts), projectMfid, driver };
   }
 
   async page(
@@ -135,7 +143,7 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
     order?: DatasetOrderInput,
   ): Promise<DatasetPage> {
     const sorted = order ? datasetPageOrder('d', order, page.cursor) : undefined;
-    const { where, projectMfid } = await this.compile(ctx, f, !order);
+    const { where, projectMfid, driver } = await this.compile(ctx, f, !order);
     const rows = await selectPage(
       ctx.em,
       Dataset,
@@ -145,6 +153,7 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
       page,
       relation(projectMfid),
       sorted,
+      sorted ? undefined : driver,
     );
     const relations = projectMfid ? (rows.extras as Map<string, ProjectRelation>) : undefined;
     return { items: rows.items, nextCursor: rows.nextCursor, cursors: rows.cursors, relations };
@@ -160,7 +169,7 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
     page: PageRequest,
     projection: (related: boolean) => Projection,
   ): Promise<ProjectedPage<R>> {
-    const { where, projectMfid } = await this.compile(ctx, f, true);
+    const { where, projectMfid, driver } = await this.compile(ctx, f, true);
     return selectProjectedPage<R>(
       ctx.em,
       'dataset',
@@ -169,6 +178,7 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
       page,
       relation(projectMfid),
       projection(projectMfid !== undefined),
+      driver,
     );
   }
 
@@ -322,29 +332,44 @@ function relation(projectMfid: string | undefined): Sql {
 export const KEYWORD_ID_LIST = 50000;
 
 /**
- * Datasets carrying a keyword whose text contains `keyword` (any case). The matching keywords are
- * looked up first; when they carry at most `KEYWORD_ID_LIST` datasets, the condition is an MFID
- * list built from the (keyword, dataset) index, which the primary key walks newest first and
- * stops at the page: the cost follows the keyword's datasets, not the catalog (docs/scale.md).
+ * Datasets carrying a keyword whose text contains `keyword` (any case), and where a newest-first
+ * page may start from (docs/scale.md, "The keyword filter"). The matching keywords are looked up
+ * first. One keyword: the condition is a probe of the (dataset, keyword) key, and the page walks
+ * the keyword's links newest first on the (keyword, dataset) index, probing each dataset: the
+ * cost follows the page and the share of the keyword's datasets the caller reads, not the
+ * catalog. Several: when they carry at most `KEYWORD_ID_LIST` datasets, an MFID list built from
+ * that index, which the primary key walks newest first; past it a semi-join.
  */
-async function keywordCondition(ctx: RequestContext, keyword: string): Promise<Sql> {
+async function keywordCondition(
+  ctx: RequestContext,
+  keyword: string,
+): Promise<{ condition: Sql; driver?: PageDriver }> {
   const ids = await matchingKeywords(ctx, keyword);
-  if (ids.length === 0) return sql('false');
+  if (ids.length === 0) return { condition: sql('false') };
+  const carries = sql(
+    `exists (select 1 from dataset_keyword dk where dk.dataset_mfid = d.unique_id and dk.keyword_id in (?))`,
+    ids,
+  );
+  if (ids.length === 1) {
+    return {
+      condition: carries,
+      driver: { from: 'dataset_keyword dk', id: 'dk.dataset_mfid', where: sql('dk.keyword_id = ?', ids[0]) },
+    };
+  }
   const [{ n }] = await rawQuery<{ n: number }>(
     ctx.em,
     `select count(*)::int as n from (select 1 from dataset_keyword where keyword_id in (?) limit ?) x`,
     [ids, KEYWORD_ID_LIST + 1],
   );
   if (n <= KEYWORD_ID_LIST) {
-    return sql(
-      `d.unique_id = any(array(select dk.dataset_mfid from dataset_keyword dk where dk.keyword_id in (?)))`,
-      ids,
-    );
+    return {
+      condition: sql(
+        `d.unique_id = any(array(select dk.dataset_mfid from dataset_keyword dk where dk.keyword_id in (?)))`,
+        ids,
+      ),
+    };
   }
-  return sql(
-    `exists (select 1 from dataset_keyword dk where dk.dataset_mfid = d.unique_id and dk.keyword_id in (?))`,
-    ids,
-  );
+  return { condition: carries };
 }
 
 /** The ids of the keywords whose text contains `keyword` (any case); once per request. */
