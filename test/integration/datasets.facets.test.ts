@@ -297,6 +297,35 @@ describe('totals and facets from the tally', () => {
     }
   });
 
+  test('concurrent statements writing many datasets each neither deadlock nor drift', async () => {
+    // each statement touches the tally rows of public and private datasets in random order
+    const tag = unique('bulk');
+    const write = (sqlText: string) => rawQuery(t.app.orm.em.fork(), sqlText, [alice.user.uniqueId, tag]);
+    const insert = `insert into dataset (unique_id, owner_id, session_name, measurement, public)
+      select substr(md5(random()::text || g), 1, 26), ?, ?, (array['TEM', 'SEM', 'XRD'])[1 + g % 3], random() < 0.5
+      from generate_series(1, 60) g`;
+    const flip = `update dataset set public = not public where owner_id = ? and session_name = ?`;
+    try {
+      for (let round = 0; round < 15; round++) {
+        await Promise.all([write(insert), write(insert), write(round % 3 === 2 ? flip : insert)]);
+      }
+      const em = t.app.orm.em.fork();
+      const [drift] = await rawQuery<{ n: number }>(
+        em,
+        `select count(*)::int as n from (
+           (select public, owner_id, project_mfid, instrument_mfid, measurement, data_type, sum(n)::int
+            from dataset_tally where owner_id = ? group by 1, 2, 3, 4, 5, 6 having sum(n) <> 0)
+           except
+           (select public, owner_id, project_mfid, instrument_mfid, measurement, data_type, count(*)::int
+            from dataset where owner_id = ? group by 1, 2, 3, 4, 5, 6)) x`,
+        [alice.user.uniqueId, alice.user.uniqueId],
+      );
+      expect(drift.n).toBe(0);
+    } finally {
+      await rawQuery(t.app.orm.em.fork(), `delete from dataset where session_name = ?`, [tag]);
+    }
+  });
+
   test('dataset_total is what the datasets add up to, after every kind of write', async () => {
     // inserts, changes of counted and other columns (two rows in one statement), removals
     const em = t.app.orm.em.fork();
