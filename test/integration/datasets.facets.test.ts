@@ -301,10 +301,12 @@ describe('totals and facets from the tally', () => {
     // each statement touches the tally rows of public and private datasets in random order
     const tag = unique('bulk');
     const write = (sqlText: string) => rawQuery(t.app.orm.em.fork(), sqlText, [alice.user.uniqueId, tag]);
-    const insert = `insert into dataset (unique_id, owner_id, session_name, measurement, public)
-      select substr(md5(random()::text || g), 1, 26), ?, ?, (array['TEM', 'SEM', 'XRD'])[1 + g % 3], random() < 0.5
+    // private (other test files list what they may read meanwhile), measurements in random order
+    const insert = `insert into dataset (unique_id, owner_id, session_name, measurement)
+      select substr(md5(random()::text || g), 1, 26), ?, ?, (array['TEM', 'SEM', 'XRD'])[1 + floor(random() * 3)::int]
       from generate_series(1, 40) g`;
-    const flip = `update dataset set public = not public where owner_id = ? and session_name = ?`;
+    const flip = `update dataset set measurement = case measurement when 'TEM' then 'SEM' when 'SEM' then 'XRD' else 'TEM' end
+      where owner_id = ? and session_name = ?`;
     try {
       for (let round = 0; round < 9; round++) {
         await Promise.all([write(insert), write(insert), write(round % 3 === 2 ? flip : insert)]);
@@ -320,19 +322,25 @@ describe('totals and facets from the tally', () => {
         em,
         `insert into dataset_keyword (dataset_mfid, keyword_id)
          select d.unique_id, k.id from dataset d join keyword k on k.text like ? || '%'
-         where d.session_name = ? and (k.text <> ? || '3' or d.public)`,
+         where d.session_name = ? and (k.text <> ? || '3' or d.measurement = 'TEM')`,
         [tag, tag, tag],
       );
-      // one half goes private to public while the other goes public to private: their keywords'
+      // one half moves from alice to bob while the other moves from bob to alice: their keywords'
       // tally rows are taken in opposite orders
       const half = `get_byte(decode(md5(unique_id), 'hex'), 0) % 2`;
-      await rawQuery(em, `update dataset set public = (${half} = 1) where session_name = ?`, [tag]);
+      const swap = `owner_id = case when owner_id = ? then ? else ? end`;
+      const people = [alice.user.uniqueId, bob.user.uniqueId, alice.user.uniqueId];
+      await rawQuery(
+        em,
+        `update dataset set owner_id = case when ${half} = 1 then ? else ? end where session_name = ?`,
+        [bob.user.uniqueId, alice.user.uniqueId, tag],
+      );
       const flipHalf = (parity: number) =>
-        rawQuery(
-          t.app.orm.em.fork(),
-          `update dataset set public = not public where session_name = ? and ${half} = ?`,
-          [tag, parity],
-        );
+        rawQuery(t.app.orm.em.fork(), `update dataset set ${swap} where session_name = ? and ${half} = ?`, [
+          ...people,
+          tag,
+          parity,
+        ]);
       for (let round = 0; round < 6; round++) await Promise.all([flipHalf(0), flipHalf(1)]);
       const [keywordDrift] = await rawQuery<{ n: number }>(
         em,
@@ -352,11 +360,11 @@ describe('totals and facets from the tally', () => {
         em,
         `select count(*)::int as n from (
            (select public, owner_id, project_mfid, instrument_mfid, measurement, data_type, sum(n)::int
-            from dataset_tally where owner_id = ? group by 1, 2, 3, 4, 5, 6 having sum(n) <> 0)
+            from dataset_tally where owner_id in (?, ?) group by 1, 2, 3, 4, 5, 6 having sum(n) <> 0)
            except
            (select public, owner_id, project_mfid, instrument_mfid, measurement, data_type, count(*)::int
-            from dataset where owner_id = ? group by 1, 2, 3, 4, 5, 6)) x`,
-        [alice.user.uniqueId, alice.user.uniqueId],
+            from dataset where owner_id in (?, ?) group by 1, 2, 3, 4, 5, 6)) x`,
+        [alice.user.uniqueId, bob.user.uniqueId, alice.user.uniqueId, bob.user.uniqueId],
       );
       expect(drift.n).toBe(0);
     } finally {
