@@ -22,6 +22,8 @@ import { Migration20261124175110_keyword_tally as M19 } from './Migration2026112
 import { Migration20261124200000_metadata_value_covering as M20 } from './Migration20261124200000_metadata_value_covering';
 import { Migration20261124200001_metadata_index_rebuild as M21 } from './Migration20261124200001_metadata_index_rebuild';
 import { Migration20261124201511_dataset_total as M22 } from './Migration20261124201511_dataset_total';
+import { Migration20261124211500_dataset_tally_statement_trigger as M23 } from './Migration20261124211500_dataset_tally_statement_trigger';
+import { Migration20261124212000_keyword_tally_statement_trigger as M24 } from './Migration20261124212000_keyword_tally_statement_trigger';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -48,4 +50,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124200000_metadata_value_covering', class: M20 },
   { name: 'Migration20261124200001_metadata_index_rebuild', class: M21 },
   { name: 'Migration20261124201511_dataset_total', class: M22 },
+  { name: 'Migration20261124211500_dataset_tally_statement_trigger', class: M23 },
+  { name: 'Migration20261124212000_keyword_tally_statement_trigger', class: M24 },
 ];

@@ -297,6 +297,82 @@ describe('totals and facets from the tally', () => {
     }
   });
 
+  test('concurrent statements writing many datasets each neither deadlock nor let the tallies drift', async () => {
+    // each statement touches the tally rows of public and private datasets in random order
+    const tag = unique('bulk');
+    const write = (sqlText: string) => rawQuery(t.app.orm.em.fork(), sqlText, [alice.user.uniqueId, tag]);
+    // private (other test files list what they may read meanwhile), measurements in random order
+    const insert = `insert into dataset (unique_id, owner_id, session_name, measurement)
+      select substr(md5(random()::text || g), 1, 26), ?, ?, (array['TEM', 'SEM', 'XRD'])[1 + floor(random() * 3)::int]
+      from generate_series(1, 40) g`;
+    const flip = `update dataset set measurement = case measurement when 'TEM' then 'SEM' when 'SEM' then 'XRD' else 'TEM' end
+      where owner_id = ? and session_name = ?`;
+    try {
+      for (let round = 0; round < 9; round++) {
+        await Promise.all([write(insert), write(insert), write(round % 3 === 2 ? flip : insert)]);
+      }
+      // the keyword tally, when statements flip the visibility of many datasets with keywords
+      const em = t.app.orm.em.fork();
+      await rawQuery(
+        em,
+        `insert into keyword (text) select ? || g from generate_series(1, 3) g on conflict do nothing`,
+        [tag],
+      );
+      await rawQuery(
+        em,
+        `insert into dataset_keyword (dataset_mfid, keyword_id)
+         select d.unique_id, k.id from dataset d join keyword k on k.text like ? || '%'
+         where d.session_name = ? and (k.text <> ? || '3' or d.measurement = 'TEM')`,
+        [tag, tag, tag],
+      );
+      // one half moves from alice to bob while the other moves from bob to alice: their keywords'
+      // tally rows are taken in opposite orders
+      const half = `get_byte(decode(md5(unique_id), 'hex'), 0) % 2`;
+      const swap = `owner_id = case when owner_id = ? then ? else ? end`;
+      const people = [alice.user.uniqueId, bob.user.uniqueId, alice.user.uniqueId];
+      await rawQuery(
+        em,
+        `update dataset set owner_id = case when ${half} = 1 then ? else ? end where session_name = ?`,
+        [bob.user.uniqueId, alice.user.uniqueId, tag],
+      );
+      const flipHalf = (parity: number) =>
+        rawQuery(t.app.orm.em.fork(), `update dataset set ${swap} where session_name = ? and ${half} = ?`, [
+          ...people,
+          tag,
+          parity,
+        ]);
+      for (let round = 0; round < 6; round++) await Promise.all([flipHalf(0), flipHalf(1)]);
+      const [keywordDrift] = await rawQuery<{ n: number }>(
+        em,
+        `select count(*)::int as n from (
+           (select keyword_id, public, owner_id, project_mfid, sum(n)::int from keyword_tally
+            where keyword_id in (select id from keyword where text like ? || '%')
+            group by 1, 2, 3, 4 having sum(n) <> 0)
+           except
+           (select dk.keyword_id, d.public, case when d.public then null else d.owner_id end,
+              case when d.public then null else d.project_mfid end, count(*)::int
+            from dataset_keyword dk join dataset d on d.unique_id = dk.dataset_mfid
+            where dk.keyword_id in (select id from keyword where text like ? || '%') group by 1, 2, 3, 4)) x`,
+        [tag, tag],
+      );
+      expect(keywordDrift.n).toBe(0);
+      const [drift] = await rawQuery<{ n: number }>(
+        em,
+        `select count(*)::int as n from (
+           (select public, owner_id, project_mfid, instrument_mfid, measurement, data_type, sum(n)::int
+            from dataset_tally where owner_id in (?, ?) group by 1, 2, 3, 4, 5, 6 having sum(n) <> 0)
+           except
+           (select public, owner_id, project_mfid, instrument_mfid, measurement, data_type, count(*)::int
+            from dataset where owner_id in (?, ?) group by 1, 2, 3, 4, 5, 6)) x`,
+        [alice.user.uniqueId, bob.user.uniqueId, alice.user.uniqueId, bob.user.uniqueId],
+      );
+      expect(drift.n).toBe(0);
+    } finally {
+      await rawQuery(t.app.orm.em.fork(), `delete from dataset where session_name = ?`, [tag]);
+      await rawQuery(t.app.orm.em.fork(), `delete from keyword where text like ? || '%'`, [tag]);
+    }
+  });
+
   test('dataset_total is what the datasets add up to, after every kind of write', async () => {
     // inserts, changes of counted and other columns (two rows in one statement), removals
     const em = t.app.orm.em.fork();

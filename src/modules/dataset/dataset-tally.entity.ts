@@ -3,8 +3,8 @@ import { BigIntType, Entity, Index, PrimaryKey, Property } from '@mikro-orm/core
 /**
  * How many datasets share one combination of the columns that visibility and the common filters
  * test (public, owner, project, instrument, measurement, data type): exact totals and facets
- * without reading every dataset row. Kept by the database (a trigger on `dataset` calls
- * `dataset_tally_add`), never written by the application; docs/scale.md has the design and its
+ * without reading every dataset row. Kept by the database (statement triggers on `dataset`, one
+ * grouped upsert each), never written by the application; docs/scale.md has the design and its
  * cost on writes. Counts every dataset, also those a deletion request hides (queries subtract them).
  */
 @Entity({ tableName: 'dataset_tally' })
