@@ -24,6 +24,7 @@ import { Migration20261124200001_metadata_index_rebuild as M21 } from './Migrati
 import { Migration20261124201511_dataset_total as M22 } from './Migration20261124201511_dataset_total';
 import { Migration20261124211500_dataset_tally_statement_trigger as M23 } from './Migration20261124211500_dataset_tally_statement_trigger';
 import { Migration20261124212000_keyword_tally_statement_trigger as M24 } from './Migration20261124212000_keyword_tally_statement_trigger';
+import { Migration20261124213000_metadata_value_reach as M25 } from './Migration20261124213000_metadata_value_reach';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -52,4 +53,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124201511_dataset_total', class: M22 },
   { name: 'Migration20261124211500_dataset_tally_statement_trigger', class: M23 },
   { name: 'Migration20261124212000_keyword_tally_statement_trigger', class: M24 },
+  { name: 'Migration20261124213000_metadata_value_reach', class: M25 },
 ];

@@ -6,7 +6,8 @@ import { rawQuery } from '../../src/core/db/raw';
 /**
  * String equality over the string side index (`metadata_string`) answers exactly what the
  * document's jsonpath answers: nested keys, arrays element-wise, unicode, strings inside
- * quantities, and values the index does not hold (too long) from the document itself.
+ * quantities, and values the index does not hold (too long) from the document itself. Number
+ * equality over `metadata_value` likewise, through arrays and arrays of arrays.
  */
 let t: TestApp;
 let owner: TestUser;
@@ -20,6 +21,8 @@ const docs: Record<string, Record<string, unknown>> = {
   empty: { sample: { material: '' }, long },
   nested: { runs: [[{ label: 'r1' }]], deep: { a: { b: { c: 'd' } } }, tags: [['b']], more: [[['b']]] },
   leafs: { runs: [{ label: [['r1']] }], more: [['c']] },
+  numbers: { n: 5, arr: [6, [7], [[8]]], runs: [{ e: 9 }, [{ e: 10 }]], q: { value: 11, unit: 'K' } },
+  numbers2: { deep: { arr: [[[6]]], n: [5] }, runs: { e: [[9]] } },
 };
 const ids: Record<string, string> = {};
 
@@ -81,7 +84,18 @@ test.each([
   ['sample.material', 'si'],
   ['long', long],
   ['nowhere', 'Si'],
-])('%s eq %j: the index answers what the document does', async (path, value) => {
+  // numbers: the numeric side index (metadata_value) reaches what jsonpath reaches
+  ['n', 5],
+  ['arr', 6],
+  ['arr', 7],
+  ['arr', 8],
+  ['runs.e', 9],
+  ['runs.e', 10],
+  ['q.value', 11],
+  ['deep.arr', 6],
+  ['deep.n', 5],
+  ['sample.material', 5],
+])('%s eq %j: the index answers what the document does', async (path, value: unknown) => {
   const expected = await byDocument(path, value);
   expect(await byIndex(path, value)).toEqual(expected);
 });

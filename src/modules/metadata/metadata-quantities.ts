@@ -118,8 +118,6 @@ export function indexedStrings(doc: unknown): IndexedString[] {
       for (const item of value) leaf(item, path, levels + 1);
     }
   };
-  const isObject = (v: unknown): v is Record<string, unknown> =>
-    v !== null && typeof v === 'object' && !Array.isArray(v);
   const walk = (value: unknown, path: string) => {
     if (seen.overflow) return;
     leaf(value, path, 0);
@@ -145,30 +143,41 @@ export const STRINGS_OVERFLOW: IndexedString = Object.freeze({ path: '', str: ''
 
 /**
  * The typed values of a document for the side index: every JSON number at its path, and every
- * quantity normalised to SI at the path of the object or string that writes it. The document is
- * never changed. At most {@link MAX_INDEXED} values, in document order.
+ * quantity normalised to SI at the path of the object or string that writes it, where a jsonpath
+ * condition (`$.a.b ? (@ == 5)`, lax mode) reaches them: a step into a key looks into the
+ * elements of an array one level deep, and the value at the path may sit in an array or an array
+ * of arrays (the filter and the comparison each unwrap one level), as {@link indexedStrings}
+ * does for strings. The document is never changed. At most {@link MAX_INDEXED} values, in
+ * document order.
  */
 export function indexedValues(doc: unknown): IndexedValue[] {
   const out: IndexedValue[] = [];
-  const walk = (value: unknown, path: string) => {
+  const leaf = (value: unknown, path: string, levels: number) => {
     if (out.length >= MAX_INDEXED) return;
     if (Array.isArray(value)) {
-      for (const item of value) walk(item, path);
+      if (levels < 2) for (const item of value) leaf(item, path, levels + 1);
       return;
     }
-    const indexable = path !== '' && path.length <= MAX_PATH;
-    if (indexable) {
-      const q = quantityOf(value);
-      if (q && q.dim.length <= MAX_DIM) out.push({ path, ...q });
-    }
-    if (typeof value === 'number' && Number.isFinite(value) && indexable) {
-      out.push({ path, num: value, dim: PLAIN });
-    } else if (value !== null && typeof value === 'object') {
-      for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-        if (addressableKey(key)) walk(child, path === '' ? key : `${path}.${key}`);
+    const q = quantityOf(value);
+    if (q && q.dim.length <= MAX_DIM) out.push({ path, ...q });
+    if (typeof value === 'number' && Number.isFinite(value)) out.push({ path, num: value, dim: PLAIN });
+  };
+  const walk = (value: unknown, path: string) => {
+    if (out.length >= MAX_INDEXED) return;
+    if (path.length <= MAX_PATH) leaf(value, path, 0);
+    const objects = Array.isArray(value) ? value.filter(isObject) : isObject(value) ? [value] : [];
+    for (const o of objects) {
+      for (const [key, child] of Object.entries(o)) {
+        if (addressableKey(key)) walk(child, `${path}.${key}`);
       }
     }
   };
-  walk(doc, '');
+  if (isObject(doc)) {
+    for (const [key, child] of Object.entries(doc)) if (addressableKey(key)) walk(child, key);
+  }
   return out.slice(0, MAX_INDEXED);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
