@@ -106,33 +106,18 @@ export interface IndexedString {
  */
 export function indexedStrings(doc: unknown): IndexedString[] {
   const out: IndexedString[] = [];
-  // set from inside the closures (an object, so the compiler does not narrow it to false)
+  // set from inside the callback (an object, so the compiler does not narrow it to false)
   const seen = { overflow: false };
-  const leaf = (value: unknown, path: string, levels: number) => {
-    if (seen.overflow) return;
-    if (typeof value === 'string') {
-      if (!stringIndexable(path, value)) return;
-      if (out.length < MAX_INDEXED) out.push({ path, str: value });
-      else seen.overflow = true;
-    } else if (Array.isArray(value) && levels < 2) {
-      for (const item of value) leaf(item, path, levels + 1);
+  reach(doc, (value, path) => {
+    if (typeof value !== 'string' || !stringIndexable(path, value)) return true;
+    if (out.length < MAX_INDEXED) {
+      out.push({ path, str: value });
+      return true;
     }
-  };
-  const walk = (value: unknown, path: string) => {
-    if (seen.overflow) return;
-    leaf(value, path, 0);
-    const objects = Array.isArray(value) ? value.filter(isObject) : isObject(value) ? [value] : [];
-    for (const o of objects) {
-      for (const [key, child] of Object.entries(o)) {
-        if (addressableKey(key)) walk(child, `${path}.${key}`);
-      }
-    }
-  };
-  if (isObject(doc)) {
-    for (const [key, child] of Object.entries(doc)) if (addressableKey(key)) walk(child, key);
-  }
-  if (seen.overflow) out.push(STRINGS_OVERFLOW);
-  return out;
+    seen.overflow = true;
+    return false;
+  });
+  return seen.overflow ? [...out, STRINGS_OVERFLOW] : out;
 }
 
 /**
@@ -152,30 +137,43 @@ export const STRINGS_OVERFLOW: IndexedString = Object.freeze({ path: '', str: ''
  */
 export function indexedValues(doc: unknown): IndexedValue[] {
   const out: IndexedValue[] = [];
-  const leaf = (value: unknown, path: string, levels: number) => {
-    if (out.length >= MAX_INDEXED) return;
-    if (Array.isArray(value)) {
-      if (levels < 2) for (const item of value) leaf(item, path, levels + 1);
-      return;
-    }
+  reach(doc, (value, path) => {
+    if (path.length > MAX_PATH) return true;
     const q = quantityOf(value);
     if (q && q.dim.length <= MAX_DIM) out.push({ path, ...q });
     if (typeof value === 'number' && Number.isFinite(value)) out.push({ path, num: value, dim: PLAIN });
+    return out.length < MAX_INDEXED;
+  });
+  return out.slice(0, MAX_INDEXED);
+}
+
+/**
+ * Calls `visit` with every value of a document a lax-mode jsonpath condition on a path reaches,
+ * and that path (keys joined by `.`), in document order, until it returns false: each step into
+ * a key looks into the elements of an array one level deep (not into arrays within it), and the
+ * value at the path is visited itself, or the elements of the array it is, or of the arrays in
+ * that array (the filter and the comparison each unwrap one level). Keys no path can name
+ * ({@link addressableKey}) are skipped with what is under them.
+ */
+function reach(doc: unknown, visit: (value: unknown, path: string) => boolean): void {
+  const run = { going: true };
+  const leaf = (value: unknown, path: string, levels: number) => {
+    if (!run.going) return;
+    if (!Array.isArray(value)) run.going = visit(value, path);
+    else if (levels < 2) for (const item of value) leaf(item, path, levels + 1);
   };
   const walk = (value: unknown, path: string) => {
-    if (out.length >= MAX_INDEXED) return;
-    if (path.length <= MAX_PATH) leaf(value, path, 0);
+    leaf(value, path, 0);
     const objects = Array.isArray(value) ? value.filter(isObject) : isObject(value) ? [value] : [];
     for (const o of objects) {
       for (const [key, child] of Object.entries(o)) {
-        if (addressableKey(key)) walk(child, `${path}.${key}`);
+        if (run.going && addressableKey(key)) walk(child, `${path}.${key}`);
       }
     }
   };
   if (isObject(doc)) {
-    for (const [key, child] of Object.entries(doc)) if (addressableKey(key)) walk(child, key);
+    for (const [key, child] of Object.entries(doc)) if (run.going && addressableKey(key)) walk(child, key);
   }
-  return out.slice(0, MAX_INDEXED);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
