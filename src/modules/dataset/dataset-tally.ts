@@ -77,7 +77,7 @@ export async function tallySource(
     sql(`select ${COLUMNS}, d.n from dataset_tally d where d.n <> 0 and ${direct.sql}`, ...direct.params),
   );
   parts.push(...(await indirectParts(ctx, access, filters, selected)));
-  return { sql: parts.map((p) => `(${p.sql})`).join(' union all '), params: parts.flatMap((p) => p.params) };
+  return unionAll(parts);
 }
 
 /**
@@ -202,19 +202,17 @@ export async function totalSource(
       f.public !== undefined ? sql(`${alias}.public = ?`, f.public) : null,
       ...set.map(([, column, value]) => sql(`${alias}.${column} = ?`, value)),
     );
-  for (const part of await indirectParts(ctx, access, filters, selected)) {
-    parts.push({ sql: `select i.n from (${part.sql}) i`, params: part.params });
-  }
-  return { sql: parts.map((p) => `(${p.sql})`).join(' union all '), params: parts.flatMap((p) => p.params) };
+  parts.push(...(await indirectParts(ctx, access, filters, selected)).map(amounts));
+  return unionAll(parts);
 }
 
 /**
  * The rows (`n`) whose sum is the exact number of datasets carrying keyword `keywordId` the
  * caller may read (docs/scale.md, "The keyword filter"): the keyword's tally rows they read
  * without grants (the public row, their own private rows, their projects' private rows — three
- * index lookups, not a scan of the keyword's rows), plus the datasets only a grant lets them read
- * (found from their grants), minus the readable ones a deletion request hides. A platform admin
- * reads every dataset: the keyword's links are counted on the (keyword, dataset) index.
+ * index lookups, not a scan of the keyword's rows), plus the indirect rows of `tallySource` for
+ * the datasets carrying it. A platform admin reads every dataset: the keyword's links are counted
+ * on the (keyword, dataset) index.
  */
 export async function keywordTallySource(
   ctx: RequestContext,
@@ -250,25 +248,16 @@ export async function keywordTallySource(
         ),
       );
     }
-    const grants = access.grantPrincipals(scope, 'g');
-    const direct = await access.readableCondition(ctx, 'd', { grants: false });
-    const only = and(
-      sql(
-        `d.unique_id in (select g.resource_id from access_grant g where g.resource_type = 'dataset' and (${grants.sql}))`,
-        ...grants.params,
-      ),
-      direct ? sql(`not coalesce((${direct.sql}), false)`, ...direct.params) : null,
-      carries,
-    );
-    parts.push({ sql: `select 1 as n from dataset d where ${only.sql}`, params: only.params });
   }
-  const hidden = and(
-    sql(
-      `d.unique_id in (select dr.resource_id from deletion_request dr where dr.status in ('pending', 'approved'))`,
-    ),
-    await access.readableCondition(ctx, 'd'),
-    carries,
-  );
-  parts.push({ sql: `select -1 as n from dataset d where ${hidden.sql}`, params: hidden.params });
+  parts.push(...(await indirectParts(ctx, access, () => carries, undefined)).map(amounts));
+  return unionAll(parts);
+}
+
+/** A part of a tally source reduced to its `n` column. */
+function amounts(part: Sql): Sql {
+  return { sql: `select i.n from (${part.sql}) i`, params: part.params };
+}
+
+function unionAll(parts: Sql[]): TallySource {
   return { sql: parts.map((p) => `(${p.sql})`).join(' union all '), params: parts.flatMap((p) => p.params) };
 }

@@ -196,8 +196,7 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
   /** The exact total: from the tally when it answers the filter, else a count of the rows. */
   async count(ctx: RequestContext, f: DatasetFilter): Promise<number> {
     const tallied =
-      (await this.totalled(ctx, f)) ??
-      (await this.tallied(ctx, f)) ??
+      (await this.tallied(ctx, f, true)) ??
       (await this.talliedSelector(ctx, f)) ??
       (await this.talliedKeyword(ctx, f));
     if (tallied) {
@@ -227,30 +226,19 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
   }
 
   /**
-   * The rows of `dataset_total` (and the indirect ones) whose sum is the total of `f`, when it
-   * has at most one tallied dimension; else null.
-   */
-  private async totalled(ctx: RequestContext, f: DatasetFilter): Promise<TallySource | null> {
-    if (!tallyAnswers(f)) return null;
-    if (f.projectId === undefined && f.projectMfid === undefined) {
-      return totalSource(ctx, this.access, f, undefined);
-    }
-    const project = await this.findProject(ctx, f);
-    return project ? totalSource(ctx, this.access, f, project) : null;
-  }
-
-  /**
    * The tally source of `f` (rows of the tally's columns and `n`, docs/scale.md), or null when
-   * the filter needs the dataset rows.
+   * the filter needs the dataset rows. With `total`, only `n` counts, and a filter with at most
+   * one tallied dimension reads `dataset_total` instead.
    */
-  async tallied(ctx: RequestContext, f: DatasetFilter): Promise<TallySource | null> {
+  async tallied(ctx: RequestContext, f: DatasetFilter, total = false): Promise<TallySource | null> {
     if (!tallyAnswers(f)) return null;
-    if (f.projectId === undefined && f.projectMfid === undefined) {
-      return tallySource(ctx, this.access, f, undefined);
-    }
-    const project = await this.findProject(ctx, f);
+    const project = await this.namedProject(ctx, f);
     // an unknown project: the row query answers (a legacy slug, or nothing)
-    return project ? tallySource(ctx, this.access, f, project) : null;
+    if (project === null) return null;
+    return (
+      (total ? await totalSource(ctx, this.access, f, project) : null) ??
+      tallySource(ctx, this.access, f, project)
+    );
   }
 
   /**
@@ -264,10 +252,7 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
     const resolved = await this.selectors.resolve(ctx, f);
     const selected = [...new Set(resolved?.projects.map((p) => p.uniqueId))];
     if (selected.length !== 1) return null;
-    const project =
-      rest.projectId === undefined && rest.projectMfid === undefined
-        ? undefined
-        : await this.findProject(ctx, rest);
+    const project = await this.namedProject(ctx, rest);
     if (project === null) return null;
     return (
       (await totalSource(ctx, this.access, rest, project, selected[0])) ??
@@ -292,6 +277,11 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
     if (!alone) return null;
     const ids = await matchingKeywords(ctx, f.keyword);
     return ids.length === 1 ? keywordTallySource(ctx, this.access, ids[0]) : null;
+  }
+
+  /** The project the filter names: undefined when none, null when no project matches. */
+  private async namedProject(ctx: RequestContext, f: DatasetFilter): Promise<string | null | undefined> {
+    return f.projectId === undefined && f.projectMfid === undefined ? undefined : this.findProject(ctx, f);
   }
 
   private async findProject(ctx: RequestContext, f: DatasetFilter): Promise<string | null> {
