@@ -159,13 +159,16 @@ export interface Projection {
 export interface ProjectedPage<R> {
   rows: (R & { _id: string })[];
   nextCursor: string | null;
+  /** the `n` of the count statement passed along, when one was */
+  counted?: number;
 }
 
 /**
  * One page as {@link selectPage} selects it (the same condition, keyset and order, newest
  * first), projected by `projection` over the page's rows instead of mapped to entities: each
  * row has `_id` (the MFID) and the projection's columns. The page is the inner query, so its
- * plan is the entity page's; the joins see only the page's rows.
+ * plan is the entity page's; the joins see only the page's rows. `count`, a statement of one
+ * row (`n`), runs within the same statement (an empty page still returns it) as `counted`.
  */
 export async function selectProjectedPage<R extends object>(
   em: EntityManager,
@@ -176,19 +179,34 @@ export async function selectProjectedPage<R extends object>(
   extra: Sql,
   projection: Projection,
   driver?: PageDriver,
+  count?: Sql,
 ): Promise<ProjectedPage<R>> {
   const { source, order } = newestFirst(table, alias, where, page.cursor, extra, driver);
-  const rows = await rawQuery<R & { _id: string }>(
-    em,
-    `select ${alias}.unique_id as _id, ${projection.columns}
+  const paged = `select ${alias}.unique_id as _id, ${projection.columns}
      from (select * from (${source.sql}) ${alias} order by ${order} desc limit ? offset ?) ${alias}
-     ${projection.joins}
-     order by ${alias}.unique_id desc`,
-    [...source.params, page.limit + 1, page.offset ?? 0],
-  );
+     ${projection.joins}`;
+  const params = [...source.params, page.limit + 1, page.offset ?? 0];
+  let rows: (R & { _id: string })[];
+  let counted: number | undefined;
+  if (count) {
+    // one row of the count, joined to the page's rows (or, on an empty page, to a null row)
+    const joined = await rawQuery<R & { _id: string | null; _n: number }>(
+      em,
+      `select p.*, c.n as _n from (${count.sql}) c left join (${paged}) p on true order by p._id desc`,
+      [...count.params, ...params],
+    );
+    counted = joined[0]._n;
+    rows = joined.filter((r): r is R & { _id: string; _n: number } => r._id !== null);
+  } else {
+    rows = await rawQuery(em, `${paged} order by ${alias}.unique_id desc`, params);
+  }
   const items = rows.slice(0, page.limit);
   const last = items.at(-1);
-  return { rows: items, nextCursor: rows.length > page.limit && last ? encodeCursor(last._id) : null };
+  return {
+    rows: items,
+    nextCursor: rows.length > page.limit && last ? encodeCursor(last._id) : null,
+    counted,
+  };
 }
 
 /**

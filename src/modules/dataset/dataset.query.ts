@@ -2,8 +2,6 @@ import type { RequestContext } from '../../core/context';
 import { and, likeEscape, sql, type Sql } from '../../core/db/sql';
 import { validationError } from '../../core/errors';
 import {
-  countRows,
-  countRowsUpTo,
   selectPage,
   selectProjectedPage,
   type PageDriver,
@@ -12,7 +10,7 @@ import {
   type Projection,
   type Total,
 } from '../../core/db/page';
-import { rawQuery } from '../../core/db/raw';
+import { rawQuery, runSql } from '../../core/db/raw';
 import { Dataset } from './dataset.entity';
 import type { AccessService } from '../access/access.service';
 import type { AccessSelectors } from '../access/access-selectors';
@@ -169,8 +167,20 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
     page: PageRequest,
     projection: (related: boolean) => Projection,
   ): Promise<ProjectedPage<R>> {
+    return (await this.projectedPageCounted<R>(ctx, f, page, projection, false)).page;
+  }
+
+  /** {@link projectedPage}, and with `counted` the list's {@link total} in the same statement. */
+  async projectedPageCounted<R extends object>(
+    ctx: RequestContext,
+    f: DatasetFilter,
+    page: PageRequest,
+    projection: (related: boolean) => Projection,
+    counted: boolean,
+  ): Promise<{ page: ProjectedPage<R>; total?: Total }> {
     const { where, projectMfid, driver } = await this.compile(ctx, f, true);
-    return selectProjectedPage<R>(
+    const count = counted ? await this.totalQuery(ctx, f) : undefined;
+    const rows = await selectProjectedPage<R>(
       ctx.em,
       'dataset',
       'd',
@@ -179,7 +189,9 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
       relation(projectMfid),
       projection(projectMfid !== undefined),
       driver,
+      count?.sql,
     );
+    return { page: rows, total: count && rows.counted !== undefined ? count.total(rows.counted) : undefined };
   }
 
   /** Every matching id, newest first (for inspecting what one user may reach). */
@@ -195,20 +207,24 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
 
   /** The exact total: from the tally when it answers the filter, else a count of the rows. */
   async count(ctx: RequestContext, f: DatasetFilter): Promise<number> {
+    const [{ n }] = await runSql<{ n: number }>(ctx.em, await this.exactCount(ctx, f));
+    return n;
+  }
+
+  /** The statement of the exact total (one row, `n`): {@link count}'s. */
+  private async exactCount(ctx: RequestContext, f: DatasetFilter): Promise<Sql> {
     const tallied =
       (await this.tallied(ctx, f, true)) ??
       (await this.talliedSelector(ctx, f)) ??
       (await this.talliedKeyword(ctx, f));
     if (tallied) {
-      const rows = await rawQuery<{ n: number }>(
-        ctx.em,
-        `select coalesce(sum(x.n), 0)::int as n from (${tallied.sql}) x`,
-        tallied.params,
-      );
-      return rows[0].n;
+      return {
+        sql: `select coalesce(sum(x.n), 0)::int as n from (${tallied.sql}) x`,
+        params: tallied.params,
+      };
     }
     const { where } = await this.compile(ctx, f);
-    return countRows(ctx.em, 'dataset d', where);
+    return { sql: `select count(*)::int as n from dataset d where ${where.sql}`, params: where.params };
   }
 
   /**
@@ -218,11 +234,31 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
    * bounded.
    */
   async total(ctx: RequestContext, f: DatasetFilter): Promise<Total> {
+    const counted = await this.totalQuery(ctx, f);
+    const [{ n }] = await runSql<{ n: number }>(ctx.em, counted.sql);
+    return counted.total(n);
+  }
+
+  /**
+   * The statement of {@link total} (one row, `n`) and how its `n` reads as the total, for a
+   * caller that runs it within a statement of its own (the GraphQL list's page).
+   */
+  async totalQuery(
+    ctx: RequestContext,
+    f: DatasetFilter,
+  ): Promise<{ sql: Sql; total: (n: number) => Total }> {
     if ((f.text === undefined || f.text === null) && !f.metadata?.length) {
-      return { count: await this.count(ctx, f), exact: true };
+      return { sql: await this.exactCount(ctx, f), total: (n) => ({ count: n, exact: true }) };
     }
     const { where } = await this.compile(ctx, f);
-    return countRowsUpTo(ctx.em, 'dataset d', where, ctx.config.limits.totalCountLimit);
+    const bound = ctx.config.limits.totalCountLimit;
+    return {
+      sql: {
+        sql: `select count(*)::int as n from (select 1 from dataset d where ${where.sql} limit ?) x`,
+        params: [...where.params, bound + 1],
+      },
+      total: (n) => (n > bound ? { count: bound, exact: false } : { count: n, exact: true }),
+    };
   }
 
   /**

@@ -1,4 +1,17 @@
-import { Arg, Args, Ctx, Extensions, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import {
+  Arg,
+  Args,
+  Ctx,
+  Extensions,
+  FieldResolver,
+  ID,
+  Info,
+  Mutation,
+  Query,
+  Resolver,
+  Root,
+} from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { RequestContext } from '../../core/context';
 import { PageArgs, pageOf } from '../../core/graphql/page-args';
 import { toConnection } from '../../core/graphql/connect';
@@ -9,6 +22,7 @@ import { InstrumentRef } from '../instrument/instrument.types';
 import { Project } from '../project/project.entity';
 import { Dataset } from './dataset.entity';
 import type { DatasetFilter } from './dataset.query';
+import { viewPlan } from './dataset-view';
 import { DatasetOrderInput } from './dataset-order';
 import {
   CreateDatasetInput,
@@ -25,13 +39,31 @@ function datasetConnection(
   ctx: RequestContext,
   filter: DatasetFilter,
   args: PageArgs,
+  info: GraphQLResolveInfo,
   order?: DatasetOrderInput,
 ) {
   // a sorted list's cursors carry the sort key: they are decoded by the order, not as MFIDs
   const request = order
     ? { limit: pageOf(ctx, { first: args.first }).limit, cursor: args.after ?? undefined }
     : pageOf(ctx, args);
+  const plan = order ? null : viewPlan(info);
   let relations: ReadonlyMap<string, string> | undefined;
+  const edgeExtra = (ds: Dataset) => ({ projectRelation: relations?.get(ds.uniqueId) ?? null });
+  if (plan) {
+    // one statement for the page, what its nodes show and the total (dataset-view.ts)
+    let view: ReturnType<typeof ctx.services.dataset.listView> | undefined;
+    const run = () => (view ??= ctx.services.dataset.listView(ctx, filter, request, plan));
+    return toConnection(
+      DatasetConnection,
+      async () => {
+        const { page } = await run();
+        relations = page.relations;
+        return page;
+      },
+      async () => (plan.total ? (await run()).total : undefined) ?? ctx.services.dataset.total(ctx, filter),
+      edgeExtra,
+    );
+  }
   return toConnection(
     DatasetConnection,
     async () => {
@@ -40,7 +72,7 @@ function datasetConnection(
       return page;
     },
     () => ctx.services.dataset.total(ctx, filter),
-    (ds) => ({ projectRelation: relations?.get(ds.uniqueId) ?? null }),
+    edgeExtra,
   );
 }
 
@@ -71,8 +103,9 @@ export class DatasetResolver extends ownedRecordResolver(Dataset) {
     })
     orderBy: DatasetOrderInput | undefined,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ) {
-    return datasetConnection(ctx, { ...(filter ?? {}) }, args, orderBy ?? undefined);
+    return datasetConnection(ctx, { ...(filter ?? {}) }, args, info, orderBy ?? undefined);
   }
 
   @Query(() => DatasetFacetsType, {
@@ -183,11 +216,13 @@ export class ProjectDatasetsResolver {
     @Arg('filter', () => DatasetFilterInput, { nullable: true, description: 'Further filters.' })
     filter: DatasetFilterInput | undefined,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ) {
     return datasetConnection(
       ctx,
       { ...(filter ?? {}), projectMfid: project.uniqueId, projectId: undefined, projectScope: scope },
       args,
+      info,
     );
   }
 }

@@ -18,7 +18,8 @@ import type { MetadataStore } from '../metadata/metadata-store';
 import type { DatasetPolicy } from './dataset.policy';
 import { checkTextFields, TEXT_FIELDS, UPDATABLE, type TextField } from './dataset.fields';
 import type { DatasetOrderInput } from './dataset-order';
-import { DatasetQuery, type DatasetFilter, type DatasetPage } from './dataset.query';
+import { DatasetQuery, type DatasetFilter, type DatasetPage, type ProjectRelation } from './dataset.query';
+import { viewNode, viewProjection, type ViewPlan, type ViewRow } from './dataset-view';
 import { datasetFacets, type DatasetFacets } from './dataset-facets';
 import type { EventService } from '../event/event.service';
 
@@ -84,6 +85,33 @@ export class DatasetService {
     projection: (related: boolean) => Projection,
   ): Promise<ProjectedPage<R>> {
     return this.query.projectedPage(ctx, filter, page, projection);
+  }
+
+  /**
+   * The page {@link list} gives (newest first) as the GraphQL list's plain nodes
+   * (dataset-view.ts), with what `plan` asks of their relations and, when it asks for it, the
+   * total, in one statement; the file counts it carries are primed in the request's loader.
+   */
+  async listView(
+    ctx: RequestContext,
+    filter: DatasetFilter,
+    page: PageRequest,
+    plan: ViewPlan,
+  ): Promise<{ page: DatasetPage; total?: Total }> {
+    const { page: rows, total } = await this.query.projectedPageCounted<ViewRow>(
+      ctx,
+      filter,
+      page,
+      () => viewProjection(plan),
+      plan.total,
+    );
+    const relations = new Map<string, ProjectRelation>();
+    const items = rows.rows.map((r) => {
+      if (r._extra !== null) relations.set(r._id, r._extra as ProjectRelation);
+      if (r._files !== undefined) ctx.loaders.files.count.prime(r._id, r._files);
+      return viewNode(r);
+    });
+    return { page: { items, nextCursor: rows.nextCursor, relations }, total };
   }
 
   /** The ids of every dataset the caller may read that matches `filter`. */
