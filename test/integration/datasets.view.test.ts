@@ -250,3 +250,38 @@ test('an empty page still carries its total; the image bytes come by id when ask
     );
   }
 });
+
+test('file counts: from the view when a totalCount alone is asked with valid arguments, else through the resolver, which reports bad ones as before', async () => {
+  const q = (files: string, extra = '') =>
+    `query${files.includes('$f') ? '($f: Int)' : ''} { datasets(first: 10, filter: { sessionName: "${session}" }) {
+      nodes { uniqueId ${files} ${extra} } } }`;
+  for (const [files, valid] of [
+    ['files { totalCount }', true],
+    ['files(first: 1) { totalCount __typename }', true],
+    ['files(first: 1) { totalCount nodes { filename } }', true],
+    ['files(first: 0) { totalCount }', false],
+    ['files(first: 100000) { totalCount }', false],
+    ['files(after: "nonsense") { totalCount }', false],
+  ] as const) {
+    const view = await gql(t.url, alice.key, q(files));
+    expect(view.errors === undefined).toBe(valid);
+    const entity = await gql(t.url, alice.key, q(files, 'scientificMetadata'));
+    for (const node of entity.data?.datasets.nodes ?? []) delete node.scientificMetadata;
+    expect(view).toEqual(entity);
+  }
+  // one alias with good arguments, one with arguments from a variable
+  const aliased = 'a: files(first: 1) { totalCount } b: files(first: $f) { totalCount }';
+  for (const f of [2, 0]) {
+    const view = await gql(t.url, alice.key, q(aliased), { f });
+    expect(view.errors === undefined).toBe(f > 0);
+    const entity = await gql(t.url, alice.key, q(aliased, 'scientificMetadata'), { f });
+    for (const node of entity.data?.datasets.nodes ?? []) delete node.scientificMetadata;
+    expect(view).toEqual(entity);
+  }
+  const counts = await gql(t.url, alice.key, q('files { totalCount }'));
+  expect(counts.data.datasets.nodes.map((n: any) => n.files.totalCount).sort()).toEqual([
+    0, 0, 0, 0, 0, 0, 3,
+  ]);
+  const bad = await gql(t.url, alice.key, q('files(first: 0) { totalCount }'));
+  expect(bad.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+});

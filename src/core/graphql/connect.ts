@@ -36,3 +36,15 @@ export function toConnection<T extends { uniqueId: string }, C extends object>(
   }
   return connection;
 }
+
+/**
+ * A connection of which a query selects `totalCount` alone (the caller has checked): `total`,
+ * with no page behind it.
+ */
+export function countOnlyConnection<C extends object>(ConnectionClass: new () => C, total: number): C {
+  return toConnection(
+    ConnectionClass,
+    () => Promise.reject(new Error('this connection was built for its totalCount alone')),
+    () => Promise.resolve(total),
+  );
+}

@@ -6,8 +6,9 @@ type Carrier = { [VALUES]?: Record<string, unknown> };
 
 /**
  * `node`, carrying the values of some of its type's resolver fields, computed by the query that
- * produced it (by field name, for fields without arguments): their resolvers then return these
- * instead of computing them (see {@link servePreloaded}).
+ * produced it, by field name (so for a field with arguments only where the caller has checked
+ * that they do not change its value): their resolvers then return these instead of computing
+ * them (see {@link servePreloaded}).
  */
 export function preloaded<T extends object>(node: T, values: Record<string, unknown>): T {
   (node as Carrier)[VALUES] = values;
@@ -24,7 +25,7 @@ export function servePreloaded(schema: GraphQLSchema, typeNames: readonly string
     if (!isObjectType(type)) throw new Error(`${name} is not an object type of the schema`);
     for (const field of Object.values(type.getFields())) {
       const resolve = field.resolve;
-      if (!resolve || field.args.length > 0) continue;
+      if (!resolve) continue;
       field.resolve = (source, args, context, info) => {
         const values = (source as Carrier)[VALUES];
         return values !== undefined && Object.hasOwn(values, info.fieldName)
@@ -33,4 +34,14 @@ export function servePreloaded(schema: GraphQLSchema, typeNames: readonly string
       };
     }
   }
+}
+
+/**
+ * The root of a field resolver that reads nothing of its record but the MFID. Declared as this
+ * interface rather than the entity class, type-graphql hands the resolver the node as it is:
+ * given a class, it copies any node that is not an instance of it (a plain list node) into a new
+ * instance, an entity construction per field and node.
+ */
+export interface MfidNode {
+  uniqueId: string;
 }

@@ -1,6 +1,9 @@
-import type { FieldNode, GraphQLResolveInfo } from 'graphql';
+import { getArgumentValues, isObjectType, type FieldNode, type GraphQLResolveInfo } from 'graphql';
 import type { Projection } from '../../core/db/page';
+import { countOnlyConnection } from '../../core/graphql/connect';
 import { preloaded } from '../../core/graphql/preloaded';
+import { decodeCursor } from '../../core/pagination';
+import { FileConnection } from '../file/file.types';
 import { selectedFields } from '../../core/graphql/selection';
 import { DATASET_MAX_KEYWORDS } from '../keyword/keyword.service';
 import type { InstrumentRef } from '../instrument/instrument.types';
@@ -66,6 +69,11 @@ export interface ViewPlan {
   fields: ReadonlySet<string>;
   /** some `files` selects `totalCount`: the counts come with the page */
   fileCounts: boolean;
+  /**
+   * every `files` selects its `totalCount` alone, with valid arguments (which then do not
+   * change its value): the view answers it too
+   */
+  filesCountOnly: boolean;
 }
 
 /**
@@ -73,7 +81,7 @@ export interface ViewPlan {
  * no page is selected (a `totalCount` alone runs its count alone), or a node field outside the
  * view.
  */
-export function viewPlan(info: GraphQLResolveInfo): ViewPlan | null {
+export function viewPlan(info: GraphQLResolveInfo, maxPageSize: number): ViewPlan | null {
   const connection = selectedFields(info.fieldNodes, info.fragments);
   if (![...connection.keys()].every((f) => CONNECTION.has(f))) return null;
   if (!connection.has('edges') && !connection.has('nodes') && !connection.has('pageInfo')) return null;
@@ -85,12 +93,39 @@ export function viewPlan(info: GraphQLResolveInfo): ViewPlan | null {
   for (const f of fields.keys()) {
     if (f !== '__typename' && !COLUMNS.has(f) && !PRELOADED.has(f) && !BY_MFID.has(f)) return null;
   }
-  const files = selectedFields(fields.get('files') ?? [], info.fragments);
+  const filesNodes = fields.get('files') ?? [];
+  const files = selectedFields(filesNodes, info.fragments);
   return {
     total: connection.has('totalCount') || connection.has('totalCountIsExact'),
     fields: new Set(fields.keys()),
     fileCounts: files.has('totalCount'),
+    filesCountOnly:
+      filesNodes.length > 0 &&
+      [...files.keys()].every((f) => f === 'totalCount' || f === '__typename') &&
+      filesNodes.every((node) => validPageArgs(info, node, maxPageSize)),
   };
+}
+
+/**
+ * Whether the page arguments of `Dataset.files` at `node` pass the checks its resolver makes
+ * (`first` at least 1 and at most the maximum page size, `after` a cursor of this server): when
+ * they do not, the resolver runs, and reports them.
+ */
+function validPageArgs(info: GraphQLResolveInfo, node: FieldNode, maxPageSize: number): boolean {
+  const type = info.schema.getType('Dataset');
+  const field = isObjectType(type) ? type.getFields().files : undefined;
+  if (!field) return false;
+  try {
+    const { first, after } = getArgumentValues(field, node, info.variableValues) as {
+      first?: number | null;
+      after?: string | null;
+    };
+    if (first !== undefined && first !== null && (first < 1 || first > maxPageSize)) return false;
+    decodeCursor(after, 'after');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A row of the view: the dataset's columns and what the plan asked of its relations. */
@@ -167,7 +202,7 @@ export function viewProjection(plan: ViewPlan): Projection {
  * The node of a view row: a plain object with the dataset's column fields, carrying the values
  * of the resolver fields the plan selected (as their resolvers compute them on an entity).
  */
-export function viewNode(r: ViewRow): Dataset {
+export function viewNode(r: ViewRow, plan: ViewPlan): Dataset {
   const project = r._project ?? null;
   const instrument = r._instrument ?? null;
   const thumbnail = r._thumbnail ?? null;
@@ -197,5 +232,6 @@ export function viewNode(r: ViewRow): Dataset {
     firstThumbnail: thumbnail && { ...thumbnail, dataset: { uniqueId: r._id } },
     // computed on single reads only
     capabilities: null,
+    ...(plan.filesCountOnly ? { files: countOnlyConnection(FileConnection, r._files ?? 0) } : {}),
   }) as unknown as Dataset;
 }

@@ -46,7 +46,7 @@ function datasetConnection(
   const request = order
     ? { limit: pageOf(ctx, { first: args.first }).limit, cursor: args.after ?? undefined }
     : pageOf(ctx, args);
-  const plan = order ? null : viewPlan(info);
+  const plan = order ? null : viewPlan(info, ctx.config.limits.maxPageSize);
   let relations: ReadonlyMap<string, string> | undefined;
   const edgeExtra = (ds: Dataset) => ({ projectRelation: relations?.get(ds.uniqueId) ?? null });
   if (plan) {

@@ -109,7 +109,7 @@ export class DatasetService {
     const items = rows.rows.map((r) => {
       if (r._extra !== null) relations.set(r._id, r._extra as ProjectRelation);
       if (r._files !== undefined) ctx.loaders.files.count.prime(r._id, r._files);
-      return viewNode(r);
+      return viewNode(r, plan);
     });
     return { page: { items, nextCursor: rows.nextCursor, relations }, total };
   }

@@ -1,3 +1,4 @@
+import type { MfidNode } from '../../core/graphql/preloaded';
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
 import { connectionTypes } from '../../core/graphql/connection';
@@ -111,7 +112,7 @@ export class DatasetDeletionResolver {
     nullable: true,
     description: 'Its pending deletion request, if any.',
   })
-  deletionRequest(@Root() ds: Dataset, @Ctx() ctx: RequestContext) {
+  deletionRequest(@Root() ds: MfidNode, @Ctx() ctx: RequestContext) {
     return ctx.loaders.pendingDeletion.load(ds.uniqueId);
   }
 }

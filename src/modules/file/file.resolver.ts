@@ -1,3 +1,4 @@
+import type { MfidNode } from '../../core/graphql/preloaded';
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-ts';
 import type { RequestContext } from '../../core/context';
@@ -129,7 +130,7 @@ export class FileResolver {
 @Resolver(() => Dataset)
 export class DatasetFilesResolver {
   @FieldResolver(() => FileConnection, { description: 'The files of this dataset, newest first.' })
-  files(@Root() ds: Dataset, @Args() args: PageArgs, @Ctx() ctx: RequestContext) {
+  files(@Root() ds: MfidNode, @Args() args: PageArgs, @Ctx() ctx: RequestContext) {
     const { limit, cursor } = pageOf(ctx, args);
     // `files(first: 1) { totalCount }` runs the batched count alone (no page query)
     return toConnection(

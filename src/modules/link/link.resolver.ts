@@ -1,3 +1,4 @@
+import type { MfidNode } from '../../core/graphql/preloaded';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
 import { Dataset } from '../dataset/dataset.entity';
@@ -54,21 +55,21 @@ export class DatasetLinksResolver {
     description:
       'Its links to datasets and samples you may read (at most GRAPHQL_LIST_MAX, 100 by default; all of them: Query.links, a page at a time).',
   })
-  async links(@Root() ds: Dataset, @Ctx() ctx: RequestContext) {
+  async links(@Root() ds: MfidNode, @Ctx() ctx: RequestContext) {
     return (await ctx.loaders.links.capped.byResource.load(ds.uniqueId)).map(toLinked);
   }
 
   @FieldResolver(() => [Dataset], {
     description: 'Parent datasets you may read, newest first (at most GRAPHQL_LIST_MAX, 100 by default).',
   })
-  parents(@Root() ds: Dataset, @Ctx() ctx: RequestContext) {
+  parents(@Root() ds: MfidNode, @Ctx() ctx: RequestContext) {
     return ctx.loaders.links.capped.datasetParents.load(ds.uniqueId);
   }
 
   @FieldResolver(() => [Dataset], {
     description: 'Child datasets you may read, newest first (at most GRAPHQL_LIST_MAX, 100 by default).',
   })
-  children(@Root() ds: Dataset, @Ctx() ctx: RequestContext) {
+  children(@Root() ds: MfidNode, @Ctx() ctx: RequestContext) {
     return ctx.loaders.links.capped.datasetChildren.load(ds.uniqueId);
   }
 
@@ -76,7 +77,7 @@ export class DatasetLinksResolver {
     description:
       'Associated samples you may read, newest first (at most GRAPHQL_LIST_MAX, 100 by default; all of them: Query.samples with filter.datasetMfid).',
   })
-  samples(@Root() ds: Dataset, @Ctx() ctx: RequestContext) {
+  samples(@Root() ds: MfidNode, @Ctx() ctx: RequestContext) {
     return ctx.loaders.links.capped.samplesOfDataset.load(ds.uniqueId);
   }
 }

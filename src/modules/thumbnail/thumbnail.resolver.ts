@@ -1,3 +1,4 @@
+import type { MfidNode } from '../../core/graphql/preloaded';
 import { Arg, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import { selectsField } from '../../core/graphql/selection';
@@ -71,7 +72,7 @@ export class ThumbnailResolver {
 export class DatasetThumbnailsResolver {
   @FieldResolver(() => [Thumbnail], { description: 'Thumbnails of this dataset, oldest first.' })
   async thumbnails(
-    @Root() ds: Dataset,
+    @Root() ds: MfidNode,
     @Arg('first', () => Int, { nullable: true, description: 'At most this many.' })
     first: number | null | undefined,
     @Ctx() ctx: RequestContext,
@@ -91,7 +92,7 @@ export class DatasetThumbnailsResolver {
   }
 
   @FieldResolver(() => Thumbnail, { nullable: true, description: 'Its first thumbnail, if any.' })
-  firstThumbnail(@Root() ds: Dataset, @Ctx() ctx: RequestContext, @Info() info: GraphQLResolveInfo) {
+  firstThumbnail(@Root() ds: MfidNode, @Ctx() ctx: RequestContext, @Info() info: GraphQLResolveInfo) {
     const loaders = ctx.loaders.thumbnails;
     return (selectsField(info, 'thumbnailB64str') ? loaders.firstWithData : loaders.first).load(ds.uniqueId);
   }
