@@ -159,16 +159,16 @@ export interface Projection {
 export interface ProjectedPage<R> {
   rows: (R & { _id: string })[];
   nextCursor: string | null;
-  /** the `n` of the count statement passed along, when one was */
-  counted?: number;
+  /** the total of the count passed along, when one was */
+  total?: Total;
 }
 
 /**
  * One page as {@link selectPage} selects it (the same condition, keyset and order, newest
  * first), projected by `projection` over the page's rows instead of mapped to entities: each
  * row has `_id` (the MFID) and the projection's columns. The page is the inner query, so its
- * plan is the entity page's; the joins see only the page's rows. `count`, a statement of one
- * row (`n`), runs within the same statement (an empty page still returns it) as `counted`.
+ * plan is the entity page's; the joins see only the page's rows. `count` runs within the same
+ * statement (an empty page still returns it), its result as `total`.
  */
 export async function selectProjectedPage<R extends object>(
   em: EntityManager,
@@ -179,7 +179,7 @@ export async function selectProjectedPage<R extends object>(
   extra: Sql,
   projection: Projection,
   driver?: PageDriver,
-  count?: Sql,
+  count?: TotalQuery,
 ): Promise<ProjectedPage<R>> {
   const { source, order } = newestFirst(table, alias, where, page.cursor, extra, driver);
   const paged = `select ${alias}.unique_id as _id, ${projection.columns}
@@ -187,15 +187,15 @@ export async function selectProjectedPage<R extends object>(
      ${projection.joins}`;
   const params = [...source.params, page.limit + 1, page.offset ?? 0];
   let rows: (R & { _id: string })[];
-  let counted: number | undefined;
+  let total: Total | undefined;
   if (count) {
     // one row of the count, joined to the page's rows (or, on an empty page, to a null row)
     const joined = await rawQuery<R & { _id: string | null; _n: number }>(
       em,
-      `select p.*, c.n as _n from (${count.sql}) c left join (${paged}) p on true order by p._id desc`,
-      [...count.params, ...params],
+      `select p.*, c.n as _n from (${count.sql.sql}) c left join (${paged}) p on true order by p._id desc`,
+      [...count.sql.params, ...params],
     );
-    counted = joined[0]._n;
+    total = count.total(joined[0]._n);
     rows = joined.filter((r): r is R & { _id: string; _n: number } => r._id !== null);
   } else {
     rows = await rawQuery(em, `${paged} order by ${alias}.unique_id desc`, params);
@@ -205,7 +205,7 @@ export async function selectProjectedPage<R extends object>(
   return {
     rows: items,
     nextCursor: rows.length > page.limit && last ? encodeCursor(last._id) : null,
-    counted,
+    total,
   };
 }
 
@@ -258,31 +258,49 @@ export interface Total {
 }
 
 /**
+ * A statement of one row (`n`) counting a list, and how its `n` reads as the list's total: run
+ * alone ({@link countTotal}) or within the page's own statement (`selectProjectedPage`).
+ */
+export interface TotalQuery {
+  sql: Sql;
+  total: (n: number) => Total;
+}
+
+/** `count(*)` of `<from> where <where>` (`from` may hold joins): an exact total. */
+export function exactCount(from: string, where: Sql): TotalQuery {
+  return {
+    sql: { sql: `select count(*)::int as n from ${from} where ${where.sql}`, params: where.params },
+    total: (n) => ({ count: n, exact: true }),
+  };
+}
+
+/**
  * `count(*)` of `<from> where <where>`, counting no further than `bound`: past it, the total is
  * `{count: bound, exact: false}`. The cost is bounded by the rows read to find `bound` matches,
  * not by every match.
  */
-export async function countRowsUpTo(
-  em: EntityManager,
-  from: string,
-  where: Sql,
-  bound: number,
-): Promise<Total> {
-  const rows = await rawQuery<{ n: number }>(
-    em,
-    `select count(*)::int as n from (select 1 from ${from} where ${where.sql} limit ?) x`,
-    [...where.params, bound + 1],
-  );
-  const n = rows[0].n;
-  return n > bound ? { count: bound, exact: false } : { count: n, exact: true };
+export function boundedCount(from: string, where: Sql, bound: number): TotalQuery {
+  return {
+    sql: {
+      sql: `select count(*)::int as n from (select 1 from ${from} where ${where.sql} limit ?) x`,
+      params: [...where.params, bound + 1],
+    },
+    total: (n) => (n > bound ? { count: bound, exact: false } : { count: n, exact: true }),
+  };
+}
+
+/** Runs a count statement on its own. */
+export async function countTotal(em: EntityManager, q: TotalQuery): Promise<Total> {
+  const rows = await rawQuery<{ n: number }>(em, q.sql.sql, q.sql.params);
+  return q.total(rows[0].n);
+}
+
+/** {@link boundedCount}, run. */
+export function countRowsUpTo(em: EntityManager, from: string, where: Sql, bound: number): Promise<Total> {
+  return countTotal(em, boundedCount(from, where, bound));
 }
 
 /** `count(*)` of `<from> where <where>` (`from` may hold joins). */
 export async function countRows(em: EntityManager, from: string, where: Sql): Promise<number> {
-  const rows = await rawQuery<{ n: number }>(
-    em,
-    `select count(*)::int as n from ${from} where ${where.sql}`,
-    where.params,
-  );
-  return rows[0].n;
+  return (await countTotal(em, exactCount(from, where))).count;
 }

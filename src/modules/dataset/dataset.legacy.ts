@@ -22,7 +22,7 @@ import {
 } from '../owned-record/owned-record.legacy';
 import { jsonMembersSql, jsonObjectSql, type JsonMember } from '../../core/db/json-sql';
 import type { PageRequest } from '../../core/db/page';
-import type { JsonPage } from '../../core/rest/record-routes';
+import { countedTotal, type JsonPage } from '../../core/rest/record-routes';
 import {
   jsonText,
   lateralJson,
@@ -149,7 +149,8 @@ const PROJECTIONS = [false, true].map((related) =>
 
 /**
  * A page of `GET /datasets` as JSON text: the same bytes {@link datasetItems} gives for the
- * same page, from one statement that builds each record's JSON in PostgreSQL.
+ * same page, from one statement that builds each record's JSON in PostgreSQL and counts the
+ * list's total.
  */
 export async function datasetListJson(
   ctx: RequestContext,
@@ -157,13 +158,14 @@ export async function datasetListJson(
   page: PageRequest,
   q: IncludeFlags,
 ): Promise<JsonPage> {
-  const { rows, nextCursor } = await ctx.services.dataset.listProjected<RecordJsonRow>(
+  const { rows, nextCursor, total } = await ctx.services.dataset.listProjected<RecordJsonRow>(
     ctx,
     filter,
     page,
     (related) => PROJECTIONS[related ? 1 : 0],
+    true,
   );
-  return { items: await recordJsonItems(ctx, rows, itemOptions(q)), nextCursor };
+  return { items: await recordJsonItems(ctx, rows, itemOptions(q)), nextCursor, total: countedTotal(total) };
 }
 
 const SCOPES: readonly ProjectScope[] = ['assigned', 'shared', 'all'];

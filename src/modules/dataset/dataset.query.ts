@@ -2,6 +2,9 @@ import type { RequestContext } from '../../core/context';
 import { and, likeEscape, sql, type Sql } from '../../core/db/sql';
 import { validationError } from '../../core/errors';
 import {
+  boundedCount,
+  countTotal,
+  exactCount,
   selectPage,
   selectProjectedPage,
   type PageDriver,
@@ -9,8 +12,9 @@ import {
   type ProjectedPage,
   type Projection,
   type Total,
+  type TotalQuery,
 } from '../../core/db/page';
-import { rawQuery, runSql } from '../../core/db/raw';
+import { rawQuery } from '../../core/db/raw';
 import { Dataset } from './dataset.entity';
 import type { AccessService } from '../access/access.service';
 import type { AccessSelectors } from '../access/access-selectors';
@@ -159,28 +163,18 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
 
   /**
    * The page {@link page} selects (newest first), as `projection` projects it; `related` says
-   * whether the filter names a project, whose relation to each row is then `d._extra`.
+   * whether the filter names a project, whose relation to each row is then `d._extra`. With
+   * `counted`, the list's {@link total} comes in the same statement.
    */
   async projectedPage<R extends object>(
     ctx: RequestContext,
     f: DatasetFilter,
     page: PageRequest,
     projection: (related: boolean) => Projection,
+    counted = false,
   ): Promise<ProjectedPage<R>> {
-    return (await this.projectedPageCounted<R>(ctx, f, page, projection, false)).page;
-  }
-
-  /** {@link projectedPage}, and with `counted` the list's {@link total} in the same statement. */
-  async projectedPageCounted<R extends object>(
-    ctx: RequestContext,
-    f: DatasetFilter,
-    page: PageRequest,
-    projection: (related: boolean) => Projection,
-    counted: boolean,
-  ): Promise<{ page: ProjectedPage<R>; total?: Total }> {
     const { where, projectMfid, driver } = await this.compile(ctx, f, true);
-    const count = counted ? await this.totalQuery(ctx, f) : undefined;
-    const rows = await selectProjectedPage<R>(
+    return selectProjectedPage<R>(
       ctx.em,
       'dataset',
       'd',
@@ -189,9 +183,8 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
       relation(projectMfid),
       projection(projectMfid !== undefined),
       driver,
-      count?.sql,
+      counted ? await this.totalQuery(ctx, f) : undefined,
     );
-    return { page: rows, total: count && rows.counted !== undefined ? count.total(rows.counted) : undefined };
   }
 
   /** Every matching id, newest first (for inspecting what one user may reach). */
@@ -207,24 +200,26 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
 
   /** The exact total: from the tally when it answers the filter, else a count of the rows. */
   async count(ctx: RequestContext, f: DatasetFilter): Promise<number> {
-    const [{ n }] = await runSql<{ n: number }>(ctx.em, await this.exactCount(ctx, f));
-    return n;
+    return (await countTotal(ctx.em, await this.exactCount(ctx, f))).count;
   }
 
-  /** The statement of the exact total (one row, `n`): {@link count}'s. */
-  private async exactCount(ctx: RequestContext, f: DatasetFilter): Promise<Sql> {
+  /** The statement of the exact total: {@link count}'s. */
+  private async exactCount(ctx: RequestContext, f: DatasetFilter): Promise<TotalQuery> {
     const tallied =
       (await this.tallied(ctx, f, true)) ??
       (await this.talliedSelector(ctx, f)) ??
       (await this.talliedKeyword(ctx, f));
     if (tallied) {
       return {
-        sql: `select coalesce(sum(x.n), 0)::int as n from (${tallied.sql}) x`,
-        params: tallied.params,
+        sql: {
+          sql: `select coalesce(sum(x.n), 0)::int as n from (${tallied.sql}) x`,
+          params: tallied.params,
+        },
+        total: (n) => ({ count: n, exact: true }),
       };
     }
     const { where } = await this.compile(ctx, f);
-    return { sql: `select count(*)::int as n from dataset d where ${where.sql}`, params: where.params };
+    return exactCount('dataset d', where);
   }
 
   /**
@@ -234,31 +229,14 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
    * bounded.
    */
   async total(ctx: RequestContext, f: DatasetFilter): Promise<Total> {
-    const counted = await this.totalQuery(ctx, f);
-    const [{ n }] = await runSql<{ n: number }>(ctx.em, counted.sql);
-    return counted.total(n);
+    return countTotal(ctx.em, await this.totalQuery(ctx, f));
   }
 
-  /**
-   * The statement of {@link total} (one row, `n`) and how its `n` reads as the total, for a
-   * caller that runs it within a statement of its own (the GraphQL list's page).
-   */
-  async totalQuery(
-    ctx: RequestContext,
-    f: DatasetFilter,
-  ): Promise<{ sql: Sql; total: (n: number) => Total }> {
-    if ((f.text === undefined || f.text === null) && !f.metadata?.length) {
-      return { sql: await this.exactCount(ctx, f), total: (n) => ({ count: n, exact: true }) };
-    }
+  /** The statement of {@link total}, to run alone or within a page's statement. */
+  async totalQuery(ctx: RequestContext, f: DatasetFilter): Promise<TotalQuery> {
+    if ((f.text === undefined || f.text === null) && !f.metadata?.length) return this.exactCount(ctx, f);
     const { where } = await this.compile(ctx, f);
-    const bound = ctx.config.limits.totalCountLimit;
-    return {
-      sql: {
-        sql: `select count(*)::int as n from (select 1 from dataset d where ${where.sql} limit ?) x`,
-        params: [...where.params, bound + 1],
-      },
-      total: (n) => (n > bound ? { count: bound, exact: false } : { count: n, exact: true }),
-    };
+    return boundedCount('dataset d', where, ctx.config.limits.totalCountLimit);
   }
 
   /**

@@ -76,15 +76,17 @@ export class DatasetService {
 
   /**
    * The page {@link list} gives (newest first), as `projection` selects it from the rows rather
-   * than as entities (`related`: the filter names a project; see DatasetQuery.projectedPage).
+   * than as entities (`related`: the filter names a project; see DatasetQuery.projectedPage);
+   * with `counted`, and the {@link total} in the same statement.
    */
   listProjected<R extends object>(
     ctx: RequestContext,
     filter: DatasetFilter,
     page: PageRequest,
     projection: (related: boolean) => Projection,
+    counted = false,
   ): Promise<ProjectedPage<R>> {
-    return this.query.projectedPage(ctx, filter, page, projection);
+    return this.query.projectedPage(ctx, filter, page, projection, counted);
   }
 
   /**
@@ -98,7 +100,7 @@ export class DatasetService {
     page: PageRequest,
     plan: ViewPlan,
   ): Promise<{ page: DatasetPage; total?: Total }> {
-    const { page: rows, total } = await this.query.projectedPageCounted<ViewRow>(
+    const rows = await this.query.projectedPage<ViewRow>(
       ctx,
       filter,
       page,
@@ -111,7 +113,7 @@ export class DatasetService {
       if (r._files !== undefined) ctx.loaders.files.count.prime(r._id, r._files);
       return viewNode(r, plan);
     });
-    return { page: { items, nextCursor: rows.nextCursor, relations }, total };
+    return { page: { items, nextCursor: rows.nextCursor, relations }, total: rows.total };
   }
 
   /** The ids of every dataset the caller may read that matches `filter`. */

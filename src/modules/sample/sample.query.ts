@@ -1,8 +1,10 @@
 import type { RequestContext } from '../../core/context';
 import { and, sql, type Sql } from '../../core/db/sql';
 import {
+  boundedCount,
   countRows,
-  countRowsUpTo,
+  countTotal,
+  exactCount,
   selectPage,
   selectProjectedPage,
   type PageRequest,
@@ -10,6 +12,7 @@ import {
   type Projection,
   type RowPage,
   type Total,
+  type TotalQuery,
 } from '../../core/db/page';
 import {
   OwnedRecordQuery,
@@ -57,9 +60,21 @@ export class SampleQuery extends OwnedRecordQuery<Sample, SampleFilter> {
     f: SampleFilter,
     page: PageRequest,
     projection: Projection,
+    counted = false,
   ): Promise<ProjectedPage<R>> {
     const where = await this.compile(ctx, f, true);
-    return selectProjectedPage<R>(ctx.em, 'sample', 's', where, page, sql('null'), projection);
+    const count = counted ? await this.totalQuery(ctx, f) : undefined;
+    return selectProjectedPage<R>(
+      ctx.em,
+      'sample',
+      's',
+      where,
+      page,
+      sql('null'),
+      projection,
+      undefined,
+      count,
+    );
   }
 
   async count(ctx: RequestContext, f: SampleFilter): Promise<number> {
@@ -68,8 +83,15 @@ export class SampleQuery extends OwnedRecordQuery<Sample, SampleFilter> {
 
   /** The list total: exact, except for metadata conditions past TOTAL_COUNT_LIMIT (docs/scale.md). */
   async total(ctx: RequestContext, f: SampleFilter): Promise<Total> {
-    if (!f.metadata?.length) return { count: await this.count(ctx, f), exact: true };
-    return countRowsUpTo(ctx.em, 'sample s', await this.compile(ctx, f), ctx.config.limits.totalCountLimit);
+    return countTotal(ctx.em, await this.totalQuery(ctx, f));
+  }
+
+  /** The statement of {@link total}, to run alone or within a page's statement. */
+  private async totalQuery(ctx: RequestContext, f: SampleFilter): Promise<TotalQuery> {
+    const where = await this.compile(ctx, f);
+    return f.metadata?.length
+      ? boundedCount('sample s', where, ctx.config.limits.totalCountLimit)
+      : exactCount('sample s', where);
   }
 
   /** The project MFID the filter names (both selectors must agree), or null for none. */

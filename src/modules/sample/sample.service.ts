@@ -50,14 +50,18 @@ export class SampleService {
     return this.query.page(ctx, filter, page);
   }
 
-  /** The page {@link list} gives, as `projection` selects it from the rows rather than as entities. */
+  /**
+   * The page {@link list} gives, as `projection` selects it from the rows rather than as
+   * entities; with `counted`, and the list's total in the same statement.
+   */
   listProjected<R extends object>(
     ctx: RequestContext,
     filter: SampleFilter,
     page: PageRequest,
     projection: Projection,
+    counted = false,
   ): Promise<ProjectedPage<R>> {
-    return this.query.projectedPage(ctx, filter, page, projection);
+    return this.query.projectedPage(ctx, filter, page, projection, counted);
   }
 
   count(ctx: RequestContext, filter: SampleFilter): Promise<number> {
