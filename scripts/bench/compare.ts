@@ -66,7 +66,9 @@ async function startServer(mode: 'ours' | 'postgraphile', env: Record<string, st
     ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF]
     : [];
   const proc = spawn(process.execPath, [...profile, script, mode], {
-    env: { ...process.env, ...env },
+    // both as deployed: the Dockerfile sets NODE_ENV=production (graphql-js then skips its
+    // development-time checks, in both servers' copies)
+    env: { ...process.env, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const line = await new Promise<string>((resolve, reject) => {
