@@ -178,6 +178,15 @@ describe('GraphQL work is bounded before authorization', () => {
     const fine = `{ datasets { nodes { uniqueId children { uniqueId } parents { uniqueId } samples { uniqueId } links { uniqueId } } } }`;
     expect((await gql(t.url, alice.key, fine)).errors).toBeUndefined();
   });
+
+  test('an operation measured within the limits once is measured again with other variables', async () => {
+    const q = `query($n: Int, $m: Int) { projects(first: $n) { nodes { datasets(first: $m) { nodes { files(first: $m) { nodes { uniqueId } } } } } } }`;
+    for (let i = 0; i < 2; i++) {
+      expect((await gql(t.url, alice.key, q, { n: 2, m: 2 })).errors).toBeUndefined();
+      const big = await gql(t.url, alice.key, q, { n: 100, m: 100 });
+      expect(big.errors?.[0].extensions?.code).toBe('QUERY_TOO_COMPLEX');
+    }
+  });
 });
 
 describe('multipart bodies on JSON routes', () => {

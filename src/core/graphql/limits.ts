@@ -147,12 +147,21 @@ export function checkLimits(
   }
 }
 
+/** Operations remembered as within the limits, per parsed document (see {@link queryLimits}). */
+const PASSED_PER_DOCUMENT = 32;
+
 export function queryLimits(maxDepth: number, max: number, sizes: ListSizes): ApolloServerPlugin {
   const estimator = listEstimator(sizes);
+  // Apollo hands every request of the same query text the same parsed document (its document
+  // store): an operation and variables found within the limits once are not measured again
+  const passed = new WeakMap<DocumentNode, Set<string>>();
   return {
     requestDidStart() {
       return Promise.resolve({
         didResolveOperation({ request, document, schema, operation }) {
+          const key = `${request.operationName ?? ''}\u0000${JSON.stringify(request.variables ?? {})}`;
+          let known = passed.get(document);
+          if (known?.has(key)) return Promise.resolve();
           checkLimits(
             {
               schema,
@@ -165,6 +174,9 @@ export function queryLimits(maxDepth: number, max: number, sizes: ListSizes): Ap
             max,
             estimator,
           );
+          if (!known) passed.set(document, (known = new Set()));
+          if (known.size >= PASSED_PER_DOCUMENT) known.clear();
+          known.add(key);
           return Promise.resolve();
         },
       });

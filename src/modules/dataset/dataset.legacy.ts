@@ -22,7 +22,7 @@ import {
 } from '../owned-record/owned-record.legacy';
 import { jsonMembersSql, jsonObjectSql, type JsonMember } from '../../core/db/json-sql';
 import type { PageRequest } from '../../core/db/page';
-import { countedTotal, type JsonPage } from '../../core/rest/record-routes';
+import type { JsonPage } from '../../core/rest/record-routes';
 import {
   jsonText,
   lateralJson,
@@ -149,8 +149,7 @@ const PROJECTIONS = [false, true].map((related) =>
 
 /**
  * A page of `GET /datasets` as JSON text: the same bytes {@link datasetItems} gives for the
- * same page, from one statement that builds each record's JSON in PostgreSQL and counts the
- * list's total.
+ * same page, from one statement that builds each record's JSON in PostgreSQL.
  */
 export async function datasetListJson(
   ctx: RequestContext,
@@ -158,14 +157,13 @@ export async function datasetListJson(
   page: PageRequest,
   q: IncludeFlags,
 ): Promise<JsonPage> {
-  const { rows, nextCursor, total } = await ctx.services.dataset.listProjected<RecordJsonRow>(
+  const { rows, nextCursor } = await ctx.services.dataset.listProjected<RecordJsonRow>(
     ctx,
     filter,
     page,
     (related) => PROJECTIONS[related ? 1 : 0],
-    true,
   );
-  return { items: await recordJsonItems(ctx, rows, itemOptions(q)), nextCursor, total: countedTotal(total) };
+  return { items: await recordJsonItems(ctx, rows, itemOptions(q)), nextCursor };
 }
 
 const SCOPES: readonly ProjectScope[] = ['assigned', 'shared', 'all'];

@@ -76,17 +76,15 @@ export class DatasetService {
 
   /**
    * The page {@link list} gives (newest first), as `projection` selects it from the rows rather
-   * than as entities (`related`: the filter names a project; see DatasetQuery.projectedPage);
-   * with `counted`, and the {@link total} in the same statement.
+   * than as entities (`related`: the filter names a project; see DatasetQuery.projectedPage).
    */
   listProjected<R extends object>(
     ctx: RequestContext,
     filter: DatasetFilter,
     page: PageRequest,
     projection: (related: boolean) => Projection,
-    counted = false,
   ): Promise<ProjectedPage<R>> {
-    return this.query.projectedPage(ctx, filter, page, projection, counted);
+    return this.query.projectedPage(ctx, filter, page, projection);
   }
 
   /**

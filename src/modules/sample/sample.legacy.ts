@@ -11,7 +11,7 @@ import {
   type RecordWire,
 } from '../owned-record/owned-record.legacy';
 import type { PageRequest } from '../../core/db/page';
-import { countedTotal, type JsonPage } from '../../core/rest/record-routes';
+import type { JsonPage } from '../../core/rest/record-routes';
 import { recordJsonItems, recordJsonProjection, type RecordJsonRow } from '../owned-record/owned-record-json';
 import type { Sample } from './sample.entity';
 import { SAMPLE_TEXT, type SampleTextField } from './sample.fields';
@@ -63,11 +63,10 @@ export function sampleListJson(
 ): Promise<JsonPage> | null {
   if (q.include_datasets) return null;
   return ctx.services.sample
-    .listProjected<RecordJsonRow>(ctx, filter, page, PROJECTION, true)
-    .then(async ({ rows, nextCursor, total }) => ({
+    .listProjected<RecordJsonRow>(ctx, filter, page, PROJECTION)
+    .then(async ({ rows, nextCursor }) => ({
       items: await recordJsonItems(ctx, rows, itemOptions(q)),
       nextCursor,
-      total: countedTotal(total),
     }));
 }
 

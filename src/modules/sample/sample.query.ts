@@ -60,21 +60,9 @@ export class SampleQuery extends OwnedRecordQuery<Sample, SampleFilter> {
     f: SampleFilter,
     page: PageRequest,
     projection: Projection,
-    counted = false,
   ): Promise<ProjectedPage<R>> {
     const where = await this.compile(ctx, f, true);
-    const count = counted ? await this.totalQuery(ctx, f) : undefined;
-    return selectProjectedPage<R>(
-      ctx.em,
-      'sample',
-      's',
-      where,
-      page,
-      sql('null'),
-      projection,
-      undefined,
-      count,
-    );
+    return selectProjectedPage<R>(ctx.em, 'sample', 's', where, page, sql('null'), projection);
   }
 
   async count(ctx: RequestContext, f: SampleFilter): Promise<number> {
@@ -86,7 +74,7 @@ export class SampleQuery extends OwnedRecordQuery<Sample, SampleFilter> {
     return countTotal(ctx.em, await this.totalQuery(ctx, f));
   }
 
-  /** The statement of {@link total}, to run alone or within a page's statement. */
+  /** The statement of {@link total}. */
   private async totalQuery(ctx: RequestContext, f: SampleFilter): Promise<TotalQuery> {
     const where = await this.compile(ctx, f);
     return f.metadata?.length

@@ -50,18 +50,14 @@ export class SampleService {
     return this.query.page(ctx, filter, page);
   }
 
-  /**
-   * The page {@link list} gives, as `projection` selects it from the rows rather than as
-   * entities; with `counted`, and the list's total in the same statement.
-   */
+  /** The page {@link list} gives, as `projection` selects it from the rows rather than as entities. */
   listProjected<R extends object>(
     ctx: RequestContext,
     filter: SampleFilter,
     page: PageRequest,
     projection: Projection,
-    counted = false,
   ): Promise<ProjectedPage<R>> {
-    return this.query.projectedPage(ctx, filter, page, projection, counted);
+    return this.query.projectedPage(ctx, filter, page, projection);
   }
 
   count(ctx: RequestContext, filter: SampleFilter): Promise<number> {
