@@ -80,6 +80,8 @@ export function createContexts(
   // the key, its user and the user's access scope in one statement
   const scope = `(select coalesce(json_agg(s), '[]'::json) from (${scopeRowsSql('= u.unique_id')}) s)`;
   const cache = new CallerCache<AuthRow>(config.authCacheTtlMs);
+  // what is granted to a caller, for the visibility of lists: the same bounds
+  services.access.cacheGrantedIds(new CallerCache<string[] | null>(config.authCacheTtlMs));
   watchAuthWrites(orm);
   const callers: CallerSource = {
     async authenticate(em, token) {

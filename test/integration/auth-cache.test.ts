@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { startTestApp, type TestApp } from '../support/app';
 import { gql, rest } from '../support/http';
-import { addMember, makeProject, makeUser, type TestUser } from '../support/factories';
+import { addMember, grant, makeProject, makeUser, type TestUser } from '../support/factories';
+import { rawQuery } from '../../src/core/db/raw';
 import { hashApiKey } from '../../src/core/auth/api-keys';
 
 /**
@@ -110,4 +111,37 @@ test('a membership change reaches the access scope: at once on its replica, with
   ]);
   await sleep(TTL);
   expect((await rest(b.url, 'GET', path, { key: u.key })).status).toBe(404);
+});
+
+test('grants reach lists: at once on the replica that wrote them, within the TTL elsewhere; within the TTL a list reads no grants', async () => {
+  const owner = await makeUser(a.app);
+  const u = await makeUser(a.app);
+  const name = `granted-${u.user.uniqueId}`;
+  const created = await rest(a.url, 'POST', '/datasets', { key: owner.key, body: { dataset_name: name } });
+  expect(created.status).toBe(201);
+  const id = created.body.unique_id as string;
+  const listed = async (t: TestApp) =>
+    (await rest(t.url, 'GET', '/datasets', { key: u.key, query: { dataset_name: name } })).body
+      .total as number;
+  const onGrants = (t: TestApp) => t.queries.filter((q) => /\bfrom access_grant g where\b/.test(q));
+  expect([await listed(a), await listed(b)]).toEqual([0, 0]);
+  await grant(a.app, id, 'dataset', 'user', u.user.uniqueId, 'viewer'); // through replica a
+  expect(await listed(a)).toBe(1);
+  a.queries.length = 0;
+  expect(await listed(a)).toBe(1);
+  expect(onGrants(a)).toEqual([]);
+  // revoked by another process: within the TTL everywhere
+  await other.query('delete from access_grant where resource_id = $1', [id]);
+  await sleep(TTL);
+  expect([await listed(a), await listed(b)]).toEqual([0, 0]);
+  // granted by another process, then revoked through replica a: at once there
+  await other.query(
+    `insert into access_grant (resource_id, resource_type, principal_type, principal_id, permission)
+     values ($1, 'dataset', 'user', $2, 'viewer')`,
+    [id, u.user.uniqueId],
+  );
+  await sleep(TTL);
+  expect([await listed(a), await listed(b)]).toEqual([1, 1]);
+  await rawQuery(a.app.orm.em.fork(), 'delete from access_grant where resource_id = ?', [id]);
+  expect(await listed(a)).toBe(0);
 });

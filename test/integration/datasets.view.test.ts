@@ -77,7 +77,8 @@ async function same(user: TestUser, args: string) {
 const nodes = (pages: any[]) => pages.flatMap((p) => p.edges.map((e: any) => e.node));
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // a TTL no request here outlives: a warm-up request's cache entries serve the next one
+  t = await startTestApp({ AUTH_CACHE_TTL_MS: '60000' });
   admin = await makeUser(t.app, { admin: true });
   alice = await makeUser(t.app);
   bob = await makeUser(t.app);
@@ -203,21 +204,18 @@ test("a project's datasets answer through the view too", async () => {
   expect(view.data.project.datasets.totalCount).toBe(2);
 });
 
-test('the view costs one statement (and the MFIDs granted to an ordinary caller), the same for 2 or 8 rows', async () => {
+test('the view costs one statement with a cached key, the same for 2 or 8 rows', async () => {
   const q = (
     n: number,
   ) => `{ datasets(first: ${n}, filter: { sessionName: "${session}" }) { totalCount nodes { ...F } } }
     fragment F on Dataset { ${OWN} }`;
-  for (const [user, expected] of [
-    [admin, 1],
-    [bob, 2],
-  ] as const) {
+  for (const user of [admin, bob]) {
     for (const n of [2, 8]) {
-      await gql(t.url, user.key, q(n)); // the key is then cached
+      await gql(t.url, user.key, q(n)); // the key and what is granted to bob are then cached
       t.queries.length = 0;
       const res = await gql(t.url, user.key, q(n));
       expect(res.errors).toBeUndefined();
-      expect(t.queries).toHaveLength(expected);
+      expect(t.queries).toHaveLength(1);
     }
   }
   // a page alone: no count runs; a total alone: no page runs

@@ -16,6 +16,17 @@ describe('CallerCache', () => {
     expect(cache.get('a')).toBeUndefined();
   });
 
+  test('a value read before the cache was emptied is not kept', () => {
+    const cache = new CallerCache<string>(3000, 10, clock);
+    const before = cache.stamp();
+    cache.clear(); // a write came in while the value was being read
+    cache.set('a', 'stale', null, before);
+    expect(cache.get('a')).toBeUndefined();
+    cache.set('a', 'fresh', null, cache.stamp());
+    expect(cache.get('a')).toBe('fresh');
+    expect(writesAuthTables('delete from access_grant where resource_id = $1')).toBe(true);
+  });
+
   test('holds at most maxEntries, dropping the oldest; TTL 0 caches nothing', () => {
     const cache = new CallerCache<number>(3000, 2, clock);
     for (const k of ['a', 'b', 'c']) cache.set(k, 1);

@@ -17,6 +17,8 @@
  */
 export class CallerCache<T> {
   private readonly entries = new Map<string, { value: T; until: number }>();
+  /** bumped by every {@link clear}: a value read before it is not kept after it */
+  private generation = 0;
 
   constructor(
     readonly ttlMs: number,
@@ -36,9 +38,17 @@ export class CallerCache<T> {
     return entry.value;
   }
 
-  /** Keeps `value` for `ttlMs`, or until `expiresAt` when that comes first. */
-  set(hash: string, value: T, expiresAt?: Date | null): void {
-    if (this.ttlMs <= 0) return;
+  /** Where the cache stands: pass it to {@link set} with a value read from the database after it. */
+  stamp(): number {
+    return this.generation;
+  }
+
+  /**
+   * Keeps `value` for `ttlMs`, or until `expiresAt` when that comes first; not when the cache
+   * was emptied since `stamp` (a write may have changed what the value was read from).
+   */
+  set(hash: string, value: T, expiresAt?: Date | null, stamp?: number): void {
+    if (this.ttlMs <= 0 || (stamp !== undefined && stamp !== this.generation)) return;
     const until = Math.min(this.now() + this.ttlMs, expiresAt ? expiresAt.getTime() : Infinity);
     this.entries.delete(hash);
     this.entries.set(hash, { value, until });
@@ -50,6 +60,7 @@ export class CallerCache<T> {
   }
 
   clear(): void {
+    this.generation++;
     this.entries.clear();
   }
 
@@ -58,7 +69,7 @@ export class CallerCache<T> {
   }
 }
 
-/** The tables whose rows decide who a key is and what they may reach. */
+/** The tables whose rows decide who a key is and what they may reach (grants: the MFIDs granted to a caller). */
 const AUTH_TABLES = [
   'api_key',
   'app_user',
@@ -66,6 +77,7 @@ const AUTH_TABLES = [
   'project',
   'access_group',
   'access_group_member',
+  'access_grant',
 ];
 const WRITE = new RegExp(
   `^\\s*(?:with\\b[\\s\\S]*?\\b)?(?:insert\\s+into|update|delete\\s+from|truncate(?:\\s+table)?)\\s+"?(?:${AUTH_TABLES.join('|')})"?(?:\\s|$|\\()`,

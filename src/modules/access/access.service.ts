@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../../core/db/raw';
+import type { CallerCache } from '../../core/auth/caller-cache';
 import type { RequestContext } from '../../core/context';
 import { and, inList, or, sql, type Sql } from '../../core/db/sql';
 import { higher, rank, type GrantablePermission, type Permission } from './permission';
@@ -89,6 +90,18 @@ export type GrantSnapshot = ReadonlyMap<string, readonly GrantRecord[]>;
  * admins.
  */
 export class AccessService {
+  /** The MFIDs granted to a caller, across requests (see {@link cacheGrantedIds}). */
+  private grantedIds?: CallerCache<string[] | null>;
+
+  /**
+   * Keeps what {@link readableCondition} finds granted to a caller in `cache`, for its TTL: the
+   * authentication cache's bounds (docs/operations.md, "Authentication cache"): a grant written
+   * by this process empties it, one written elsewhere takes effect within the TTL.
+   */
+  cacheGrantedIds(cache: CallerCache<string[] | null>): void {
+    this.grantedIds = cache;
+  }
+
   /**
    * Loads, in one statement, the caller's project roles (membership, or `admin` for projects
    * they lead) and the named access groups they belong to.
@@ -213,13 +226,20 @@ export class AccessService {
     alias: string,
   ): Promise<Sql | null> {
     const ids = await ctx.memo('access.grantedIds', async () => {
+      // who the grants reach: the user, their projects, their groups
+      const key = [scope.userId, [...scope.projectRoles.keys()].sort(), [...scope.groups].sort()].join('|');
+      const cached = this.grantedIds?.get(key);
+      if (cached !== undefined) return cached;
+      const stamp = this.grantedIds?.stamp();
       const principals = this.grantPrincipals(scope, 'g');
       const rows = await rawQuery<{ resource_id: string }>(
         ctx.em,
         `select distinct g.resource_id from access_grant g where ${principals.sql} limit ?`,
         [...principals.params, GRANTED_ID_LIST + 1],
       );
-      return rows.length > GRANTED_ID_LIST ? null : rows.map((r) => r.resource_id);
+      const found = rows.length > GRANTED_ID_LIST ? null : rows.map((r) => r.resource_id);
+      this.grantedIds?.set(key, found, null, stamp);
+      return found;
     });
     if (ids === null) {
       const grants = this.grantPrincipals(scope, 'g');

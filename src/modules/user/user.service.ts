@@ -212,6 +212,7 @@ export class UserService {
     const hash = hashApiKey(token);
     let row = cache?.get(hash);
     if (!row) {
+      const stamp = cache?.stamp();
       const rows = await rawQuery<AuthRow>(
         em,
         `select u.*, k.unique_id as k_unique_id, k.prefix as k_prefix, k.label as k_label,
@@ -232,7 +233,7 @@ export class UserService {
           .catch(() => 0);
         row = { ...row, k_last_used_at: new Date(now) };
       }
-      cache?.set(hash, row, row.k_expires_at ? new Date(row.k_expires_at) : null);
+      cache?.set(hash, row, row.k_expires_at ? new Date(row.k_expires_at) : null, stamp);
     }
     const {
       k_unique_id,
