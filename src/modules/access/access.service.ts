@@ -227,7 +227,11 @@ export class AccessService {
   ): Promise<Sql | null> {
     const ids = await ctx.memo('access.grantedIds', async () => {
       // who the grants reach: the user, their projects, their groups
-      const key = [scope.userId, [...scope.projectRoles.keys()].sort(), [...scope.groups].sort()].join('|');
+      const key = JSON.stringify([
+        scope.userId,
+        [...scope.projectRoles.keys()].sort(),
+        [...scope.groups].sort(),
+      ]);
       const cached = this.grantedIds?.get(key);
       if (cached !== undefined) return cached;
       const stamp = this.grantedIds?.stamp();
