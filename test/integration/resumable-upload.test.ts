@@ -5,6 +5,7 @@ import { rest } from '../support/http';
 import { makeUser, type TestUser } from '../support/factories';
 import { STORE_KINDS, listKeys, startAppOn } from '../support/storage';
 import { makeDataset, putChunk, resumableUpload, sha256 } from '../support/files';
+import { stopDigestThread } from '../../src/core/storage/digest-thread';
 
 const MiB = 1024 * 1024;
 
@@ -260,6 +261,43 @@ describe.each(STORE_KINDS)('resumable uploads on the %s store', (kind) => {
     expect(await t.app.services.upload.sweepExpired(em, 1000)).toBeGreaterThanOrEqual(1);
     expect(await listKeys(t.app.services.file.store, `${ds}/`)).toEqual([]);
     if (kind === 'filesystem') expect(await listKeys(t.app.services.file.store, '.')).toEqual([]);
+  });
+
+  test('a restart between chunks: the digest is rebuilt from the staged bytes once (filesystem) or loaded from the row (S3)', async () => {
+    const ds = await makeDataset(t, owner);
+    const chunk = 6 * MiB;
+    const size = 3 * chunk + 11;
+    const data = randomBytes(size);
+    const init = await initiate(ds, { filename: 'restart.bin', size, sha256_hash: sha256(data) });
+    const em = t.app.orm.em.fork();
+    const states = async () => {
+      const [row] = await em
+        .getConnection()
+        .execute<{ sha: boolean; crc: boolean }[]>(
+          'select sha256_state is not null as sha, crc32c_state is not null as crc from upload_session where unique_id = ?',
+          [init.body.upload_id],
+        );
+      return row;
+    };
+    const put = (from: number) => {
+      const end = Math.min(from + chunk, size) - 1;
+      return putChunk(uri(init), `bytes ${from}-${end}/${size}`, data.subarray(from, end + 1));
+    };
+    expect((await put(0)).status).toBe(308);
+    // the filesystem store keeps the state in this process; S3 keeps it in the row
+    const saved = kind === 's3';
+    expect(await states()).toEqual({ sha: saved, crc: saved });
+    expect((await put(chunk)).status).toBe(308);
+    expect(await states()).toEqual({ sha: saved, crc: saved });
+
+    await stopDigestThread(); // the kept states are gone, as after a restart or on another replica
+    expect((await put(2 * chunk)).status).toBe(308);
+    expect(await states()).toEqual({ sha: true, crc: true }); // rebuilt once, kept in the row since
+    await stopDigestThread();
+    const last = await put(3 * chunk);
+    expect(last).toMatchObject({ status: 200, body: { crc32c: crc32c(data), sha256_hash: sha256(data) } });
+    const done = await complete(ds, { upload_id: init.body.upload_id, sha256_hash: sha256(data) });
+    expect(done.body.sha256_hash).toBe(sha256(data));
   });
 
   test('the helper flow of the legacy client works end to end', async () => {

@@ -75,3 +75,34 @@ test('the digest carries its state across pieces (and batches)', async () => {
   expect(Buffer.from((await fox.finish()).crc32c, 'base64').toString('hex')).toBe('22620404');
   expect(crc32c).toHaveLength(8);
 });
+
+test('a kept digest continues only in its process at the offset it reached', async () => {
+  const data = Buffer.concat([
+    Buffer.from('The quick brown fox jumps over the lazy dog'),
+    Buffer.alloc(2 * 1024 * 1024 + 3, 9),
+  ]);
+  const first = (await OffThreadDigest.resume('upload-a', 0))!;
+  await first.update(data.subarray(0, 100));
+  expect(await first.save()).toBeNull(); // kept here, nothing for the row
+  expect(await OffThreadDigest.resume('upload-a', 99)).toBeNull();
+  expect(await OffThreadDigest.resume('upload-b', 100)).toBeNull();
+
+  // a chunk that fails leaves the kept state where it was
+  const failed = (await OffThreadDigest.resume('upload-a', 100))!;
+  await failed.update(Buffer.alloc(1024 * 1024 + 1, 1)); // more than a batch: it reaches the thread
+  failed.drop();
+  const second = (await OffThreadDigest.resume('upload-a', 100))!;
+  for (let i = 100; i < data.length; i += 700_000) await second.update(data.subarray(i, i + 700_000));
+  const { sha256, crc32c } = await second.finish();
+  expect(sha256).toBe(createHash('sha256').update(data).digest('hex'));
+  const saved = OffThreadDigest.start();
+  await saved.update(data);
+  expect((await saved.finish()).crc32c).toBe(crc32c);
+  expect(await OffThreadDigest.resume('upload-a', data.length)).toBeNull(); // finished: forgotten
+
+  const third = (await OffThreadDigest.resume('upload-c', 0))!;
+  await third.update(data.subarray(0, 10));
+  await third.save();
+  await stopDigestThread(); // a restart loses what the process kept
+  expect(await OffThreadDigest.resume('upload-c', 10)).toBeNull();
+});

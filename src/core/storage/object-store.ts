@@ -104,6 +104,13 @@ export interface ObjectStore {
   /** Assembles the parts into the object at `key` (of `size` bytes) and ends the write. */
   completeMultipart(key: string, uploadId: string, parts: PartRef[], size: number): Promise<void>;
 
+  /**
+   * The first `length` bytes its parts have written so far, where the store can read them back
+   * before completion (the filesystem store; S3 cannot). Resumable uploads use it to rebuild a
+   * digest kept in another process.
+   */
+  readStaged?(key: string, uploadId: string, length: number): Readable;
+
   /** Abandons a multipart write and frees its parts (best effort). */
   abortMultipart(key: string, uploadId: string): Promise<void>;
 }

@@ -30,7 +30,8 @@ const received = (s: UploadSession): string | null => (s.received > 0 ? `bytes=0
 /**
  * Receives the chunk PUTs of resumable uploads. Each chunk is streamed straight into the store
  * (an offset write on the filesystem, one multipart part on S3, or held in the session row
- * until it fills S3's minimum part), with the running SHA-256/CRC32C kept in the session.
+ * until it fills S3's minimum part), with the running SHA-256/CRC32C kept in the session row
+ * or, on the filesystem, in the process (see `digest`).
  */
 export class ChunkReceiver {
   constructor(private readonly store: ObjectStore) {}
@@ -116,6 +117,42 @@ export class ChunkReceiver {
     return em.map(UploadSession, rows[0]);
   }
 
+  /**
+   * The running digest of the session's received bytes. A session on a store that can read its
+   * staged bytes back (the filesystem) keeps a native SHA-256 in the process that received its
+   * last chunk (no state in the row). When a chunk lands on another process, or after a restart,
+   * the digest is rebuilt once from the staged bytes, and the session keeps its state in the row
+   * from then on (as on S3, whose staged parts cannot be read back), so a session moving between
+   * replicas is rebuilt at most once.
+   */
+  private async digest(s: UploadSession, pending: Buffer): Promise<OffThreadDigest> {
+    if (s.sha256State && s.crc32cState)
+      return OffThreadDigest.start({ sha256: s.sha256State, crc32c: s.crc32cState });
+    const readStaged = this.store.readStaged?.bind(this.store);
+    const multipartId = s.multipartId;
+    if (!readStaged || !multipartId) {
+      if (s.received > 0) throw new Error(`upload ${s.uniqueId} has received bytes but no digest state`);
+      return OffThreadDigest.start(null);
+    }
+    const kept = await OffThreadDigest.resume(s.uniqueId, s.received);
+    if (kept) return kept;
+    const rebuilt = OffThreadDigest.start(null);
+    try {
+      const staged = s.received - pending.length;
+      let read = 0;
+      for await (const chunk of readStaged(s.storageKey, multipartId, staged) as AsyncIterable<Buffer>) {
+        read += chunk.length;
+        await rebuilt.update(chunk);
+      }
+      if (read !== staged) throw new Error(`upload ${s.uniqueId}: ${read} staged bytes, expected ${staged}`);
+      if (pending.length) await rebuilt.update(pending);
+    } catch (err) {
+      rebuilt.drop();
+      throw err;
+    }
+    return rebuilt;
+  }
+
   private async write(
     em: EntityManager,
     s: UploadSession,
@@ -135,9 +172,7 @@ export class ChunkReceiver {
       s.multipartId = await this.store.createMultipart(s.storageKey);
       await em.nativeUpdate(UploadSession, { uniqueId: s.uniqueId }, { multipartId: s.multipartId });
     }
-    const digest = OffThreadDigest.start(
-      s.sha256State && s.crc32cState ? { sha256: s.sha256State, crc32c: s.crc32cState } : null,
-    );
+    const digest = await this.digest(s, pending);
     const update: Partial<UploadSession> = { received: end + 1 };
     try {
       const slice = new ChunkSlice(s.received - start, fresh, digest);
@@ -172,7 +207,7 @@ export class ChunkReceiver {
       });
     } else {
       const state = await digest.save();
-      Object.assign(update, { sha256State: state.sha256, crc32cState: state.crc32c });
+      Object.assign(update, { sha256State: state?.sha256 ?? null, crc32cState: state?.crc32c ?? null });
     }
     const moved = await em.nativeUpdate(
       UploadSession,

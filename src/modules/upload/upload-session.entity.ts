@@ -90,6 +90,10 @@ export class UploadSession {
   @Property({ type: BlobType, nullable: true })
   pending?: Buffer | null;
 
+  /**
+   * the running digests' saved state; both null while a process keeps a native SHA-256 of the
+   * received bytes instead (filesystem store: see ChunkReceiver.digest)
+   */
   @Property({ type: BlobType, nullable: true, fieldName: 'sha256_state' })
   sha256State?: Buffer | null;
 
