@@ -138,24 +138,34 @@ test('kill -9 mid-upload (each path) and mid-ingestion, then restart', async () 
     6 * MiB,
   );
   const operations = JSON.stringify({
-    query: 'mutation ($d: ID!, $f: Upload!) { addDatasetFile(dataset: $d, file: $f) { created } }',
-    variables: { d: ds, f: null },
+    query:
+      'mutation ($d: ID!, $f: Upload!, $g: Upload!) { a: addDatasetFile(dataset: $d, file: $f) { created } b: addDatasetFile(dataset: $d, file: $g) { created } }',
+    variables: { d: ds, f: null, g: null },
   });
-  const gqlHead = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${operations}\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="map"\r\n\r\n{"0":["variables.f"]}\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="0"; filename="cut-gql.bin"\r\n` +
-      `Content-Type: application/octet-stream\r\n\r\n`,
-  );
+  // one file used twice is spooled to a temporary file; one used once streams to the store
+  const gqlHead = (map: string, name: string) =>
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${operations}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="map"\r\n\r\n${map}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="0"; filename="${name}"\r\n` +
+        `Content-Type: application/octet-stream\r\n\r\n`,
+    );
+  const gqlHeaders = {
+    ...auth,
+    'apollo-require-preflight': 'true',
+    'content-type': `multipart/form-data; boundary=${boundary}`,
+    'transfer-encoding': 'chunked',
+  };
   const gqlReq = stalled(
     `${base}/graphql`,
-    {
-      ...auth,
-      'apollo-require-preflight': 'true',
-      'content-type': `multipart/form-data; boundary=${boundary}`,
-      'transfer-encoding': 'chunked',
-    },
-    gqlHead,
+    gqlHeaders,
+    gqlHead('{"0":["variables.f","variables.g"]}', 'cut-spooled.bin'),
+    6 * MiB,
+  );
+  const gqlStreamed = stalled(
+    `${base}/graphql`,
+    gqlHeaders,
+    gqlHead('{"0":["variables.f"]}', 'cut-streamed.bin'),
     6 * MiB,
   );
 
@@ -178,8 +188,9 @@ test('kill -9 mid-upload (each path) and mid-ingestion, then restart', async () 
 
   const objects = path.join(dataDir, 'objects');
   const scratchRoot = path.join(dataDir, 'tmp');
-  await until('the form upload writing its temporary file', () =>
-    files(path.join(objects, '.tmp')).some((f) => f.size > 0),
+  await until(
+    'the form and streamed GraphQL uploads writing their temporary files',
+    () => files(path.join(objects, '.tmp')).filter((f) => f.size > 0).length >= 2,
   );
   await until('the GraphQL upload spooling', () =>
     files(scratchRoot).some((f) => f.file.includes('capacitor-') && f.size > 0),
@@ -198,7 +209,7 @@ test('kill -9 mid-upload (each path) and mid-ingestion, then restart', async () 
 
   first.child.kill('SIGKILL');
   await first.exited;
-  for (const r of [cutChunk, formReq, gqlReq]) r.destroy();
+  for (const r of [cutChunk, formReq, gqlReq, gqlStreamed]) r.destroy();
   expect(files(path.join(objects, '.tmp')).length).toBeGreaterThan(0);
 
   const second = await start();

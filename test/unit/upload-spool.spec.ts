@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { WriteStream } from 'graphql-upload-ts';
-import { widenSpool } from '../../src/modules/file/upload-spool';
+import { widenSpool } from '../../src/core/graphql/upload-spool';
 
 /**
  * `followSpool` and `widenSpool` read internals of graphql-upload's spool (fs-capacitor's

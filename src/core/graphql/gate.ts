@@ -1,6 +1,5 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import { Lexer, Source, TokenKind, GraphQLError } from 'graphql';
-import { graphqlUploadExpress } from 'graphql-upload-ts';
 import type { ContextFactory } from '../context-factory';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
@@ -8,6 +7,7 @@ import { AppError, RETRY_AFTER_SECONDS, unauthenticated } from '../errors';
 import { databaseError } from '../db/errors';
 import { jsonProblem } from '../json-guard';
 import { closeIfUnread, declaredTooLarge } from '../http/unread-body';
+import { graphqlMultipart } from './multipart';
 
 /** What one caller may send to /graphql before anything is parsed. */
 export interface DocumentLimits {
@@ -89,7 +89,7 @@ export function graphqlGate(contexts: ContextFactory, config: Config): RequestHa
   const signedJson = express.json({ limit: limits.maxJsonBodyBytes });
   const anonymousBodyBytes = anonymous.bytes + 4096;
   const anonymousJson = express.json({ limit: anonymousBodyBytes });
-  const uploads = graphqlUploadExpress({
+  const uploads = graphqlMultipart({
     maxFileSize: limits.maxUploadBytes,
     maxFiles: limits.maxUploadFiles,
   });

@@ -1,6 +1,6 @@
 import type { MfidNode } from '../../core/graphql/preloaded';
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { GraphQLUpload, type FileUpload } from 'graphql-upload-ts';
+import { GraphQLUpload } from 'graphql-upload-ts';
 import type { RequestContext } from '../../core/context';
 import { AppError } from '../../core/errors';
 import { tooLarge } from '../../core/storage/hashing';
@@ -8,7 +8,7 @@ import { PageArgs, pageOf } from '../../core/graphql/page-args';
 import { toConnection } from '../../core/graphql/connect';
 import { Dataset } from '../dataset/dataset.entity';
 import { AssociatedFile } from './file.entity';
-import { followSpool } from './upload-spool';
+import type { ReceivedFile } from '../../core/graphql/multipart';
 import { AddFilePayload, FileConnection, RemoteFileInput, UpdateFileInput } from './file.types';
 
 /** graphql-upload reports its limits and malformed requests as HTTP errors: they read as the service's. */
@@ -54,7 +54,7 @@ export class FileResolver {
   })
   async addDatasetFile(
     @Arg('dataset', () => ID, { description: 'The dataset MFID.' }) dataset: string,
-    @Arg('file', () => GraphQLUpload, { description: 'The file.' }) file: Promise<FileUpload>,
+    @Arg('file', () => GraphQLUpload, { description: 'The file.' }) file: Promise<ReceivedFile>,
     @Arg('ingestor', () => String, { nullable: true, description: 'The ingestor to use (default: detect).' })
     ingestor: string | undefined,
     @Ctx() ctx: RequestContext,
@@ -63,7 +63,7 @@ export class FileResolver {
       const upload = await file;
       return await ctx.services.file.addStored(ctx, dataset, {
         filename: upload.filename,
-        open: () => followSpool(upload),
+        open: () => upload.open(),
         contentType: upload.mimetype,
         ingestor,
       });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
-import type { FileUpload, WriteStream } from 'graphql-upload-ts';
+import type { WriteStream } from 'graphql-upload-ts';
 
 /** Bytes read from the spool at a time: a read waits until this much more has been written. */
 const SPOOL_READ_BYTES = 1024 * 1024;
@@ -47,7 +47,7 @@ const read = (fd: number, length: number, position: number) =>
   });
 
 /**
- * The bytes of a GraphQL upload while graphql-upload spools them to a temporary file. The
+ * The bytes of a GraphQL upload while graphql-upload's spool writes them to a temporary file. The
  * reader follows the writer a megabyte behind: it reads only when at least `SPOOL_READ_BYTES`
  * more have been written (or the spool is complete), from the page cache, so the store is
  * written while the request arrives instead of after it. (graphql-upload's own reader reads
@@ -58,8 +58,7 @@ const read = (fd: number, length: number, position: number) =>
  * Memory stays bounded: the bytes wait on disk (or in the page cache), not in the process, apart
  * from the spool's 4 MiB write batch (`widenSpool`).
  */
-export function followSpool(upload: FileUpload): Readable {
-  const capacitor: WriteStream = upload.capacitor;
+export function followSpool(capacitor: WriteStream): Readable {
   const spool = capacitor as unknown as Spool;
   widenSpool(capacitor);
   let failure: Error | null = null;
@@ -67,7 +66,7 @@ export function followSpool(upload: FileUpload): Readable {
   // it cannot be made once the spool is gone (the request was cut off before we got here)
   let keepAlive: Readable | null = null;
   try {
-    keepAlive = upload.createReadStream();
+    keepAlive = capacitor.createReadStream();
   } catch (err) {
     failure = err instanceof Error ? err : new Error(String(err));
   }
