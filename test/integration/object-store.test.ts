@@ -118,6 +118,23 @@ describe.each(Object.keys(fixtures))('ObjectStore contract: %s', (kind) => {
     expect(await listKeys(store, 'ds3/')).toEqual([]);
   });
 
+  test('a put whose source fails after several parts have gone out leaves nothing', async () => {
+    let sent = 0;
+    const source = new Readable({
+      read() {
+        if (sent >= 20 * MiB) {
+          this.destroy(new Error('client went away'));
+          return;
+        }
+        sent += MiB;
+        this.push(randomBytes(MiB));
+      },
+    });
+    await expect(store.put('ds3/cut', source)).rejects.toThrow('client went away');
+    expect(await store.head('ds3/cut')).toBeNull();
+    expect(await listKeys(store, 'ds3/')).toEqual([]);
+  });
+
   test('keys that could escape the store are refused', async () => {
     for (const key of ['../x', 'a/../../b', '/abs', '.tmp/x', 'a//b', '']) {
       await expect(store.put(key, Readable.from([Buffer.from('x')]))).rejects.toThrow('invalid object key');

@@ -8,13 +8,14 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  PutObjectCommand,
   S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Settings } from '../config';
 import type { Logger } from '../logger';
+import { AppError } from '../errors';
 import { HashingMeter } from './hashing';
 import { assertKey, attachmentDisposition } from './keys';
 import { countUpload } from '../metrics/registry';
@@ -33,9 +34,17 @@ import type {
 
 const MiB = 1024 ** 2;
 
-/** Streaming writes buffer at most PUT_PART_BYTES × PUT_QUEUE bytes per upload. */
+/**
+ * A streamed write (`put`) sends parts of PUT_PART_BYTES, PUT_QUEUE at a time while the next
+ * fills: (PUT_QUEUE + 1) part buffers per upload, reused for its whole length (only the pages a
+ * small file touches count). Parts double in size every PART_DOUBLING parts, so S3's 10,000
+ * parts hold 300 GiB (the buffers double with them).
+ */
 const PUT_PART_BYTES = 8 * MiB;
 const PUT_QUEUE = 2;
+const PART_DOUBLING = 2500;
+const MAX_PARTS = 10_000;
+const partBytes = (partNumber: number) => PUT_PART_BYTES * 2 ** Math.floor((partNumber - 1) / PART_DOUBLING);
 
 function isMissing(err: unknown): boolean {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -119,19 +128,17 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async put(key: string, body: Readable, opts: PutOptions = {}): Promise<StoredObject> {
+    assertKey(key);
     const meter = new HashingMeter(opts.maxBytes);
     body.on('error', (err) => meter.destroy(err));
     body.pipe(meter);
-    const upload = new Upload({
-      client: this.client,
-      params: { Bucket: this.bucket, Key: assertKey(key), Body: meter, ContentType: opts.contentType },
-      partSize: PUT_PART_BYTES,
-      queueSize: PUT_QUEUE,
-      leavePartsOnError: false,
-    });
+    const write = new StreamedWrite(this.client, this.bucket, key, opts.contentType);
     try {
-      await upload.done();
+      await write.from(meter);
     } catch (err) {
+      body.unpipe(meter);
+      meter.destroy();
+      await write.abandon(this.log);
       // a failed abort (some servers lack AbortMultipartUpload) must not hide the real cause
       throw meter.error ?? err;
     }
@@ -228,6 +235,131 @@ export class S3ObjectStore implements ObjectStore {
       );
     } catch (err) {
       this.log?.warn({ err, key }, 'could not abort a multipart upload (the bucket lifecycle must clean it)');
+    }
+  }
+}
+
+/**
+ * One streamed write to S3: the bytes are copied into part buffers; a stream that ends within
+ * the first part is one PutObject, a longer one a multipart upload with PUT_QUEUE parts in
+ * flight while the next fills (the stream is not read further until one is done).
+ */
+class StreamedWrite {
+  private uploadId: string | null = null;
+  private readonly parts: { PartNumber: number; ETag?: string }[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly free: Buffer[] = [];
+  private buf: Buffer | null = null;
+  private used = 0;
+  /** a part that failed: the write stops at the next chunk */
+  private failed: { err: unknown } | null = null;
+
+  constructor(
+    private readonly client: S3Client,
+    private readonly bucket: string,
+    private readonly key: string,
+    private readonly contentType: string | undefined,
+  ) {}
+
+  async from(stream: AsyncIterable<Buffer>): Promise<void> {
+    for await (const chunk of stream) {
+      if (this.failed) throw this.failed.err;
+      let offset = 0;
+      while (offset < chunk.length) {
+        this.buf ??= this.free.pop() ?? Buffer.allocUnsafeSlow(partBytes(this.parts.length + 1));
+        const n = chunk.copy(this.buf, this.used, offset);
+        this.used += n;
+        offset += n;
+        if (this.used === this.buf.length) await this.sendPart();
+      }
+    }
+    if (this.uploadId === null) {
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: this.key,
+          Body: this.buf ? this.buf.subarray(0, this.used) : Buffer.alloc(0),
+          ContentLength: this.used,
+          ContentType: this.contentType,
+        }),
+      );
+      return;
+    }
+    if (this.used > 0) await this.sendPart();
+    await Promise.all(this.inFlight);
+    await this.client.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: this.bucket,
+        Key: this.key,
+        UploadId: this.uploadId,
+        MultipartUpload: { Parts: this.parts },
+      }),
+    );
+  }
+
+  /** Sends the filled buffer as the next part, once fewer than PUT_QUEUE parts are in flight. */
+  private async sendPart(): Promise<void> {
+    const buf = this.buf;
+    if (!buf) return;
+    const length = this.used;
+    this.buf = null;
+    this.used = 0;
+    if (this.uploadId === null) {
+      const out = await this.client.send(
+        new CreateMultipartUploadCommand({
+          Bucket: this.bucket,
+          Key: this.key,
+          ContentType: this.contentType,
+        }),
+      );
+      if (!out.UploadId) throw new Error('CreateMultipartUpload returned no UploadId');
+      this.uploadId = out.UploadId;
+    }
+    while (this.inFlight.size >= PUT_QUEUE) await Promise.race(this.inFlight);
+    const partNumber = this.parts.length + 1;
+    if (partNumber > MAX_PARTS)
+      throw new AppError('PAYLOAD_TOO_LARGE', 'The file is larger than a streamed write to S3 can hold');
+    const part = { PartNumber: partNumber } as { PartNumber: number; ETag?: string };
+    this.parts.push(part);
+    const sent = this.client
+      .send(
+        new UploadPartCommand({
+          Bucket: this.bucket,
+          Key: this.key,
+          UploadId: this.uploadId,
+          PartNumber: partNumber,
+          Body: buf.subarray(0, length),
+          ContentLength: length,
+        }),
+      )
+      .then((out) => {
+        part.ETag = out.ETag;
+        // the buffer serves again while the parts keep its size
+        if (buf.length === partBytes(this.parts.length + 1)) this.free.push(buf);
+      });
+    this.inFlight.add(sent);
+    sent.then(
+      () => this.inFlight.delete(sent),
+      (err: unknown) => {
+        this.failed ??= { err };
+        this.inFlight.delete(sent);
+      },
+    );
+  }
+
+  /** After a failure: waits for the parts in flight, then aborts the multipart upload (best effort). */
+  async abandon(log?: Logger): Promise<void> {
+    await Promise.allSettled(this.inFlight);
+    if (this.uploadId === null) return;
+    try {
+      await this.client.send(
+        new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: this.key, UploadId: this.uploadId }),
+      );
+    } catch (err) {
+      log?.warn(
+        { err, key: this.key },
+        'could not abort a multipart upload (the bucket lifecycle must clean it)',
+      );
     }
   }
 }
