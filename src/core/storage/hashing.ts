@@ -15,7 +15,7 @@ export function tooLarge(maxBytes: number): AppError {
  * can report it even when a downstream library replaces it with its own.
  */
 export class HashingMeter extends Transform {
-  /** (not `size`: lib-storage would take a `size` property for the stream's total length) */
+  /** bytes that passed */
   bytes = 0;
   error: AppError | null = null;
   private readonly hash: Hash = createHash('sha256');

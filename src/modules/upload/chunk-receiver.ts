@@ -68,13 +68,15 @@ export class ChunkReceiver {
 
     const leased = await this.lease(em, session);
     try {
+      // the write's own final update frees the lease
       return await this.write(em, leased, range.start, range.end, body);
-    } finally {
+    } catch (err) {
       await em.nativeUpdate(
         UploadSession,
         { uniqueId: leased.uniqueId },
         { leaseUntil: null, leaseHolder: null },
       );
+      throw err;
     }
   }
 
@@ -173,7 +175,7 @@ export class ChunkReceiver {
       await em.nativeUpdate(UploadSession, { uniqueId: s.uniqueId }, { multipartId: s.multipartId });
     }
     const digest = await this.digest(s, pending);
-    const update: Partial<UploadSession> = { received: end + 1 };
+    const update: Partial<UploadSession> = { received: end + 1, leaseUntil: null, leaseHolder: null };
     try {
       const slice = new ChunkSlice(s.received - start, fresh, digest);
       const sliced = pipeline(body, slice);
