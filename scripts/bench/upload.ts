@@ -44,12 +44,35 @@ const median = (xs: number[]) => {
 };
 const ADMIN_KEY = `bench-admin-${randomBytes(16).toString('hex')}`;
 
-// s3rver ships no types
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const S3rver = require('s3rver') as new (opts: Record<string, unknown>) => {
-  run(): Promise<{ port: number }>;
-  close(): Promise<void>;
-};
+/**
+ * s3rver in a process of its own (as S3 is in a deployment): in this one it would share the
+ * event loop with the client sending the uploads, and the paths through the service (whose
+ * bytes go client → service → S3) would pay for the client's work twice on one thread, unlike
+ * the plain copies. Resolves with its port and a way to stop it.
+ */
+async function startS3rver(directory: string): Promise<{ port: number; close(): Promise<void> }> {
+  const code = `
+    const S3rver = require('s3rver');
+    new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: ${JSON.stringify(directory)},
+      configureBuckets: [{ name: 'bench' }] }).run().then(({ port }) => console.log(port));`;
+  const proc = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    proc.stdout.once('data', (d: Buffer) => {
+      resolve(Number(d.toString().trim()));
+    });
+    proc.once('exit', (c) => {
+      reject(new Error(`s3rver exited (${c})`));
+    });
+  });
+  return {
+    port,
+    close: async () => {
+      const exited = new Promise((r) => proc.once('exit', r));
+      proc.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
 
 interface Server {
   url: string;
@@ -262,14 +285,8 @@ async function main(): Promise<void> {
   const size = SIZE_MB * MiB;
 
   const s3Dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'bench-s3-'));
-  const s3 = new S3rver({
-    port: 0,
-    address: '127.0.0.1',
-    silent: true,
-    directory: s3Dir,
-    configureBuckets: [{ name: 'bench' }],
-  });
-  const { port: s3Port } = await s3.run();
+  const s3 = await startS3rver(s3Dir);
+  const s3Port = s3.port;
   const s3Env = {
     S3_BUCKET: 'bench',
     S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,

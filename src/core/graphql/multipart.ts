@@ -156,7 +156,8 @@ class SpooledFile {
  * `Upload` whose promise gives a `ReceivedFile`. The operations resolve as soon as `map` is
  * read, so resolvers run while the files arrive. A request with one file used in one place
  * streams it straight to its reader; otherwise each file is spooled to a temporary file
- * (resolvers may read them in any order, and more than once). Errors are `AppError`s (400, or 413 over a limit) and reject the files not yet received.
+ * (resolvers may read them in any order, and more than once). Errors are `AppError`s (400, or
+ * 413 over a limit) and fail the files not yet received.
  */
 export function readMultipart(req: Request, res: Response, limits: MultipartLimits): Promise<unknown> {
   return new Promise((resolve, reject) => {

@@ -38,7 +38,7 @@ const MiB = 1024 ** 2;
  * A streamed write (`put`) sends parts of PUT_PART_BYTES, PUT_QUEUE at a time while the next
  * fills: (PUT_QUEUE + 1) part buffers per upload, reused for its whole length (only the pages a
  * small file touches count). Parts double in size every PART_DOUBLING parts, so S3's 10,000
- * parts hold 300 GiB (the buffers double with them).
+ * parts hold about 290 GiB (the buffers double with them).
  */
 const PUT_PART_BYTES = 8 * MiB;
 const PUT_QUEUE = 2;
