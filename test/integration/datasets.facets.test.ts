@@ -19,6 +19,9 @@ let project: Project;
 let instrument: { id: string; name: string };
 let session: string;
 let word: string;
+/** keywords of this file's own (the vocabulary is shared: another file's 'Alpha' would label 'alpha') */
+let alpha: string;
+let secret: string;
 const ids: Record<string, string> = {};
 
 interface Facet {
@@ -70,6 +73,8 @@ beforeAll(async () => {
   instrument = { id: made.body.unique_id as string, name };
   session = unique('facets');
   word = unique('zorblat').replace(/[^a-z]/gi, '');
+  alpha = `alpha${word}`.toLowerCase();
+  secret = `secret${word}`.toLowerCase();
   // alice: three in the project (two with the instrument), one public, one private
   ids.p0 = await create(alice.key, {
     dataset_name: 'p0',
@@ -102,10 +107,10 @@ beforeAll(async () => {
   // stranger: one private dataset of their own
   ids.own = await create(stranger.key, { dataset_name: 'own', session_name: session, measurement: 'TEM' });
   for (const [id, keyword] of [
-    [ids.p0, 'alpha'],
-    [ids.p1, 'alpha'],
-    [ids.pub, 'alpha'],
-    [ids.priv, 'secretword'],
+    [ids.p0, alpha],
+    [ids.p1, alpha],
+    [ids.pub, alpha],
+    [ids.priv, secret],
   ]) {
     const res = await rest(t.url, 'POST', `/datasets/${id}/keywords`, { key: alice.key, body: { keyword } });
     expect(res.status).toBe(201);
@@ -132,7 +137,7 @@ test('each caller counts exactly what they may read, in every dimension', async 
   expect(mine.project).toEqual([
     { value: project.uniqueId, label: project.title ?? project.projectId, count: 3 },
   ]);
-  expect(counts(mine.keyword)).toEqual({ alpha: 3, secretword: 1 });
+  expect(counts(mine.keyword)).toEqual({ [alpha]: 3, [secret]: 1 });
   expect(mine.data_type).toEqual([{ value: 'raw', label: null, count: 1 }]);
   expect(mine.owner).toEqual([{ value: alice.user.uniqueId, label: alice.user.username ?? null, count: 5 }]);
   expect(mine.public).toEqual([
@@ -143,14 +148,14 @@ test('each caller counts exactly what they may read, in every dimension', async 
   // bob (project viewer): the three project datasets and the public one; never alice's private keyword
   const viewer = (await restFacets(bob.key, { session_name: session })).body;
   expect(viewer.total).toBe(4);
-  expect(counts(viewer.keyword)).toEqual({ alpha: 3 });
+  expect(counts(viewer.keyword)).toEqual({ [alpha]: 3 });
   expect(counts(viewer.measurement)).toEqual({ XRD: 2, SEM: 2 });
 
   // the stranger: the public dataset and their own
   const outside = (await gqlFacets(stranger.key, { sessionName: session })).data!.datasetFacets;
   expect(outside.total).toBe(2);
   expect(counts(outside.measurement)).toEqual({ SEM: 1, TEM: 1 });
-  expect(counts(outside.keyword)).toEqual({ alpha: 1 });
+  expect(counts(outside.keyword)).toEqual({ [alpha]: 1 });
   expect(outside.instrument).toEqual([]);
   expect(outside.project).toEqual([]);
   expect(counts(outside.owner)).toEqual({ [alice.user.uniqueId]: 1, [stranger.user.uniqueId]: 1 });
@@ -163,7 +168,7 @@ test('each caller counts exactly what they may read, in every dimension', async 
 test('facets follow the filters and agree with the list total', async () => {
   for (const [key, query] of [
     [alice.key, { session_name: session, measurement: 'XRD' }],
-    [alice.key, { session_name: session, keyword: 'alpha' }],
+    [alice.key, { session_name: session, keyword: alpha }],
     [bob.key, { session_name: session, project_id: project.projectId }],
     [alice.key, { session_name: session, public: false }],
     [stranger.key, { session_name: session, instrument_mfid: instrument.id }],
@@ -176,7 +181,7 @@ test('facets follow the filters and agree with the list total', async () => {
     .datasetFacets;
   expect(filtered.total).toBe(2);
   expect(counts(filtered.dataType)).toEqual({ raw: 1 });
-  expect(counts(filtered.keyword)).toEqual({ alpha: 2 });
+  expect(counts(filtered.keyword)).toEqual({ [alpha]: 2 });
 });
 
 test('text searches the fields and the metadata, only among readable datasets', async () => {
