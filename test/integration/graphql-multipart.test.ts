@@ -59,6 +59,13 @@ describe('GraphQL multipart requests', () => {
     name: 'operations',
     value: JSON.stringify({ query, variables }),
   });
+  /** two additions to `ds`: `a` of upload variable `first`, then `b` of `second` */
+  const twoAdds = (ds: string, first: string, second: string) =>
+    ops(`mutation ($d: ID!, $x: Upload!, $y: Upload!) { ${ADD('a', first)} ${ADD('b', second)} }`, {
+      d: ds,
+      x: null,
+      y: null,
+    });
   const files = async (ds: string) =>
     (await rest(t.url, 'GET', `/datasets/${ds}/files`, { key: owner.key })).body as { filename: string }[];
 
@@ -68,11 +75,7 @@ describe('GraphQL multipart requests', () => {
     const second = randomBytes(200_001);
     // the mutations run in order: `a` reads the second part, then `b` the first
     const r = await send([
-      ops(`mutation ($d: ID!, $x: Upload!, $y: Upload!) { ${ADD('a', 'y')} ${ADD('b', 'x')} }`, {
-        d: ds,
-        x: null,
-        y: null,
-      }),
+      twoAdds(ds, 'y', 'x'),
       { name: 'map', value: JSON.stringify({ one: ['variables.x'], two: ['variables.y'] }) },
       { name: 'one', filename: 'first.bin', data: first },
       { name: 'two', filename: 'second.bin', data: second },
@@ -85,11 +88,7 @@ describe('GraphQL multipart requests', () => {
 
     const twice = randomBytes(50_000);
     const again = await send([
-      ops(`mutation ($d: ID!, $x: Upload!, $y: Upload!) { ${ADD('a', 'x')} ${ADD('b', 'y')} }`, {
-        d: ds,
-        x: null,
-        y: null,
-      }),
+      twoAdds(ds, 'x', 'y'),
       { name: 'map', value: JSON.stringify({ only: ['variables.x', 'variables.y'] }) },
       { name: 'only', filename: 'twice.bin', data: twice },
     ]);

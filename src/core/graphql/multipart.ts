@@ -1,7 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { Request, RequestHandler, Response } from 'express';
-import { Upload, WriteStream, type FileUpload } from 'graphql-upload-ts';
+import { Upload, WriteStream, ignoreStream, type FileUpload } from 'graphql-upload-ts';
 import { AppError } from '../errors';
 import { tooLarge } from '../storage/hashing';
 import { followSpool } from './upload-spool';
@@ -55,12 +55,6 @@ function place(operations: unknown, path: string, upload: Upload): boolean {
   return false;
 }
 
-/** Reads a stream away (a file nobody will read, or the rest of a truncated one). */
-function ignore(stream: Readable): void {
-  stream.on('error', () => undefined);
-  stream.resume();
-}
-
 /**
  * A file part handed straight to its reader: the request is read only as fast as the file is
  * stored (busboy pauses the request while the buffer is full), with nothing written to disk.
@@ -77,7 +71,7 @@ class StreamedFile {
     part.on('limit', (): void => {
       this.fail(tooLarge(maxBytes));
       part.unpipe(this.out);
-      ignore(part);
+      ignoreStream(part);
     });
     part.on('error', (err: Error) => {
       this.fail(err);
@@ -104,7 +98,7 @@ class StreamedFile {
   release(): void {
     if (this.part.readableEnded) return;
     this.part.unpipe(this.out);
-    ignore(this.part);
+    ignoreStream(this.part);
     this.out.destroy();
   }
 }
@@ -121,7 +115,7 @@ class SpooledFile {
   constructor(part: Readable, maxBytes: number) {
     this.spool.on('error', () => {
       part.unpipe();
-      ignore(part);
+      ignoreStream(part);
     });
     part.on('limit', () => {
       this.failure = tooLarge(maxBytes);
@@ -261,13 +255,13 @@ export function readMultipart(req: Request, res: Response, limits: MultipartLimi
 
     parser.on('file', (field, part, info) => {
       if (!map) {
-        ignore(part);
+        ignoreStream(part);
         exit(badRequest(`Disordered multipart fields; files should follow 'map'`));
         return;
       }
       const upload = map.get(field);
       if (!upload || upload.file) {
-        ignore(part); // a part the map does not name: the rest of the request still counts
+        ignoreStream(part); // a part the map does not name: the rest of the request still counts
         return;
       }
       const file = single

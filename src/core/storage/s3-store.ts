@@ -138,7 +138,8 @@ export class S3ObjectStore implements ObjectStore {
     } catch (err) {
       body.unpipe(meter);
       meter.destroy();
-      await write.abandon(this.log);
+      const uploadId = await write.settle();
+      if (uploadId !== null) await this.abortMultipart(key, uploadId);
       // a failed abort (some servers lack AbortMultipartUpload) must not hide the real cause
       throw meter.error ?? err;
     }
@@ -347,19 +348,9 @@ class StreamedWrite {
     );
   }
 
-  /** After a failure: waits for the parts in flight, then aborts the multipart upload (best effort). */
-  async abandon(log?: Logger): Promise<void> {
+  /** After a failure: waits for the parts in flight; the multipart upload to abort, if any. */
+  async settle(): Promise<string | null> {
     await Promise.allSettled(this.inFlight);
-    if (this.uploadId === null) return;
-    try {
-      await this.client.send(
-        new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: this.key, UploadId: this.uploadId }),
-      );
-    } catch (err) {
-      log?.warn(
-        { err, key: this.key },
-        'could not abort a multipart upload (the bucket lifecycle must clean it)',
-      );
-    }
+    return this.uploadId;
   }
 }
