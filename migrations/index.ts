@@ -25,6 +25,7 @@ import { Migration20261124201511_dataset_total as M22 } from './Migration2026112
 import { Migration20261124211500_dataset_tally_statement_trigger as M23 } from './Migration20261124211500_dataset_tally_statement_trigger';
 import { Migration20261124212000_keyword_tally_statement_trigger as M24 } from './Migration20261124212000_keyword_tally_statement_trigger';
 import { Migration20261124213000_metadata_value_reach as M25 } from './Migration20261124213000_metadata_value_reach';
+import { Migration20261126090000_issued_mfid as M26 } from './Migration20261126090000_issued_mfid';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -54,4 +55,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124211500_dataset_tally_statement_trigger', class: M23 },
   { name: 'Migration20261124212000_keyword_tally_statement_trigger', class: M24 },
   { name: 'Migration20261124213000_metadata_value_reach', class: M25 },
+  { name: 'Migration20261126090000_issued_mfid', class: M26 },
 ];

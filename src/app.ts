@@ -174,7 +174,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
     logger: log,
     onQuery: opts.onQuery,
   });
-  await migrate(orm);
+  await migrate(orm, log);
   const releaseLiveness = await holdLiveness(orm, opts.databaseUrl, log);
   const services = createServices({ config, log });
   await initServices(services, orm.em.fork(), config);

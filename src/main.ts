@@ -87,7 +87,7 @@ async function main(): Promise<void> {
       poolMax: config.dbPoolMax,
       logger: log,
     });
-    await migrate(orm);
+    await migrate(orm, log);
     const releaseLiveness = await holdLiveness(orm, databaseUrl, log);
     const services = createServices({ config, log });
     await initServices(services, orm.em.fork(), config);

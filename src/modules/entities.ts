@@ -31,6 +31,7 @@ import { ServiceSetting } from './setting/setting.entity';
 import { AccessGroup, AccessGroupMember } from './access/access-group.entity';
 import { JoinRequest } from './join-request/join-request.entity';
 import { Job } from '../core/jobs/job.entity';
+import { IssuedMfid, MfidCollision } from '../core/db/issued-mfid.entity';
 import { IngestionRequest } from './ingestion/ingestion-request.entity';
 import { AnalysisRequest } from './analysis/analysis-request.entity';
 import { DomainEvent } from './event/event.entity';
@@ -75,6 +76,8 @@ export const ENTITIES = [
   AccessGroupMember,
   JoinRequest,
   Job,
+  IssuedMfid,
+  MfidCollision,
   IngestionRequest,
   AnalysisRequest,
   DomainEvent,

@@ -67,7 +67,7 @@ const MIGRATION_LOCK = 7247_1000;
  * Applies pending migrations under a PostgreSQL advisory lock, so replicas starting together
  * apply them once. Returns the name of the newest applied migration (the schema revision).
  */
-export async function migrate(orm: MikroORM): Promise<string | null> {
+export async function migrate(orm: MikroORM, log?: Logger): Promise<string | null> {
   const knex = orm.em.getConnection().getKnex();
   const pool = knex.client as {
     acquireConnection(): Promise<object>;
@@ -82,7 +82,26 @@ export async function migrate(orm: MikroORM): Promise<string | null> {
     await knex.raw('select pg_advisory_unlock(?)', [MIGRATION_LOCK]).connection(conn);
     await pool.releaseConnection(conn);
   }
+  if (log) await reportMfidCollisions(orm, log);
   return schemaRevision(orm);
+}
+
+/**
+ * Warns of every MFID the database held for more than one record before each MFID was kept for
+ * one record forever (`mfid_collision`, found by its migration), until an administrator resolves
+ * them (docs/operations.md, "MFID collisions").
+ */
+async function reportMfidCollisions(orm: MikroORM, log: Logger): Promise<void> {
+  const rows = await orm.em
+    .getConnection()
+    .execute<{ mfid: string; detail: string }[]>(
+      'select mfid, detail from mfid_collision order by mfid limit 21',
+    );
+  if (rows.length === 0) return;
+  log.warn(
+    { collisions: rows.slice(0, 20), more: rows.length > 20 },
+    'MFIDs held by more than one record before this version: per-resource rows (metadata, history, grants) of these may be shared; see docs/operations.md, "MFID collisions"',
+  );
 }
 
 export async function schemaRevision(orm: MikroORM): Promise<string | null> {

@@ -130,7 +130,8 @@ export class OwnedRecords<T extends OwnedRecordEntity<string>, K extends string>
           });
           return record;
         }),
-      `a ${this.kind.type} with unique_id ${uniqueId} already exists`,
+      // one answer whatever holds or held it: the kind, readability or removal of that record stay unsaid
+      `unique_id ${uniqueId} is taken`,
     );
   }
 

@@ -1,3 +1,4 @@
+import { uniquely } from '../../core/db/unique';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../../core/db/raw';
 import type { Caller, RequestContext } from '../../core/context';
@@ -147,7 +148,8 @@ export class UserService {
       isPlatformAdmin: input.isPlatformAdmin ?? false,
     });
     await this.assertIdentifiersFree(em, user);
-    await em.persist(user).flush();
+    // a unique_id issued to a record of another kind, or a concurrent create
+    await uniquely(() => em.persist(user).flush(), 'the unique_id, username or email is taken');
     return user;
   }
 
