@@ -67,6 +67,7 @@ export function createWebhookDispatcher(deps: {
     contexts: deps.contexts,
     resources: services.resource,
     datasets: services.dataset,
+    references: services.references,
     log: deps.log,
     settings: deps.config.webhooks,
   });

@@ -62,6 +62,7 @@ import { EventPolicy } from './event/event.policy';
 import { HistoryService } from './event/history.service';
 import { EventFeed } from './event/event-feed';
 import { LiveEvents } from './event/live-events';
+import { RecordReferences } from './event/record-references';
 import { WebhookService } from './webhook/webhook.service';
 import { WebhookPolicy } from './webhook/webhook.policy';
 
@@ -172,9 +173,10 @@ export function createServices({ config, log }: ServiceDeps) {
   const graph = new GraphService(access, project);
   const search = new SearchService(access, project);
   const deletion = new DeletionService(resource, new DeletionPolicy(resource), events);
-  const history = new HistoryService(new EventPolicy(resource));
+  const references = new RecordReferences(access);
+  const history = new HistoryService(new EventPolicy(resource), references);
   const eventFeed = new EventFeed(config.subscriptions.pollIntervalMs);
-  const liveEvents = new LiveEvents({ feed: eventFeed, resources: resource, users: user });
+  const liveEvents = new LiveEvents({ feed: eventFeed, resources: resource, users: user, references });
   const webhook = new WebhookService({ resources: resource, projects: project, policy: new WebhookPolicy() });
   const jobs = new JobQueue({
     prefix: config.jobs.queuePrefix,
@@ -207,6 +209,7 @@ export function createServices({ config, log }: ServiceDeps) {
   return {
     events,
     history,
+    references,
     eventFeed,
     liveEvents,
     webhook,

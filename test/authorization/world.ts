@@ -178,8 +178,9 @@ export async function buildWorld(t: TestApp, cast: Cast, visibility: Visibility)
   await ok(rest(t.url, 'PATCH', `/webhooks/${w.webhook}`, { key: owner.key, body: { active: false } }));
   // a delivery in its log: the dataset's first event, recorded as the dispatcher records one
   const [delivery] = await t.app.orm.em.getConnection().execute<{ id: string }[]>(
-    `insert into webhook_delivery (subscription_id, event_seq, event_id, event_type, resource_id, status)
-     select ?, id, event_id, type, resource_id, 'failed' from domain_event where resource_id = ? order by id limit 1
+    `insert into webhook_delivery (subscription_id, event_seq, event_id, event_type, resource_id, status, attempts, last_error)
+     select ?, id, event_id, type, resource_id, 'failed', 1, 'the receiver answered 500'
+     from domain_event where resource_id = ? order by id limit 1
      returning id`,
     [w.webhook, w.dataset],
   );

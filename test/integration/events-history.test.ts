@@ -1,7 +1,7 @@
 import { startTestApp, type TestApp } from '../support/app';
 import { gql, rest } from '../support/http';
 import { grant, makeUser, type TestUser } from '../support/factories';
-import { newDataset } from '../support/catalog';
+import { newDataset, newSample } from '../support/catalog';
 
 let t: TestApp;
 let owner: TestUser;
@@ -145,6 +145,112 @@ describe('history', () => {
       type: 'project.members_changed',
       payload: { changes: [{ user_id: viewer.user.uniqueId, from: null, to: 'contributor' }] },
     });
+  });
+});
+
+describe('references to records the reader may not read', () => {
+  interface Entry {
+    type: string;
+    payload: Record<string, unknown>;
+  }
+  const links = (entries: Entry[]) =>
+    entries.filter((e) => e.type === 'link.added').map((e) => [e.payload.parent_id, e.payload.child_id]);
+  const ok = async (res: Promise<{ status: number; body: unknown }>) => {
+    const r = await res;
+    if (r.status >= 300) throw new Error(`${r.status} ${JSON.stringify(r.body)}`);
+  };
+
+  test("links to carol's private records stay in bob's history without their MFIDs", async () => {
+    const [bob, carol] = await Promise.all([makeUser(t.app), makeUser(t.app)]);
+    const ds = await newDataset(t.url, bob.key);
+    const bobSample = await newSample(t.url, bob.key);
+    const hiddenSample = await newSample(t.url, carol.key);
+    const hiddenDataset = await newDataset(t.url, carol.key);
+    // carol may link to bob's records (contribute), and read their history (admin)
+    await grant(t.app, ds, 'dataset', 'user', carol.user.uniqueId, 'admin');
+    await grant(t.app, bobSample, 'sample', 'user', carol.user.uniqueId, 'admin');
+    await ok(rest(t.url, 'POST', `/datasets/${ds}/samples/${hiddenSample}`, { key: carol.key }));
+    await ok(
+      rest(t.url, 'POST', '/resources/links', {
+        key: carol.key,
+        body: { parent_mfid: hiddenDataset, child_mfid: ds },
+      }),
+    );
+    await ok(
+      rest(t.url, 'POST', '/resources/links', {
+        key: carol.key,
+        body: { parent_mfid: hiddenSample, child_mfid: bobSample },
+      }),
+    );
+    await ok(rest(t.url, 'POST', `/datasets/${ds}/samples/${bobSample}`, { key: bob.key }));
+    const hidden = [hiddenSample, hiddenDataset];
+    const leaks = (body: unknown) => hidden.filter((id) => JSON.stringify(body).includes(id));
+
+    const bobRest = await history(ds, bob.key);
+    expect(bobRest.status).toBe(200);
+    expect(leaks(bobRest.body)).toEqual([]);
+    // newest first: bob's own sample is named, carol's dataset and sample are null
+    expect(links(bobRest.body.items)).toEqual([
+      [bobSample, ds],
+      [null, ds],
+      [null, ds],
+    ]);
+    expect(bobRest.body.items[2].payload).toEqual({
+      kind: 'sample_dataset',
+      parent_id: null,
+      parent_type: 'sample',
+      child_id: ds,
+      child_type: 'dataset',
+      relationship_type: null,
+    });
+
+    const nodes = '{ nodes { type payload } }';
+    const q = `query($ds: ID!, $s: ID!) {
+      resourceHistory(id: $ds) ${nodes}
+      dataset(id: $ds) { history ${nodes} }
+      sample(id: $s) { history ${nodes} }
+    }`;
+    const bobGql = await gql(t.url, bob.key, q, { ds, s: bobSample });
+    expect(bobGql.errors).toBeUndefined();
+    expect(leaks(bobGql.data)).toEqual([]);
+    expect(links(bobGql.data.resourceHistory.nodes)).toEqual(links(bobRest.body.items));
+    expect(links(bobGql.data.dataset.history.nodes)).toEqual(links(bobRest.body.items));
+    expect(links(bobGql.data.sample.history.nodes)).toEqual([[null, bobSample]]);
+
+    // who may read the records sees them named
+    for (const reader of [carol, admin]) {
+      const seen = await history(ds, reader.key);
+      expect(links(seen.body.items)).toEqual([
+        [bobSample, ds],
+        [hiddenDataset, ds],
+        [hiddenSample, ds],
+      ]);
+      const viaGql = await gql(t.url, reader.key, q, { ds, s: bobSample });
+      expect(viaGql.errors).toBeUndefined();
+      expect(links(viaGql.data.dataset.history.nodes)).toEqual(links(seen.body.items));
+      expect(links(viaGql.data.sample.history.nodes)).toEqual([[hiddenSample, bobSample]]);
+    }
+  });
+
+  test('the references of a page are checked in one statement', async () => {
+    const [bob, carol] = await Promise.all([makeUser(t.app), makeUser(t.app)]);
+    const ds = await newDataset(t.url, bob.key);
+    await grant(t.app, ds, 'dataset', 'user', carol.user.uniqueId, 'contributor');
+    const statements = async () => {
+      await history(ds, bob.key); // warm-up outside the count
+      t.queries.length = 0;
+      expect((await history(ds, bob.key)).status).toBe(200);
+      return t.queries.length;
+    };
+    await ok(
+      rest(t.url, 'POST', `/datasets/${ds}/samples/${await newSample(t.url, carol.key)}`, { key: carol.key }),
+    );
+    const one = await statements();
+    for (const linker of [bob, carol, carol]) {
+      const sample = await newSample(t.url, linker.key);
+      await ok(rest(t.url, 'POST', `/datasets/${ds}/samples/${sample}`, { key: linker.key }));
+    }
+    expect(await statements()).toBe(one);
   });
 });
 

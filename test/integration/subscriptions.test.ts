@@ -216,3 +216,31 @@ test('at most SUBSCRIPTIONS_PER_KEY open subscriptions per key', async () => {
   expect(again.state.error).toBeUndefined();
   for (const s of [...open, again]) s.stop();
 });
+
+test("an event naming a record the subscriber may not read arrives without that record's MFID", async () => {
+  const admin = await makeUser(t.app, { admin: true });
+  const ds = await newDataset('linked');
+  const theirs = (
+    await rest(t.url, 'POST', '/samples', { key: stranger.key, body: { sample_name: 'private sample' } })
+  ).body.unique_id as string;
+  const mine = (
+    await rest(t.url, 'POST', '/samples', { key: owner.key, body: { sample_name: 'own sample' } })
+  ).body.unique_id as string;
+  const sub = subscribe(client(t, owner.key), RESOURCE, { r: ds });
+  await settle();
+  for (const sample of [theirs, mine]) {
+    const link = await rest(t.url, 'POST', '/resources/links', {
+      key: admin.key,
+      body: { parent_mfid: sample, child_mfid: ds },
+    });
+    expect(link.status).toBeLessThan(300);
+  }
+  expect(await sub.until(() => sub.events.filter((e) => e.type === 'link.added').length === 2)).toBe(true);
+  const links = sub.events.filter((e) => e.type === 'link.added').map((e) => e.payload);
+  expect(JSON.stringify(sub.events)).not.toContain(theirs);
+  expect(links).toEqual([
+    expect.objectContaining({ parent_id: null, child_id: ds }),
+    expect.objectContaining({ parent_id: mine, child_id: ds }),
+  ]);
+  sub.stop();
+});

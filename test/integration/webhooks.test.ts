@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { startTestApp, type TestApp } from '../support/app';
 import { gql, rest } from '../support/http';
 import { makeProject, makeUser, unique, type TestUser } from '../support/factories';
-import { newDataset } from '../support/catalog';
+import { newDataset, newSample } from '../support/catalog';
 import { formUpload } from '../support/files';
 import { drainJobs } from '../support/jobs';
 import { verify } from '../../src/modules/webhook/webhook-signing';
@@ -175,12 +175,11 @@ describe('webhooks', () => {
     // access is checked at delivery time: after the revocation (and for it) other hears nothing
     expect(types(got)).toEqual(['dataset.updated']);
     expect(got[0].body.data.payload).toEqual({ changes: { measurement: { from: null, to: 'before' } } });
+    // what other may no longer read is counted, not listed
     const log = await rest(t.url, 'GET', `/webhooks/${sub.unique_id}/deliveries`, { key: other.key });
-    expect(log.body.items.map((d: { status: string }) => d.status)).toEqual([
-      'skipped',
-      'skipped',
-      'delivered',
-    ]);
+    expect(log.body.items.map((d: { status: string }) => d.status)).toEqual(['delivered']);
+    const read = await rest(t.url, 'GET', `/webhooks/${sub.unique_id}`, { key: other.key });
+    expect(read.body.skipped_count).toBe(2);
     // a subscription to a record one may not read is refused like a missing record
     expect(
       (
@@ -260,6 +259,7 @@ describe('webhooks', () => {
       contexts: t.app.contexts,
       resources: t.app.services.resource,
       datasets: t.app.services.dataset,
+      references: t.app.services.references,
       log: createLogger('silent'),
       settings: { ...t.app.config.webhooks, timeoutMs: 60_000 },
     });
@@ -329,5 +329,105 @@ describe('webhooks', () => {
     expect(gone.data.deleteWebhook).toBe(webhook.uniqueId);
     const list = await gql(t.url, other.key, `{ webhooks { uniqueId } }`);
     expect(list.data.webhooks.map((w: { uniqueId: string }) => w.uniqueId)).not.toContain(webhook.uniqueId);
+  });
+});
+
+describe('events on records the subscriber may not read', () => {
+  interface Logged {
+    id: number;
+    event_type: string;
+    resource_id: string;
+    status: string;
+  }
+  const deliveries = async (key: string, id: string) =>
+    (await rest(t.url, 'GET', `/webhooks/${id}/deliveries`, { key })).body.items as Logged[];
+  const skippedRows = (sub: string) =>
+    t.app.orm.em
+      .getConnection()
+      .execute<{ id: string; resource_id: string; last_error: string | null }[]>(
+        `select id, resource_id, last_error from webhook_delivery where subscription_id = ? and status = 'skipped'`,
+        [sub],
+      );
+
+  test("an unfiltered webhook counts another user's private events and never names them", async () => {
+    receiver.answer = () => 200;
+    const [bob, carol] = await Promise.all([makeUser(t.app), makeUser(t.app)]);
+    const sub = await subscribe(bob.key, {});
+    const hidden = await newSample(t.url, carol.key, { sample_name: 'carol private' });
+    await rest(t.url, 'PATCH', `/samples/${hidden}`, { key: carol.key, body: { sample_type: 'secret' } });
+    const mine = await newDataset(t.url, bob.key);
+
+    // fanned out but not attempted: not checked yet, so not listed
+    await t.app.webhooks.fanOut();
+    expect((await deliveries(bob.key, sub.unique_id)).map((d) => d.resource_id)).not.toContain(hidden);
+    await t.app.webhooks.drain();
+    // paused, its log stays as it is while other test files write events (the database is shared)
+    await rest(t.url, 'PATCH', `/webhooks/${sub.unique_id}`, { key: bob.key, body: { active: false } });
+
+    const log = await rest(t.url, 'GET', `/webhooks/${sub.unique_id}/deliveries`, { key: bob.key });
+    expect(JSON.stringify(log.body)).not.toContain(hidden);
+    expect(log.body.items).toContainEqual(
+      expect.objectContaining({ event_type: 'dataset.created', resource_id: mine, status: 'delivered' }),
+    );
+    expect(log.body.items.map((d: Logged) => d.status)).not.toContain('skipped');
+    expect(receiver.of(hidden)).toEqual([]);
+
+    // the count is the log's skipped rows, carol's two events among them, none naming its record
+    const skipped = await skippedRows(sub.unique_id);
+    expect(skipped.filter((r) => r.resource_id === hidden)).toHaveLength(2);
+    expect(skipped.every((r) => !r.last_error?.includes(hidden))).toBe(true);
+    const one = await rest(t.url, 'GET', `/webhooks/${sub.unique_id}`, { key: bob.key });
+    expect(one.body.skipped_count).toBe(skipped.length);
+    const all = await rest(t.url, 'GET', '/webhooks', { key: bob.key });
+    expect(all.body.items).toEqual([expect.objectContaining({ skipped_count: skipped.length })]);
+
+    const q = `query($id: ID!) {
+      webhooks { uniqueId skippedCount }
+      webhookDeliveries(id: $id) { id eventId eventType resourceId status lastError }
+    }`;
+    const viaGql = await gql(t.url, bob.key, q, { id: sub.unique_id });
+    expect(viaGql.errors).toBeUndefined();
+    expect(JSON.stringify(viaGql.data)).not.toContain(hidden);
+    expect(viaGql.data.webhooks).toEqual([{ uniqueId: sub.unique_id, skippedCount: skipped.length }]);
+    expect(viaGql.data.webhookDeliveries).toContainEqual(
+      expect.objectContaining({ eventType: 'dataset.created', resourceId: mine, status: 'delivered' }),
+    );
+
+    // a skipped delivery cannot be retried into view either
+    const redo = await rest(
+      t.url,
+      'POST',
+      `/webhooks/${sub.unique_id}/deliveries/${skipped[0].id}/redeliver`,
+      { key: bob.key },
+    );
+    expect(redo.status).toBe(404);
+    expect(JSON.stringify(redo.body)).not.toContain(hidden);
+    const redoGql = await gql(
+      t.url,
+      bob.key,
+      `mutation($id: ID!, $d: ID!) { redeliverWebhook(id: $id, delivery: $d) { resourceId } }`,
+      { id: sub.unique_id, d: skipped[0].id },
+    );
+    expect(redoGql.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+  });
+
+  test('the skipped counts of a list of webhooks take one statement', async () => {
+    const dave = await makeUser(t.app);
+    const statements = async () => {
+      await rest(t.url, 'GET', '/webhooks', { key: dave.key }); // warm-up outside the count
+      t.queries.length = 0;
+      const viaRest = await rest(t.url, 'GET', '/webhooks', { key: dave.key });
+      const restCount = t.queries.length;
+      t.queries.length = 0;
+      const viaGql = await gql(t.url, dave.key, '{ webhooks { uniqueId skippedCount } }');
+      expect(viaGql.errors).toBeUndefined();
+      expect(viaGql.data.webhooks).toHaveLength(viaRest.body.items.length);
+      return [restCount, t.queries.length];
+    };
+    await subscribe(dave.key, {});
+    const one = await statements();
+    await subscribe(dave.key, {});
+    await subscribe(dave.key, {});
+    expect(await statements()).toEqual(one);
   });
 });

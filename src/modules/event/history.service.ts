@@ -2,6 +2,7 @@ import type { RequestContext } from '../../core/context';
 import { rawQuery } from '../../core/db/raw';
 import { validationError } from '../../core/errors';
 import { decodeCursor, keysetPage, type KeysetPage } from '../../core/pagination';
+import type { RecordReferences } from './record-references';
 import type { AnyResource } from '../resource/resource.service';
 import type { EventPolicy } from './event.policy';
 import type { HistoryEntry } from './history.types';
@@ -33,10 +34,15 @@ export function toEntry(row: EventRow): HistoryEntry {
 
 /**
  * The history of a resource: its events, newest first, read from the outbox (append-only; it
- * outlives the resource). Cursors are event ids.
+ * outlives the resource). Cursors are event ids. A reference in a payload to a dataset or sample
+ * the reader may not read (now) is null: the entry stays, the other record's MFID does not show,
+ * as links and parents leave such records out.
  */
 export class HistoryService {
-  constructor(readonly policy: EventPolicy) {}
+  constructor(
+    readonly policy: EventPolicy,
+    private readonly references: RecordReferences,
+  ) {}
 
   /** A page of the history of `id` (live or removed), for those the policy lets read it. */
   async page(
@@ -110,6 +116,7 @@ export class HistoryService {
        order by id desc limit ?`,
       page.cursor ? [id, page.cursor, page.limit + 1] : [id, page.limit + 1],
     );
-    return keysetPage(rows.map(toEntry), page.limit);
+    const entries = rows.map(toEntry);
+    return keysetPage(await this.references.readableBy(ctx, entries), page.limit);
   }
 }

@@ -3,6 +3,7 @@ import { AppError, unauthenticated, validationError } from '../../core/errors';
 import type { ResourceService } from '../resource/resource.service';
 import type { UserService } from '../user/user.service';
 import type { EventFeed, FeedRow } from './event-feed';
+import type { RecordReferences } from './record-references';
 
 /** What a subscription follows: one resource, or every resource of one project. */
 export type LiveTarget = { resource: string } | { project: string };
@@ -11,6 +12,7 @@ export interface LiveEventsDeps {
   feed: EventFeed;
   resources: ResourceService;
   users: UserService;
+  references: RecordReferences;
 }
 
 /**
@@ -18,7 +20,7 @@ export interface LiveEventsDeps {
  * be readable when it starts (else the same NOT_FOUND as a read), and each event is checked when
  * it is sent, as the subscriber: the key must still be valid and the user enabled (else the
  * subscription ends with UNAUTHENTICATED), and the event's resource readable (else the event is
- * left out). A subscription to one resource hears of its removal, then ends.
+ * left out); references to records the subscriber may not read are null (RecordReferences). A subscription to one resource hears of its removal, then ends.
  */
 export class LiveEvents {
   constructor(private readonly deps: LiveEventsDeps) {}
@@ -80,7 +82,8 @@ export class LiveEvents {
             return { value: row, done: false };
           }
           try {
-            if (await this.readable(ctx, row)) return { value: row, done: false };
+            const visible = await this.visible(ctx, row);
+            if (visible) return { value: visible, done: false };
           } catch (err) {
             await end();
             throw err;
@@ -94,19 +97,24 @@ export class LiveEvents {
     return iterator;
   }
 
-  /** Whether the subscriber may read the event's resource now (its key checked again first). */
-  private async readable(ctx: RequestContext, row: FeedRow): Promise<boolean> {
+  /**
+   * The event as the subscriber may see it now (its key checked again first): null when they may
+   * not read its resource, its references to records they may not read set to null.
+   */
+  private async visible(ctx: RequestContext, row: FeedRow): Promise<FeedRow | null> {
     // the subscription's EntityManager lives as long as it does: nothing cached may decide
     ctx.em.clear();
     const caller = await this.deps.users.authenticate(ctx.em, ctx.caller.token);
     if (!caller) throw unauthenticated('The API key is invalid, expired or revoked');
+    const as = ctx.as(caller.user);
     try {
-      await this.deps.resources.find(ctx.as(caller.user), row.resource_id);
-      return true;
+      await this.deps.resources.find(as, row.resource_id);
     } catch (err) {
-      if (err instanceof AppError && err.code === 'NOT_FOUND') return false;
+      if (err instanceof AppError && err.code === 'NOT_FOUND') return null;
       throw err;
     }
+    const [visible] = await this.deps.references.readableBy(as, [row]);
+    return visible;
   }
 }
 

@@ -7,6 +7,7 @@ import type { Logger } from '../../core/logger';
 import type { EventRow } from '../event/history.service';
 import type { DatasetService } from '../dataset/dataset.service';
 import type { ResourceService } from '../resource/resource.service';
+import type { RecordReferences } from '../event/record-references';
 import { searchFilter, type SavedSearch } from './webhook-input';
 import { sign } from './webhook-signing';
 
@@ -18,6 +19,7 @@ export interface DispatcherDeps {
   contexts: ContextFactory;
   resources: ResourceService;
   datasets: DatasetService;
+  references: RecordReferences;
   log: Logger;
   settings: WebhookSettings;
 }
@@ -169,15 +171,16 @@ export class WebhookDispatcher {
   }
 
   private async deliver(em: EntityManager, d: Claimed): Promise<void> {
-    const why = await this.refusal(d);
-    if (why) {
+    const audience = await this.audience(d);
+    if ('why' in audience) {
       await rawQuery(
         em,
         `update webhook_delivery set status = 'skipped', last_error = ?, locked_until = null where id = ?`,
-        [why, d.id],
+        [audience.why, d.id],
       );
       return;
     }
+    const [{ payload }] = await this.deps.references.readableBy(audience.ctx, [d]);
     const timestamp = Math.floor(Date.now() / 1000);
     const body = JSON.stringify({
       type: d.type,
@@ -188,7 +191,7 @@ export class WebhookDispatcher {
         resource_type: d.resource_type,
         project_mfid: d.project_mfid,
         actor_id: d.actor_id,
-        payload: d.payload,
+        payload,
       },
     });
     let status: number | null = null;
@@ -252,14 +255,24 @@ export class WebhookDispatcher {
     if (error) this.log.info({ delivery: d.id, url: d.url, error }, 'webhook delivery failed');
   }
 
-  /** Why the owner of the subscription may not be told about this event now, or null. */
-  private async refusal(d: Claimed): Promise<string | null> {
+  /**
+   * The owner of the subscription, as whom the event is told, or why they may not be told about
+   * it now. The reason is kept on the skipped delivery, which is counted but never listed: it
+   * names no record.
+   */
+  private async audience(d: Claimed): Promise<{ ctx: RequestContext } | { why: string }> {
     let ctx: RequestContext;
     try {
       ctx = await this.deps.contexts.forUser(d.owner_id, `webhook-${d.id}`);
     } catch {
-      return 'the subscription owner no longer exists';
+      return { why: 'the subscription owner no longer exists' };
     }
+    const why = await this.refusal(ctx, d);
+    return why ? { why } : { ctx };
+  }
+
+  /** Why the owner (`ctx`) may not be told about this event now, or null. */
+  private async refusal(ctx: RequestContext, d: Claimed): Promise<string | null> {
     if (d.type === 'resource.removed') {
       // nothing left to check against: platform admins, and subscriptions naming the resource
       return ctx.isPlatformAdmin || d.sub_resource_id === d.resource_id

@@ -81,7 +81,8 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /**
  * One event to deliver to one subscription, and its log: attempts, the last response code and
- * error. Claimed under a lease (`lockedUntil`): a worker killed mid-delivery leaves it to be
+ * error (for a skipped one, why: naming no record, as skipped ones are counted, never listed).
+ * Claimed under a lease (`lockedUntil`): a worker killed mid-delivery leaves it to be
  * delivered again (at-least-once). Per subscription and resource, only the oldest pending
  * delivery is attempted, so a receiver sees a resource's events in order.
  */
@@ -121,7 +122,7 @@ export class WebhookDelivery {
   @Property({ length: 26 })
   resourceId!: string;
 
-  @Field(() => String, { description: 'pending, delivered, failed or skipped.' })
+  @Field(() => String, { description: 'pending, delivered or failed.' })
   @Enum({ items: () => DELIVERY_STATUSES, default: 'pending' })
   status: DeliveryStatus = 'pending';
 
@@ -139,7 +140,7 @@ export class WebhookDelivery {
   @Property({ type: 'integer', nullable: true })
   lastStatusCode?: number | null;
 
-  @Field(() => String, { nullable: true, description: 'The last error, or why it was skipped.' })
+  @Field(() => String, { nullable: true, description: 'The last error.' })
   @Property({ type: 'text', nullable: true })
   lastError?: string | null;
 

@@ -1,8 +1,11 @@
 import { NullableString, Type } from '../../core/rest/schema';
 import type { WebhookDelivery, WebhookSubscription } from './webhook.entity';
 
-/** A subscription on the REST shim; the secret is never part of it (only `create` returns it). */
-export function toLegacyWebhook(s: WebhookSubscription) {
+/**
+ * A subscription on the REST shim, with how many of its deliveries were skipped; the secret is
+ * never part of it (only `create` returns it).
+ */
+export function toLegacyWebhook(s: WebhookSubscription, skippedCount: number) {
   return {
     unique_id: s.uniqueId,
     owner_id: s.ownerId,
@@ -15,6 +18,7 @@ export function toLegacyWebhook(s: WebhookSubscription) {
     active: s.active,
     failure_streak: s.failureStreak,
     disabled_reason: s.disabledReason ?? null,
+    skipped_count: skippedCount,
     creation_time: s.creationTime.toISOString(),
   };
 }
@@ -51,6 +55,11 @@ export const WEBHOOK = Type.Object(
     active: Type.Boolean(),
     failure_streak: Type.Integer({ minimum: 0 }),
     disabled_reason: nullable,
+    skipped_count: Type.Integer({
+      minimum: 0,
+      description:
+        'events not delivered because the owner could not read their resource when they were due; the delivery log does not list them',
+    }),
     creation_time: Type.String({ format: 'date-time' }),
   },
   { title: 'Webhook' },
@@ -62,7 +71,7 @@ export const WEBHOOK_DELIVERY = Type.Object(
     event_id: Type.String(),
     event_type: Type.String(),
     resource_id: Type.String(),
-    status: Type.String({ description: 'pending, delivered, failed or skipped' }),
+    status: Type.String({ description: 'pending, delivered or failed' }),
     attempts: Type.Integer({ minimum: 0 }),
     last_status_code: Type.Union([Type.Integer(), Type.Null()]),
     last_error: nullable,

@@ -1,4 +1,17 @@
-import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import {
+  Arg,
+  Ctx,
+  Field,
+  FieldResolver,
+  ID,
+  InputType,
+  Int,
+  Mutation,
+  ObjectType,
+  Query,
+  Resolver,
+  Root,
+} from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import type { RequestContext } from '../../core/context';
 import { WebhookDelivery, WebhookSubscription } from './webhook.entity';
@@ -57,15 +70,24 @@ class CreatedWebhook {
   secret!: string;
 }
 
-@Resolver()
+@Resolver(() => WebhookSubscription)
 export class WebhookResolver {
   @Query(() => [WebhookSubscription], { description: 'Your webhook subscriptions (platform admins: all).' })
   webhooks(@Ctx() ctx: RequestContext) {
     return ctx.services.webhook.list(ctx);
   }
 
+  @FieldResolver(() => Int, {
+    description:
+      'Events not delivered because the owner could not read their resource when they were due; the log does not list them.',
+  })
+  skippedCount(@Root() webhook: WebhookSubscription, @Ctx() ctx: RequestContext) {
+    return ctx.services.webhook.skippedCount(ctx, webhook);
+  }
+
   @Query(() => [WebhookDelivery], {
-    description: 'The delivery log of a webhook subscription, newest first.',
+    description:
+      'The delivery log of a webhook subscription, newest first; skipped events are only counted (skippedCount).',
   })
   webhookDeliveries(
     @Arg('id', () => ID, { description: 'The subscription id.' }) id: string,

@@ -1,5 +1,7 @@
+import type { RequestContext } from '../../core/context';
 import { defineRoute, type Route } from '../../core/rest/route';
 import { Checked, MESSAGE, QInt, Type } from '../../core/rest/schema';
+import type { WebhookSubscription } from './webhook.entity';
 import type { WebhookInput } from './webhook-input';
 import { toLegacyDelivery, toLegacyWebhook, WEBHOOK, WEBHOOK_DELIVERY } from './webhook.legacy';
 
@@ -42,6 +44,10 @@ function input(body: unknown): WebhookInput {
   };
 }
 
+async function legacy(ctx: RequestContext, sub: WebhookSubscription) {
+  return toLegacyWebhook(sub, await ctx.services.webhook.skippedCount(ctx, sub));
+}
+
 /** Webhook subscriptions and their delivery logs (docs/events.md). */
 export const webhookRoutes: Route[] = [
   defineRoute(
@@ -59,7 +65,7 @@ export const webhookRoutes: Route[] = [
     },
     async (ctx, { body }) => {
       const { subscription, secret } = await ctx.services.webhook.create(ctx, input(body));
-      return { ...toLegacyWebhook(subscription), secret };
+      return { ...(await legacy(ctx, subscription)), secret };
     },
   ),
   defineRoute(
@@ -71,7 +77,8 @@ export const webhookRoutes: Route[] = [
       response: Type.Object({ items: Type.Array(WEBHOOK), total: Type.Integer({ minimum: 0 }) }),
     },
     async (ctx) => {
-      const items = (await ctx.services.webhook.list(ctx)).map(toLegacyWebhook);
+      const subs = await ctx.services.webhook.list(ctx);
+      const items = await Promise.all(subs.map((sub) => legacy(ctx, sub)));
       return { items, total: items.length };
     },
   ),
@@ -84,7 +91,7 @@ export const webhookRoutes: Route[] = [
       params: id,
       response: WEBHOOK,
     },
-    async (ctx, { params }) => toLegacyWebhook(await ctx.services.webhook.get(ctx, params.id)),
+    async (ctx, { params }) => legacy(ctx, await ctx.services.webhook.get(ctx, params.id)),
   ),
   defineRoute(
     {
@@ -97,7 +104,7 @@ export const webhookRoutes: Route[] = [
       response: WEBHOOK,
     },
     async (ctx, { params, body }) =>
-      toLegacyWebhook(await ctx.services.webhook.update(ctx, params.id, input(body))),
+      legacy(ctx, await ctx.services.webhook.update(ctx, params.id, input(body))),
   ),
   defineRoute(
     {
@@ -118,7 +125,7 @@ export const webhookRoutes: Route[] = [
       method: 'get',
       path: '/webhooks/:id/deliveries',
       tag,
-      summary: 'The delivery log of a subscription, newest first',
+      summary: 'The delivery log of a subscription, newest first (skipped events are only counted)',
       params: id,
       query: { limit: QInt('how many (default 100, at most 1000)', { minimum: 1 }) },
       response: Type.Object({ items: Type.Array(WEBHOOK_DELIVERY) }),

@@ -1,4 +1,8 @@
+import DataLoader from 'dataloader';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FilterQuery } from '@mikro-orm/core';
 import type { RequestContext } from '../../core/context';
+import { rawQuery } from '../../core/db/raw';
 import { assertNoProblems, notFound, type FieldProblem } from '../../core/errors';
 import { isMfid, newMfid } from '../../core/ids';
 import type { ProjectService } from '../project/project.service';
@@ -15,10 +19,39 @@ export interface WebhookDeps {
 }
 
 /**
+ * The deliveries of a subscription its log shows: those with an outcome (a response code or an
+ * error), so attempted after the dispatcher found the resource readable by the subscription's
+ * owner, and not skipped. A skipped one (not readable then) is only counted, and one not
+ * attempted yet has not been checked: neither names its resource anywhere.
+ */
+function listed(subscriptionId: string): FilterQuery<WebhookDelivery> {
+  return {
+    subscriptionId,
+    status: { $ne: 'skipped' },
+    $or: [{ lastStatusCode: { $ne: null } }, { lastError: { $ne: null } }],
+  };
+}
+
+/** The skipped deliveries of subscriptions, by subscription id, one statement per batch. */
+function skippedLoader(em: EntityManager): DataLoader<string, number> {
+  return new DataLoader<string, number>(async (ids) => {
+    const rows = await rawQuery<{ subscription_id: string; n: number }>(
+      em,
+      `select subscription_id, count(*)::int as n from webhook_delivery
+       where subscription_id in (?) and status = 'skipped' group by subscription_id`,
+      [[...ids]],
+    );
+    const counts = new Map(rows.map((r) => [r.subscription_id, r.n]));
+    return ids.map((id) => counts.get(id) ?? 0);
+  });
+}
+
+/**
  * Webhook subscriptions and their delivery logs: created by any user for what they may read
  * (a resource they name must be readable now; what is delivered is checked again at delivery
  * time), seen and changed by their owner and platform admins. The secret is returned once, by
- * `create`.
+ * `create`. Events skipped because the owner could not read their resource are counted, never
+ * listed (see `listed`).
  */
 export class WebhookService {
   readonly policy: WebhookPolicy;
@@ -116,17 +149,30 @@ export class WebhookService {
     return sub;
   }
 
-  /** The delivery log of a subscription, newest first. */
+  /** The delivery log of a subscription (skipped deliveries left out), newest first. */
   async deliveries(ctx: RequestContext, id: string, limit: number): Promise<WebhookDelivery[]> {
     const sub = await this.get(ctx, id);
-    return ctx.em.find(WebhookDelivery, { subscriptionId: sub.uniqueId }, { orderBy: { id: 'desc' }, limit });
+    return ctx.em.find(WebhookDelivery, listed(sub.uniqueId), { orderBy: { id: 'desc' }, limit });
   }
 
-  /** Delivers an event again (whatever its status), as soon as a worker gets to it. */
+  /**
+   * How many deliveries of a subscription its log holds as skipped (for the retention of the
+   * log): its owner could not read the event's resource when it was due. Batched: the
+   * subscriptions of one request share one statement.
+   */
+  async skippedCount(ctx: RequestContext, sub: WebhookSubscription): Promise<number> {
+    const loader = await ctx.memo('webhook.skipped', () => Promise.resolve(skippedLoader(ctx.em)));
+    return loader.load(sub.uniqueId);
+  }
+
+  /**
+   * Delivers an event of the log again (whatever its status), as soon as a worker gets to it; a
+   * delivery the log does not list (skipped, or not attempted yet) is not found.
+   */
   async redeliver(ctx: RequestContext, id: string, deliveryId: string): Promise<WebhookDelivery> {
     const sub = await this.get(ctx, id);
     const delivery = /^\d{1,18}$/.test(deliveryId)
-      ? await ctx.em.findOne(WebhookDelivery, { id: deliveryId, subscriptionId: sub.uniqueId })
+      ? await ctx.em.findOne(WebhookDelivery, { $and: [listed(sub.uniqueId), { id: deliveryId }] })
       : null;
     if (!delivery) throw notFound('Delivery', deliveryId);
     Object.assign(delivery, { status: 'pending', nextAttemptAt: new Date(), lockedUntil: null });
