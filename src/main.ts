@@ -140,8 +140,16 @@ function announceAdminKey(secret: string, userId: string): void {
   );
 }
 
+/**
+ * Stops on SIGTERM/SIGINT: each stopper in turn (the embedded database is closed, not killed),
+ * then exit. An error nothing handled (an uncaught exception, an unhandled rejection) is logged
+ * and takes the same way out, with exit code 1. A backstop: the service handles the failures of
+ * its own streams and promises, so one arriving here is a bug, and the process does not carry
+ * on in an unknown state.
+ */
 function installShutdown(log: Logger, stoppers: (() => Promise<void>)[], timeoutMs: number): void {
   let stopping = false;
+  let exitCode = 0;
   const stop = (signal: string) => {
     if (stopping) {
       log.warn({ signal }, 'second signal: exiting now');
@@ -159,7 +167,7 @@ function installShutdown(log: Logger, stoppers: (() => Promise<void>)[], timeout
     })()
       .then(() => {
         log.info('stopped');
-        process.exit(0);
+        process.exit(exitCode);
       })
       .catch((err: unknown) => {
         log.error({ err }, 'error during shutdown');
@@ -171,6 +179,19 @@ function installShutdown(log: Logger, stoppers: (() => Promise<void>)[], timeout
   });
   process.on('SIGINT', () => {
     stop('SIGINT');
+  });
+  const fatal = (kind: 'uncaughtException' | 'unhandledRejection', err: unknown) => {
+    // the logger stamps the request id when the error surfaced inside a request (logger.ts)
+    log.fatal({ err }, kind === 'uncaughtException' ? 'uncaught exception' : 'unhandled promise rejection');
+    exitCode = 1;
+    // while already stopping, the stop under way finishes (the database closes either way)
+    if (!stopping) stop(kind);
+  };
+  process.on('uncaughtException', (err) => {
+    fatal('uncaughtException', err);
+  });
+  process.on('unhandledRejection', (reason) => {
+    fatal('unhandledRejection', reason);
   });
 }
 

@@ -2,9 +2,20 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { ArgumentValidationError } from 'type-graphql';
-import { AppError, RETRY_AFTER_SECONDS } from '../errors';
+import { AppError, ERROR_TABLE, RETRY_AFTER_SECONDS } from '../errors';
 import { databaseError } from '../db/errors';
 import type { Logger } from '../logger';
+
+/**
+ * A request Apollo refuses with a 4xx status of its own but no code (a persisted query whose
+ * hash does not match its text, an unknown persisted-query version): Apollo would call it
+ * INTERNAL_SERVER_ERROR, but the fault is the client's.
+ */
+function isRequestError(err: GraphQLError): boolean {
+  if (err.extensions.code !== undefined) return false;
+  const status = (err.extensions.http as { status?: unknown } | undefined)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
 
 /** Apollo's formatError: AppError codes through the shared table; internals never leak. */
 export function formatGraphqlError(log: Logger) {
@@ -43,6 +54,12 @@ export function formatGraphqlError(log: Logger) {
     if (original instanceof GraphQLError && typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') {
       const { stacktrace: _drop, ...extensions } = formatted.extensions ?? {};
       return { ...formatted, extensions };
+    }
+    if (original instanceof GraphQLError && isRequestError(original)) {
+      return {
+        message: formatted.message,
+        extensions: { code: ERROR_TABLE.BAD_REQUEST.code },
+      };
     }
     log.error({ err: original, formatted }, 'unhandled GraphQL error');
     return {

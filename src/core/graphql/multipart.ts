@@ -1,10 +1,10 @@
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, finished, type Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { Request, RequestHandler, Response } from 'express';
 import { Upload, WriteStream, ignoreStream, type FileUpload } from 'graphql-upload-ts';
 import { AppError } from '../errors';
 import { tooLarge } from '../storage/hashing';
-import { followSpool } from './upload-spool';
+import { cutOff, followSpool } from './upload-spool';
 
 /** A file of a GraphQL multipart request, as the `Upload` scalar hands it to a resolver. */
 export interface ReceivedFile {
@@ -30,6 +30,11 @@ const STREAM_BUFFER = 1024 * 1024;
 const SPEC = 'https://github.com/jaydenseric/graphql-multipart-request-spec';
 
 const badRequest = (message: string) => new AppError('BAD_REQUEST', `${message} (${SPEC})`);
+/** A body that breaks off or is malformed is the client's error, however it shows up. */
+const unreadable = (err: Error): AppError =>
+  err instanceof AppError
+    ? err
+    : new AppError('BAD_REQUEST', `The multipart body cannot be read (${err.message})`);
 
 type Container = Record<string, unknown>;
 const isContainer = (v: unknown): v is Container => typeof v === 'object' && v !== null;
@@ -58,6 +63,8 @@ function place(operations: unknown, path: string, upload: Upload): boolean {
 /**
  * A file part handed straight to its reader: the request is read only as fast as the file is
  * stored (busboy pauses the request while the buffer is full), with nothing written to disk.
+ * Its end is passed on only once the whole request has arrived (`complete`): a request that
+ * breaks off after the file's bytes fails the file too, so nothing of it is kept.
  */
 class StreamedFile {
   private readonly out = new PassThrough({ highWaterMark: STREAM_BUFFER });
@@ -74,11 +81,11 @@ class StreamedFile {
       ignoreStream(part);
     });
     part.on('error', (err: Error) => {
-      this.fail(err);
+      this.fail(unreadable(err));
     });
     // the reader sees a failure through its own listener; one that has not started yet, at open
     this.out.on('error', () => undefined);
-    part.pipe(this.out);
+    part.pipe(this.out, { end: false });
   }
 
   open(): Readable {
@@ -89,24 +96,34 @@ class StreamedFile {
   }
 
   fail(err: Error): void {
-    if (this.failure || this.out.writableFinished) return;
+    if (this.failure || this.out.writableEnded) return;
     this.failure = err;
     this.out.destroy(err);
   }
 
-  /** The response is sent: the part nobody read (or stopped reading) is read away. */
+  /** The request has arrived whole (every part has ended): the reader gets the end. */
+  complete(): void {
+    if (!this.failure) this.out.end();
+  }
+
+  /**
+   * The response is sent (or the connection lost): the part nobody read (or stopped reading) is
+   * read away, and a reader still waiting for it fails.
+   */
   release(): void {
-    if (this.part.readableEnded) return;
-    this.part.unpipe(this.out);
-    ignoreStream(this.part);
-    this.out.destroy();
+    if (!this.part.readableEnded) {
+      this.part.unpipe(this.out);
+      ignoreStream(this.part);
+    }
+    this.fail(cutOff());
   }
 }
 
 /**
  * A file part written to a temporary file (graphql-upload-ts's spool) so that the request can
  * go on to the next part before this one is read: used when a request carries several files,
- * which resolvers may read in any order.
+ * which resolvers may read in any order. Like a streamed file, it is complete only once the
+ * whole request is; a failure before that drops the spool (and its temporary file).
  */
 class SpooledFile {
   private readonly spool = new WriteStream();
@@ -118,16 +135,14 @@ class SpooledFile {
       ignoreStream(part);
     });
     part.on('limit', () => {
-      this.failure = tooLarge(maxBytes);
       part.unpipe();
-      this.spool.destroy(this.failure);
+      this.fail(tooLarge(maxBytes));
     });
     part.on('error', (err: Error) => {
-      this.failure = err;
       part.unpipe();
-      this.spool.destroy(err);
+      this.fail(unreadable(err));
     });
-    part.pipe(this.spool);
+    part.pipe(this.spool, { end: false });
   }
 
   open(): Readable {
@@ -136,7 +151,13 @@ class SpooledFile {
   }
 
   fail(err: Error): void {
-    this.failure ??= err;
+    if (this.failure || this.spool.writableEnded) return;
+    this.failure = err;
+    this.spool.destroy(err);
+  }
+
+  complete(): void {
+    if (!this.failure) this.spool.end();
   }
 
   release(): void {
@@ -293,6 +314,7 @@ export function readMultipart(req: Request, res: Response, limits: MultipartLimi
         exit(badRequest(`Missing multipart field 'map'`));
         return;
       }
+      for (const file of files.values()) file.complete();
       for (const upload of map.values())
         if (!upload.file) upload.reject(new AppError('BAD_REQUEST', 'File missing in the request'));
     });
@@ -303,8 +325,9 @@ export function readMultipart(req: Request, res: Response, limits: MultipartLimi
     res.once('close', () => {
       for (const file of files.values()) file.release();
     });
-    req.once('close', () => {
-      if (!req.readableEnded) exit(new AppError('BAD_REQUEST', 'The request was cut off during the upload'));
+    // also a client gone while the caller was being checked, before this was called
+    finished(req, (err) => {
+      if (err) exit(cutOff());
     });
     req.pipe(parser);
   });

@@ -1,6 +1,11 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import type { WriteStream } from 'graphql-upload-ts';
+import { AppError } from '../errors';
+
+/** The failure of an upload whose request broke off before the file was whole. */
+export const cutOff = (): AppError =>
+  new AppError('BAD_REQUEST', 'The request was cut off during the upload');
 
 /** Bytes read from the spool at a time: a read waits until this much more has been written. */
 const SPOOL_READ_BYTES = 1024 * 1024;
@@ -77,7 +82,7 @@ export function followSpool(capacitor: WriteStream): Readable {
     w?.();
   };
   const fail = (err?: Error) => {
-    failure ??= err ?? new Error('the upload was cut off');
+    failure ??= err ?? cutOff();
     poke();
   };
   capacitor.on('write', poke);
@@ -108,6 +113,9 @@ export function followSpool(capacitor: WriteStream): Readable {
           wake = resolve;
         });
       }
+    } catch (err) {
+      // a read of a spool dropped meanwhile fails on its closed file: the drop's cause is the news
+      throw failure ?? err;
     } finally {
       capacitor.off('write', poke);
       capacitor.off('finish', poke);

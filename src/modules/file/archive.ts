@@ -62,12 +62,25 @@ export async function streamArchive(
       },
     );
   }
+  const output = zip.outputStream as Readable;
+  /** the objects being read into the archive */
+  const reading = new Set<Readable>();
   const add = (t: DownloadTarget) => {
     zip.addReadStreamLazy(names.take(t.filename), { size: t.size, compress: false, mtime }, (cb) => {
       store.get(t.key).then(
         (object) => {
-          if (object) cb(null, object.body);
-          else cb(new Error(`object ${t.key} is missing`), null as never);
+          if (!object) {
+            cb(new Error(`object ${t.key} is missing`), null as never);
+          } else if (output.destroyed) {
+            object.body.destroy();
+            cb(new Error('the archive was abandoned'), null as never);
+          } else {
+            // yazl listens to none of its input's errors: a failed read ends the archive
+            object.body.on('error', (err) => output.destroy(err));
+            reading.add(object.body);
+            object.body.once('close', () => reading.delete(object.body));
+            cb(null, object.body);
+          }
         },
         (err: unknown) => {
           cb(err, null as never);
@@ -75,16 +88,19 @@ export async function streamArchive(
       );
     });
   };
-  const output = zip.outputStream as Readable;
   zip.on('error', (err: Error) => output.destroy(err));
   res.status(200);
   res.setHeader('Content-Type', 'application/zip');
   res.setHeader('Content-Disposition', attachmentDisposition(archiveName));
   res.setHeader('X-Archive-Skipped', String(skipped.length));
-  // settled at once: a client that goes away mid-archive must not leave a rejection unhandled
+  // settled at once: a client that goes away mid-archive must not leave a rejection unhandled,
+  // nor the object being read open (the archive stops pulling from it, and never closes it)
   const sending = pipeline(output, res).then(
     () => null,
-    (err: unknown) => err,
+    (err: unknown) => {
+      for (const body of reading) body.destroy();
+      return err;
+    },
   );
   try {
     for await (const batch of targets) {

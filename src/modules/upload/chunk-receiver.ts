@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, conflict, validationError } from '../../core/errors';
 import { rawQuery } from '../../core/db/raw';
 import { HOLDER, leaseFree } from '../../core/db/liveness';
 import type { ObjectStore, PartRef } from '../../core/storage/object-store';
 import { OffThreadDigest } from '../../core/storage/digest-thread';
-import { ChunkSlice, collect, prepend } from './chunk-stream';
+import { ChunkSlice, collect, feed, prepend } from './chunk-stream';
 import { parseContentRange } from './content-range';
 import { UploadSession } from './upload-session.entity';
 
@@ -178,7 +177,7 @@ export class ChunkReceiver {
     const update: Partial<UploadSession> = { received: end + 1, leaseUntil: null, leaseHolder: null };
     try {
       const slice = new ChunkSlice(s.received - start, fresh, digest);
-      const sliced = pipeline(body, slice);
+      const sliced = feed(body, slice);
       if (!last && pending.length + fresh < minPart) {
         // too small for a part of its own: keep it in the session until more arrives
         const [bytes] = await Promise.all([collect(slice), sliced]);

@@ -1,4 +1,6 @@
 import { PassThrough, Readable, Transform, type TransformCallback } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { AppError, validationError } from '../../core/errors';
 import type { OffThreadDigest } from '../../core/storage/digest-thread';
 
 /**
@@ -21,7 +23,7 @@ export class ChunkSlice extends Transform {
     const from = Math.max(0, this.skip - this.seen);
     this.seen += chunk.length;
     if (this.seen > this.skip + this.wanted) {
-      done(new Error('the body is longer than its Content-Range'));
+      done(validationError('Content-Range', 'the body is longer than the range'));
       return;
     }
     const part = from > 0 ? chunk.subarray(from) : chunk;
@@ -35,9 +37,28 @@ export class ChunkSlice extends Transform {
   }
 
   override _flush(done: TransformCallback): void {
-    if (this.seen < this.skip + this.wanted) done(new Error('the body ended before its Content-Range did'));
+    if (this.seen < this.skip + this.wanted)
+      done(validationError('Content-Range', 'the body ended before the range did'));
     else done();
   }
+}
+
+/**
+ * Feeds a request body into `slice`, settling once the slice has taken it all (or failed).
+ * Unlike `pipeline`, a failing slice leaves the body alive and has the rest of it read away, so
+ * the client gets its 4xx instead of a reset connection; a body that breaks off (the client
+ * gone, also before this was called) fails the slice with a client error.
+ */
+export function feed(body: Readable, slice: ChunkSlice): Promise<void> {
+  finished(body).catch(() => {
+    slice.destroy(new AppError('BAD_REQUEST', 'The chunk was cut off: ask for the status and resume'));
+  });
+  slice.once('error', () => {
+    body.unpipe(slice);
+    body.resume();
+  });
+  body.pipe(slice);
+  return finished(slice, { readable: false });
 }
 
 /** Reads a (small) stream into memory. */
