@@ -32,3 +32,14 @@ export function keysetPage<T extends { uniqueId: string }>(rows: T[], limit: num
     rows.length > limit && items.length > 0 ? encodeCursor(items[items.length - 1].uniqueId) : null;
   return { items, nextCursor };
 }
+
+/**
+ * A page size as the caller named it (`first` of the GraphQL searches and `links`, `limit` of the
+ * REST graphs): refused naming that field below 1 or above `max`, where the service would name
+ * its own parameter.
+ */
+export function pageSize(field: string, value: number, max?: number): number {
+  if (value < 1) throw validationError(field, 'must be at least 1');
+  if (max !== undefined && value > max) throw validationError(field, `must be at most ${max}`);
+  return value;
+}

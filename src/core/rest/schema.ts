@@ -51,9 +51,16 @@ export function refused(reasons: Record<string, string>): Record<string, TSchema
 export const QBool = (description: string, def?: boolean) =>
   Type.Optional(Type.Boolean(def === undefined ? { description } : { description, default: def }));
 
-/** A query integer. */
-export const QInt = (description: string, opts: { minimum?: number; default?: number } = {}) =>
-  Type.Optional(Type.Integer({ description, ...opts }));
+/**
+ * The largest query integer unless a parameter declares its own maximum: PostgreSQL's and
+ * GraphQL's `Int`, so `offset` has one bound on both transports (README "API overview",
+ * docs/entity-graph.md §6a); an offset further on is no page of any list.
+ */
+export const MAX_QUERY_INT = 2 ** 31 - 1;
+
+/** A query integer, between `minimum` and `maximum` (MAX_QUERY_INT unless given); outside, 422. */
+export const QInt = (description: string, opts: { minimum: number; maximum?: number; default?: number }) =>
+  Type.Optional(Type.Integer({ description, maximum: MAX_QUERY_INT, ...opts }));
 
 /** A repeatable query parameter (`?x=a&x=b`); empty values are dropped. */
 export const QList = (description: string) =>
@@ -65,7 +72,7 @@ export const QStr = (description: string, opts: SchemaOptions = {}) =>
 
 /** `limit` of a list: the server's default page size when absent, clamped to its maximum. */
 export const LIMIT = QInt('page size (default DEFAULT_PAGE_SIZE, clamped to MAX_PAGE_SIZE)', { minimum: 1 });
-export const OFFSET = QInt('items to skip', { minimum: 0, default: 0 });
+export const OFFSET = QInt(`items to skip (at most ${MAX_QUERY_INT})`, { minimum: 0, default: 0 });
 /** `limit` and `offset` of an offset-paginated list. */
 export const OFFSET_PAGE = { limit: LIMIT, offset: OFFSET };
 

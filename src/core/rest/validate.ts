@@ -8,7 +8,14 @@ import { ECHOED, MESSAGES, REFUSED } from './schema';
  * type of each parameter, bodies checked as they are; the problems are answered with the
  * project's 422 body (`{detail, code: "BAD_USER_INPUT", fields}`), worded as the clients know them.
  */
-const ajv = new Ajv({ allErrors: true, useDefaults: true, verbose: true, strict: false });
+const ajv = new Ajv({
+  allErrors: true,
+  useDefaults: true,
+  verbose: true,
+  strict: false,
+  // a JSON body's 1e400 parses as Infinity: not an integer (nor a number)
+  strictNumbers: true,
+});
 ajv.addKeyword({ keyword: ECHOED, schemaType: 'boolean' });
 ajv.addKeyword({ keyword: REFUSED, schemaType: 'string' });
 ajv.addKeyword({ keyword: MESSAGES, schemaType: 'object' });
@@ -30,6 +37,9 @@ export function parseBool(name: string, raw: string): boolean {
   if (/^(false|0|no)$/i.test(raw)) return false;
   throw validationError(name, `must be a boolean (true/false), got "${raw}"`);
 }
+
+const range = (schema: PropertySchema): string =>
+  `must be between ${schema.minimum ?? Number.MIN_SAFE_INTEGER} and ${schema.maximum ?? Number.MAX_SAFE_INTEGER}`;
 
 function last(v: unknown): string | undefined {
   const value: unknown = Array.isArray(v) ? v[v.length - 1] : v;
@@ -60,7 +70,11 @@ export function decodeQuery(
     if (schema.type === 'integer') {
       if (value === '') continue;
       if (!/^-?\d+$/.test(value)) throw validationError(name, `must be an integer, got "${value}"`);
-      out[name] = Number(value);
+      // past 2^53 the digits no longer make the number (10^309 is Infinity): refused here, not
+      // left to a schema that might declare no maximum
+      const n = Number(value);
+      if (!Number.isSafeInteger(n)) throw validationError(name, range(schema));
+      out[name] = n;
     } else if (schema.type === 'boolean') {
       if (value !== '') out[name] = parseBool(name, value);
     } else out[name] = value;
@@ -122,7 +136,7 @@ function message(e: ErrorObject): string {
       return `must be at most ${(e.params as { limit: number }).limit} characters`;
     case 'minimum':
     case 'maximum':
-      return `must be between ${schema.minimum ?? Number.MIN_SAFE_INTEGER} and ${schema.maximum ?? Number.MAX_SAFE_INTEGER}`;
+      return range(schema);
     case 'enum':
       return `must be ${choices(schema.enum ?? [])}`;
     case 'additionalProperties':

@@ -182,7 +182,7 @@ export const DATASET_QUERY = {
   dataset_name: QStr('exact name'),
   owner_orcid: QStr("owner's ORCID"),
   timestamp: QStr('exact timestamp'),
-  size: QInt('exact size in bytes', { minimum: 0 }),
+  size: QInt('exact size in bytes', { minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
   data_format: QStr('exact data format'),
   data_type: QStr('exact data type'),
   session_name: QStr('exact session name'),

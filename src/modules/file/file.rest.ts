@@ -25,7 +25,12 @@ const REMOTE_FIELDS = {
   storage_path: text,
   access_note: text,
   size: Type.Optional(
-    Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: 0, description: 'bytes' }),
+    Type.Unsafe<number | null>({
+      type: ['integer', 'null'],
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'bytes',
+    }),
   ),
   sha256_hash: Type.Optional(NullableString({ description: '64 hexadecimal characters' })),
 };

@@ -1,3 +1,5 @@
+import type { RequestContext } from '../../core/context';
+import { pageSize } from '../../core/pagination';
 import { defineRoute, type Route } from '../../core/rest/route';
 import { QBool, QInt, QStr } from '../../core/rest/schema';
 import { NODE_LINK, toNodeLink } from './graph.legacy';
@@ -9,6 +11,10 @@ const GRAPH_PAGE = {
   limit: QInt('nodes per page (default and maximum GRAPH_MAX_NODES)', { minimum: 1 }),
   after: QStr('`graph.next` of the previous page'),
 };
+
+/** `limit` checked here, so that a refusal names it (the service names its `first`). */
+const pageLimit = (ctx: RequestContext, limit: number | undefined) =>
+  limit === undefined ? undefined : pageSize('limit', limit, ctx.config.limits.graphMaxNodes);
 
 export const graphRoutes: Route[] = [
   // without recursive: the direct neighbours; with recursive=True: the connected component
@@ -30,7 +36,7 @@ export const graphRoutes: Route[] = [
         await ctx.services.graph.entityGraph(ctx, params.id, {
           depth: query.recursive ? null : 1,
           direction: 'both',
-          first: query.limit,
+          first: pageLimit(ctx, query.limit),
           after: query.after,
         }),
       ),
@@ -47,7 +53,10 @@ export const graphRoutes: Route[] = [
     },
     async (ctx, { params, query }) =>
       toNodeLink(
-        await ctx.services.graph.projectGraph(ctx, params.pid, { first: query.limit, after: query.after }),
+        await ctx.services.graph.projectGraph(ctx, params.pid, {
+          first: pageLimit(ctx, query.limit),
+          after: query.after,
+        }),
       ),
   ),
 ];

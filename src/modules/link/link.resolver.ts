@@ -1,6 +1,7 @@
 import type { MfidNode } from '../../core/graphql/preloaded';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
+import { pageSize } from '../../core/pagination';
 import { Dataset } from '../dataset/dataset.entity';
 import { Sample } from '../sample/sample.entity';
 import { LinkResourcesInput, LinkResult, LinkedResource, toLinked } from './link.types';
@@ -22,7 +23,8 @@ export class LinkResolver {
     offset: number | undefined,
     @Ctx() ctx: RequestContext,
   ) {
-    const limit = first ?? ctx.config.limits.defaultPageSize;
+    const { defaultPageSize, maxPageSize } = ctx.config.limits;
+    const limit = pageSize('first', first ?? defaultPageSize, maxPageSize);
     return (await ctx.services.link.linksOf(ctx, id, { limit, offset: offset ?? 0 })).map(toLinked);
   }
 

@@ -1,5 +1,6 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
+import { pageSize } from '../../core/pagination';
 import { Dataset } from '../dataset/dataset.entity';
 import { Sample } from '../sample/sample.entity';
 import { Project } from '../project/project.entity';
@@ -20,7 +21,7 @@ export class SearchResolver {
     projectId: string | undefined,
     @Ctx() ctx: RequestContext,
   ) {
-    return ctx.services.search.datasets(ctx, { q, limit: first, projectId });
+    return ctx.services.search.datasets(ctx, { q, limit: pageSize('first', first), projectId });
   }
 
   @Query(() => [Sample], { description: 'Samples whose name resembles q.' })
@@ -31,7 +32,7 @@ export class SearchResolver {
     projectId: string | undefined,
     @Ctx() ctx: RequestContext,
   ) {
-    return ctx.services.search.samples(ctx, { q, limit: first, projectId });
+    return ctx.services.search.samples(ctx, { q, limit: pageSize('first', first), projectId });
   }
 
   @Query(() => [Project], { description: 'Projects whose title or slug resembles q.' })
@@ -40,7 +41,7 @@ export class SearchResolver {
     @Arg('first', () => Int, LIMIT) first: number,
     @Ctx() ctx: RequestContext,
   ) {
-    return ctx.services.search.projectsByName(ctx, { q, limit: first });
+    return ctx.services.search.projectsByName(ctx, { q, limit: pageSize('first', first) });
   }
 
   @Query(() => [Instrument], { description: 'Instruments whose name, type or manufacturer resembles q.' })
@@ -49,7 +50,7 @@ export class SearchResolver {
     @Arg('first', () => Int, LIMIT) first: number,
     @Ctx() ctx: RequestContext,
   ) {
-    return ctx.services.search.instruments(ctx, { q, limit: first });
+    return ctx.services.search.instruments(ctx, { q, limit: pageSize('first', first) });
   }
 
   @Query(() => [User], {
@@ -60,6 +61,6 @@ export class SearchResolver {
     @Arg('first', () => Int, LIMIT) first: number,
     @Ctx() ctx: RequestContext,
   ) {
-    return ctx.services.search.users(ctx, { q, limit: first });
+    return ctx.services.search.users(ctx, { q, limit: pageSize('first', first) });
   }
 }

@@ -14,6 +14,7 @@ import {
 } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import type { RequestContext } from '../../core/context';
+import { pageSize } from '../../core/pagination';
 import { WebhookDelivery, WebhookSubscription } from './webhook.entity';
 
 @InputType({ description: 'A webhook subscription to create (docs/events.md).' })
@@ -95,7 +96,7 @@ export class WebhookResolver {
     first: number | undefined,
     @Ctx() ctx: RequestContext,
   ) {
-    return ctx.services.webhook.deliveries(ctx, id, Math.min(Math.max(first ?? 100, 1), 1000));
+    return ctx.services.webhook.deliveries(ctx, id, pageSize('first', first ?? 100, 1000));
   }
 
   @Mutation(() => CreatedWebhook, {
