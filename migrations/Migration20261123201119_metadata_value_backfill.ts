@@ -1,5 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
-import { indexedValues } from '../src/modules/metadata/metadata-quantities';
+import { indexedValues } from './metadata-index';
 
 /** Fills the typed side index (`metadata_value`) of the documents stored before it existed. */
 export class Migration20261123201119_metadata_value_backfill extends Migration {

@@ -1,5 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
-import { indexedStrings } from '../src/modules/metadata/metadata-quantities';
+import { indexedStrings } from './metadata-index';
 
 /** Fills the string side index (`metadata_string`) of the documents stored before it existed. */
 export class Migration20261124155831_metadata_string_backfill extends Migration {

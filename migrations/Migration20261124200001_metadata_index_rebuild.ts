@@ -1,5 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
-import { indexedStrings, indexedValues, MAX_INDEXED } from '../src/modules/metadata/metadata-quantities';
+import { indexedStrings, indexedValues, MAX_INDEXED } from './metadata-index';
 
 /**
  * Rebuilds the side indexes of the documents whose rows changed meaning: those with a key that

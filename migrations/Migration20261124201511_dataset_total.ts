@@ -1,5 +1,27 @@
 import { Migration } from '@mikro-orm/migrations';
-import { datasetTotalRows as totalRows } from '../src/modules/dataset/dataset-total';
+
+
+/**
+ * The rows of `dataset_total` (without `id`, in its column order) that a set of datasets
+ * contributes: `source` selects their columns and `n` (+1 or -1). Each dataset counts under every
+ * dimension it has a value for (`all` always), once in its shard of the A rows and once in its P
+ * row (public: its shard, no owner or project) or V row (private: its owner and project, shard 0).
+ * A frozen copy of src/modules/dataset/dataset-total.ts as it stood when this migration was
+ * written (the test of the table's invariant compares the two).
+ */
+function totalRows(source: string): string {
+  return `select dims.dim, dims.value, sc.scope, sc.owner_id, sc.project_mfid, sc.shard, sum(c.n) as n
+    from ${source} c
+    cross join lateral (values ('all', null::varchar), ('owner', c.owner_id::varchar),
+      ('project', c.project_mfid::varchar), ('instrument', c.instrument_mfid::varchar),
+      ('measurement', c.measurement::varchar), ('data_type', c.data_type::varchar)) dims(dim, value)
+    cross join lateral (values ('A', null::varchar, null::varchar, hashtext(c.unique_id) & 7),
+      (case when c.public then 'P' else 'V' end, case when c.public then null else c.owner_id end,
+       case when c.public then null else c.project_mfid end,
+       case when c.public then hashtext(c.unique_id) & 7 else 0 end)) sc(scope, owner_id, project_mfid, shard)
+    where dims.dim = 'all' or dims.value is not null
+    group by 1, 2, 3, 4, 5, 6`;
+}
 
 export class Migration20261124201511_dataset_total extends Migration {
   override async up(): Promise<void> {

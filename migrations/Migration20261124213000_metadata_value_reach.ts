@@ -1,5 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
-import { indexedValues } from '../src/modules/metadata/metadata-quantities';
+import { indexedValues } from './metadata-index';
 
 /**
  * Rebuilds the numeric side index of the documents holding arrays within arrays: it used to

@@ -43,8 +43,8 @@ import {
   type AccessScope,
   type GrantSnapshot,
   type ScopeRow,
-} from './modules/access/access.service';
-import type { Permission } from './modules/access/permission';
+} from './modules/permission/access.service';
+import type { Permission } from './modules/permission/permission';
 import { apiDocument, mountRoutes, publicRoutes } from './modules/routes';
 import { docsRouter } from './core/rest/docs';
 import { HealthService } from './modules/health/health.service';

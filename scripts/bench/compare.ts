@@ -10,7 +10,7 @@ import { createLogger } from '../../src/core/logger';
 import { createApp } from '../../src/app';
 import { newMfid } from '../../src/core/ids';
 import { and } from '../../src/core/db/sql';
-import { notHiddenByDeletion } from '../../src/modules/deletion/deletion-visibility';
+import { notHiddenByDeletion } from '../../src/modules/permission/deletion-visibility';
 import { measure, ok, percentile, scratchDatabase, type Stats } from './lib';
 
 /**

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../../src/core/db/raw';
 import { newMfid } from '../../src/core/ids';
-import { indexedStrings, indexedValues } from '../../src/modules/metadata/metadata-quantities';
+import { indexedStrings, indexedValues } from '../../src/modules/metadata-store/metadata-quantities';
 import { datasetTotalRows } from '../../src/modules/dataset/dataset-total';
 import { benchService, ok, percentile } from './lib';
 

@@ -5,7 +5,7 @@ import { createApp, type App } from '../../src/app';
 import { rawQuery } from '../../src/core/db/raw';
 import { newMfid } from '../../src/core/ids';
 import type { RequestContext } from '../../src/core/context';
-import type { MetadataCondition } from '../../src/modules/metadata/metadata.filter';
+import type { MetadataCondition } from '../../src/modules/metadata-store/metadata.filter';
 import { scratchDatabase } from './lib';
 
 /**

@@ -8,7 +8,7 @@ import { createLogger } from '../../src/core/logger';
 import { createApp, type App } from '../../src/app';
 import { rawQuery } from '../../src/core/db/raw';
 import { newMfid } from '../../src/core/ids';
-import { PLAIN } from '../../src/modules/metadata/metadata-quantities';
+import { PLAIN } from '../../src/modules/metadata-store/metadata-quantities';
 import { initialJs, INITIAL_JS_BUDGET_BYTES } from '../lib/web-weight';
 import { percentile, scratchDatabase } from './lib';
 

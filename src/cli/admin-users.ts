@@ -3,7 +3,7 @@ import { createPeopleServices } from '../modules/services';
 import { User } from '../modules/user/user.entity';
 import { Project } from '../modules/project/project.entity';
 import { ProjectMember } from '../modules/project/project-member.entity';
-import { isGrantable } from '../modules/access/permission';
+import { isGrantable } from '../modules/permission/permission';
 import { withDatabase } from './admin-db';
 import { printResult, printRows } from './output';
 

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../modules/metadata/metadata-document';
+import { isPlainObject } from '../modules/metadata-store/metadata-document';
 
 /** JSON and YAML documents are read whole, up to this size. */
 export const MAX_DOCUMENT_BYTES = 32 * 1024 * 1024;

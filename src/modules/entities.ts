@@ -19,9 +19,9 @@ import { Sample } from './sample/sample.entity';
 import { DatasetLink } from './link/dataset-link.entity';
 import { SampleLink } from './link/sample-link.entity';
 import { DatasetSample } from './link/dataset-sample.entity';
-import { ScientificMetadata } from './metadata/scientific-metadata.entity';
-import { MetadataString } from './metadata/metadata-string.entity';
-import { MetadataValue } from './metadata/metadata-value.entity';
+import { ScientificMetadata } from './metadata-store/scientific-metadata.entity';
+import { MetadataString } from './metadata-store/metadata-string.entity';
+import { MetadataValue } from './metadata-store/metadata-value.entity';
 import { DeletionRequest } from './deletion/deletion-request.entity';
 import { DeletionAudit } from './deletion/deletion-audit.entity';
 import { AssociatedFile } from './file/file.entity';
@@ -34,7 +34,7 @@ import { Job } from '../core/jobs/job.entity';
 import { IssuedMfid, MfidCollision } from '../core/db/issued-mfid.entity';
 import { IngestionRequest } from './ingestion/ingestion-request.entity';
 import { AnalysisRequest } from './analysis/analysis-request.entity';
-import { DomainEvent } from './event/event.entity';
+import { DomainEvent } from './outbox/event.entity';
 import { WebhookDelivery, WebhookSubscription } from './webhook/webhook.entity';
 
 /**

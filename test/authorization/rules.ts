@@ -1,4 +1,4 @@
-import { rank, type Permission } from '../../src/modules/access/permission';
+import { rank, type Permission } from '../../src/modules/permission/permission';
 
 /**
  * The callers of the authorization matrix. Each holds one relationship to the records of the

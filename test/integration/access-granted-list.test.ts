@@ -4,7 +4,7 @@ import { makeUser, unique, type TestUser } from '../support/factories';
 import { newDataset } from '../support/catalog';
 import { rawQuery } from '../../src/core/db/raw';
 import { newMfid } from '../../src/core/ids';
-import { GRANTED_ID_LIST } from '../../src/modules/access/access.service';
+import { GRANTED_ID_LIST } from '../../src/modules/permission/access.service';
 
 /**
  * Lists see the records granted to the caller the same way whether the grants are few (their

@@ -2,7 +2,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { rest } from '../support/http';
 import { addMember, grant, makeProject, makeUser, unique, type TestUser } from '../support/factories';
 import { newDataset } from '../support/catalog';
-import type { AccessSubject } from '../../src/modules/access/access.service';
+import type { AccessSubject } from '../../src/modules/permission/access.service';
 import type { Project } from '../../src/modules/project/project.entity';
 
 /**

@@ -2,7 +2,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { gql } from '../support/http';
 import { makeUser, unique, type TestUser } from '../support/factories';
 import { newDataset, newSample } from '../support/catalog';
-import { MAX_INDEXED } from '../../src/modules/metadata/metadata-quantities';
+import { MAX_INDEXED } from '../../src/modules/metadata-store/metadata-quantities';
 
 /**
  * The adaptive plan of metadata conditions (metadata-plan.ts): three services over the same

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { App } from '../../src/app';
 import type { User } from '../../src/modules/user/user.entity';
-import type { GrantablePermission } from '../../src/modules/access/permission';
+import type { GrantablePermission } from '../../src/modules/permission/permission';
 import { Project } from '../../src/modules/project/project.entity';
 import { ProjectMember } from '../../src/modules/project/project-member.entity';
-import { AccessGrant, type ResourceType } from '../../src/modules/access/access-grant.entity';
+import { AccessGrant } from '../../src/modules/access/access-grant.entity';
+import { type ResourceType } from '../../src/modules/permission/permission';
 import { newMfid } from '../../src/core/ids';
 
 export const unique = (prefix: string): string => `${prefix}-${randomBytes(4).toString('hex')}`;

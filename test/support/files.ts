@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { TestApp } from './app';
 import { rest, type Reply } from './http';
 import { grant, makeUser, type TestUser } from './factories';
-import type { GrantablePermission } from '../../src/modules/access/permission';
+import type { GrantablePermission } from '../../src/modules/permission/permission';
 
 export const sha256 = (b: Buffer | string): string => createHash('sha256').update(b).digest('hex');
 

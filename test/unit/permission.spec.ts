@@ -8,7 +8,7 @@ import {
   isGrantable,
   refusal,
   type Action,
-} from '../../src/modules/access/permission';
+} from '../../src/modules/permission/permission';
 
 test('the ladder: each level allows what the levels below allow', () => {
   for (const action of Object.keys(ACTION_LEVEL) as Action[]) {

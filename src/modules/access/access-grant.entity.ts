@@ -1,11 +1,12 @@
 import { OptionalProps, Entity, Enum, Index, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { GRANTABLE_PERMISSIONS, type GrantablePermission } from './permission';
-
-export const PRINCIPAL_TYPES = ['user', 'project', 'group'] as const;
-export type PrincipalType = (typeof PRINCIPAL_TYPES)[number];
-
-export const RESOURCE_TYPES = ['dataset', 'sample', 'project', 'instrument'] as const;
-export type ResourceType = (typeof RESOURCE_TYPES)[number];
+import {
+  GRANTABLE_PERMISSIONS,
+  PRINCIPAL_TYPES,
+  RESOURCE_TYPES,
+  type GrantablePermission,
+  type PrincipalType,
+  type ResourceType,
+} from '../permission/permission';
 
 /**
  * A grant of a permission on one resource to one principal: a user (by unique_id), a project

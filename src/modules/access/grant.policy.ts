@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../core/context';
-import { grantReaches, type GrantRecord } from './access.service';
-import { allows, type Permission } from './permission';
+import { grantReaches, type GrantRecord } from '../permission/access.service';
+import { allows, type Permission } from '../permission/permission';
 
 /**
  * Who sees which grants of a resource. Any reader lists them: a caller who may manage the

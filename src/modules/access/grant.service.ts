@@ -8,11 +8,11 @@ import type { UserService } from '../user/user.service';
 import type { Project } from '../project/project.entity';
 import type { ProjectService } from '../project/project.service';
 import type { AnyResource, ResourceService } from '../resource/resource.service';
-import type { PrincipalType, ResourceType } from './access-grant.entity';
+import type { PrincipalType, ResourceType } from '../permission/permission';
 import type { AccessGroupService } from './access-group.service';
 import type { GrantPolicy } from './grant.policy';
-import { actorOf, type EventService } from '../event/event.service';
-import { PERMISSIONS, type GrantablePermission, type Permission } from './permission';
+import { actorOf, type EventService } from '../outbox/event.service';
+import { PERMISSIONS, type GrantablePermission, type Permission } from '../permission/permission';
 
 /**
  * Grants one resource may hold: its grant list is read whole (REST and GraphQL), so it is

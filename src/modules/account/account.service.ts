@@ -2,7 +2,7 @@ import type { CallerKey, RequestContext } from '../../core/context';
 import type { User } from '../user/user.entity';
 import type { Project } from '../project/project.entity';
 import type { ProjectMemberService } from '../project/project-member.service';
-import type { GrantablePermission } from '../access/permission';
+import type { GrantablePermission } from '../permission/permission';
 import type { AccessGroupService } from '../access/access-group.service';
 
 export interface Whoami {

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../core/context';
 import { and, sql, type Sql } from '../../core/db/sql';
-import type { AccessService } from '../access/access.service';
+import type { AccessService } from '../permission/access.service';
 import type { DatasetFilter } from './dataset.query';
 
 /**

@@ -5,7 +5,7 @@ import { preloaded } from '../../core/graphql/preloaded';
 import { decodeCursor } from '../../core/pagination';
 import { FileConnection } from '../file/file.types';
 import { selectedFields } from '../../core/graphql/selection';
-import { DATASET_MAX_KEYWORDS } from '../keyword/keyword.service';
+import { DATASET_MAX_KEYWORDS } from './dataset.fields';
 import type { InstrumentRef } from '../instrument/instrument.types';
 import type { ProjectRef } from '../project/project.types';
 import type { Dataset } from './dataset.entity';

@@ -18,3 +18,6 @@ export type DatasetText = TextValues<TextField>;
 export function checkTextFields(input: Partial<Record<TextField, unknown>>): FieldProblem[] {
   return checkTextSpec(UPDATABLE, input);
 }
+
+/** Keywords one dataset may carry: the list is read whole (REST and GraphQL), so it is bounded. */
+export const DATASET_MAX_KEYWORDS = 100;

@@ -12,14 +12,13 @@ import {
 } from '../../core/rest/schema';
 import {
   detailOptions,
-  INCLUDE_QUERY,
   itemOptions,
   recordWireSchema,
   toLegacyRecord,
-  type IncludeFlags,
   type LegacyRecordOptions,
   type RecordWire,
 } from '../owned-record/owned-record.legacy';
+import { INCLUDE_QUERY, type IncludeFlags } from '../../core/rest/include';
 import { jsonMembersSql, jsonObjectSql, type JsonMember } from '../../core/db/json-sql';
 import type { PageRequest } from '../../core/db/page';
 import type { JsonPage } from '../../core/rest/record-routes';

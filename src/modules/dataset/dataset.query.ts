@@ -16,8 +16,8 @@ import {
 import { rawQuery } from '../../core/db/raw';
 import { Dataset } from './dataset.entity';
 import { keywordCondition, matchingKeywords, textCondition } from './dataset-conditions';
-import type { AccessService } from '../access/access.service';
-import type { AccessSelectors } from '../access/access-selectors';
+import type { AccessService } from '../permission/access.service';
+import type { AccessSelectors } from '../project/access-selectors';
 import { datasetPageOrder, type DatasetOrderInput } from './dataset-order';
 import {
   keywordTallySource,

@@ -16,7 +16,7 @@ import type { RequestContext } from '../../core/context';
 import { PageArgs, pageOf } from '../../core/graphql/page-args';
 import { toConnection } from '../../core/graphql/connect';
 import { listCap } from '../../core/graphql/limits';
-import { DATASET_MAX_KEYWORDS } from '../keyword/keyword.service';
+import { DATASET_MAX_KEYWORDS } from './dataset.fields';
 import { ownedRecordResolver } from '../owned-record/owned-record.resolver';
 import { InstrumentRef } from '../instrument/instrument.types';
 import { Project } from '../project/project.entity';

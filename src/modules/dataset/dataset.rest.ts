@@ -2,12 +2,12 @@ import { recordRoutes } from '../../core/rest/record-routes';
 import { defineRoute, type Route } from '../../core/rest/route';
 import { NullableString, Type } from '../../core/rest/schema';
 import {
-  INCLUDE_QUERY,
   recordCreateBody,
   recordCreateInput,
   recordPatchBody,
   recordPatchInput,
 } from '../owned-record/owned-record.legacy';
+import { INCLUDE_QUERY } from '../../core/rest/include';
 import { FACET_SAMPLE, type DatasetFacets, type FacetValue } from './dataset-facets';
 import { UPDATABLE } from './dataset.fields';
 import type { DatasetCreateInput, DatasetPatch } from './dataset.service';

@@ -5,8 +5,8 @@ import { conflict, validationError } from '../../core/errors';
 import type { UserService } from '../user/user.service';
 import type { ProjectService } from '../project/project.service';
 import type { InstrumentService } from '../instrument/instrument.service';
-import type { AccessService } from '../access/access.service';
-import type { AccessSelectors } from '../access/access-selectors';
+import type { AccessService } from '../permission/access.service';
+import type { AccessSelectors } from '../project/access-selectors';
 import type { PageRequest, ProjectedPage, Projection, Total } from '../../core/db/page';
 import {
   OwnedRecords,
@@ -14,14 +14,14 @@ import {
   type OwnedRecordPatch,
 } from '../owned-record/owned-record.service';
 import { Dataset } from './dataset.entity';
-import type { MetadataStore } from '../metadata/metadata-store';
+import type { MetadataStore } from '../metadata-store/metadata-store';
 import type { DatasetPolicy } from './dataset.policy';
 import { checkTextFields, TEXT_FIELDS, UPDATABLE, type TextField } from './dataset.fields';
 import type { DatasetOrderInput } from './dataset-order';
 import { DatasetQuery, type DatasetFilter, type DatasetPage, type ProjectRelation } from './dataset.query';
 import { viewNode, viewProjection, type ViewPlan, type ViewRow } from './dataset-view';
 import { datasetFacets, type DatasetFacets } from './dataset-facets';
-import type { EventService } from '../event/event.service';
+import type { EventService } from '../outbox/event.service';
 
 export interface DatasetCreateInput extends OwnedRecordCreate<TextField> {
   instrumentName?: string | null;

@@ -5,12 +5,10 @@ import {
   ReviewedRequest,
   type ReviewStatus,
 } from '../reviewed-request/reviewed-request.entity';
+import { DELETABLE_TYPES, type DeletableType } from '../removal/removal';
 
 export const DELETION_STATUSES = REVIEW_STATUSES;
 export type DeletionStatus = ReviewStatus;
-
-export const DELETABLE_TYPES = ['dataset', 'sample'] as const;
-export type DeletableType = (typeof DELETABLE_TYPES)[number];
 
 /**
  * A request to delete a resource permanently, awaiting a platform admin's review. At most one

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../core/context';
 import { forbidden } from '../../core/errors';
-import type { AccessSubject } from '../access/access.service';
+import type { AccessSubject } from '../permission/access.service';
 import type { ResourceService } from '../resource/resource.service';
 
 /**

@@ -7,16 +7,11 @@ import { optionalText, parseIntegerId } from '../../core/input';
 import type { OffsetPage } from '../../core/db/page';
 import { offsetFind } from '../../core/db/keyset';
 import { capitalize, type AnyResource, type ResourceService } from '../resource/resource.service';
-import {
-  DeletionRequest,
-  DELETION_STATUSES,
-  type DeletableType,
-  type DeletionStatus,
-} from './deletion-request.entity';
+import { DeletionRequest, DELETION_STATUSES, type DeletionStatus } from './deletion-request.entity';
 import { DeletionAudit } from './deletion-audit.entity';
-import { ResourceRemoval, type RemovalTarget } from './removal';
+import { ResourceRemoval, type DeletableType, type RemovalTarget } from '../removal/removal';
 import type { DeletionPolicy } from './deletion.policy';
-import type { EventService } from '../event/event.service';
+import type { EventService } from '../outbox/event.service';
 
 export interface DeletionRequestFilter {
   status?: DeletionStatus;

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../core/context';
 import { runSql } from '../../core/db/raw';
 import { and, inList } from '../../core/db/sql';
-import type { AccessService } from '../access/access.service';
+import type { AccessService } from '../permission/access.service';
 
 /**
  * The payload keys that name another dataset or sample, by event type (docs/events.md): what a

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../core/context';
 import { forbidden } from '../../core/errors';
 import type { Sql } from '../../core/db/sql';
-import { allows } from '../access/permission';
+import { allows } from '../permission/permission';
 import type { Dataset } from '../dataset/dataset.entity';
 import type { DatasetPolicy } from '../dataset/dataset.policy';
 import type { AssociatedFile } from './file.entity';

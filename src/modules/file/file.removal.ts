@@ -1,6 +1,6 @@
 import { rawQuery } from '../../core/db/raw';
 import type { ObjectStore } from '../../core/storage/object-store';
-import type { RemovalHook } from '../deletion/removal';
+import type { RemovalHook } from '../removal/removal';
 
 /**
  * Removes a dataset's file records, thumbnails and unfinished upload sessions inside the removal

@@ -14,9 +14,9 @@ import { FileQuery, type FileFilter } from './file.query';
 import { cleanContentType, cleanFilename, ingestorName } from './filename';
 import { StoredFileHooks } from './stored-file';
 import { applyFilePatch, checkRemoteInput, type FilePatch, type RemoteFileInput } from './file-input';
-import { actorOf, type EventService } from '../event/event.service';
+import { actorOf, type EventService } from '../outbox/event.service';
 import { archiveFiles, type ArchiveFiles } from './archive-files';
-import { fieldChanges } from '../event/event.types';
+import { fieldChanges } from '../outbox/event.types';
 
 /** Bytes already written to the store, ready to become a file record. */
 export interface StoredUpload {

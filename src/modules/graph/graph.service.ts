@@ -2,7 +2,7 @@ import type { RequestContext } from '../../core/context';
 import { notFound, validationError } from '../../core/errors';
 import { rawQuery } from '../../core/db/raw';
 import { sql, type Sql } from '../../core/db/sql';
-import type { AccessService } from '../access/access.service';
+import type { AccessService } from '../permission/access.service';
 import type { ProjectService } from '../project/project.service';
 import type { EdgeKind, RelationshipType } from '../link/relationship';
 import { ADJACENCY, decodeGraphCursor, encodeGraphCursor, nodesAndEdges, type NodeKey } from './graph-sql';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../core/logger';
 import { rawQuery } from '../../core/db/raw';
-import type { EventService } from '../event/event.service';
+import type { EventService } from '../outbox/event.service';
 
 /** A progress report is written once the file has advanced by this fraction since the last one. */
 export const PROGRESS_STEP = 0.05;

@@ -1,5 +1,5 @@
 import type { JobQueue } from '../../core/jobs/queue';
-import type { RemovalHook } from '../deletion/removal';
+import type { RemovalHook } from '../removal/removal';
 
 /**
  * Drops the unfinished jobs about a dataset being removed (its ingestion and analysis requests

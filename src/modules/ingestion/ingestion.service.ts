@@ -15,7 +15,7 @@ import { FINAL_STATUSES, IngestionRequest } from './ingestion-request.entity';
 import { checkPatch, type IngestionPatch } from './ingestion-patch';
 import { parseRequestId } from './ingestion-ids';
 import type { IngestionPolicy } from './ingestion.policy';
-import type { EventService } from '../event/event.service';
+import type { EventService } from '../outbox/event.service';
 import { emitIngestion } from './ingestion-events';
 
 /** The queue ingestion jobs wait on (`{request_id, dataset_mfid}`). */

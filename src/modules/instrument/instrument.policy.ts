@@ -1,8 +1,8 @@
 import type { RequestContext } from '../../core/context';
-import type { AccessService, AccessSubject } from '../access/access.service';
-import { DirectoryRecordPolicy, type DirectoryCapabilities } from '../access/directory-record.policy';
+import type { AccessService, AccessSubject } from '../permission/access.service';
+import { DirectoryRecordPolicy, type DirectoryCapabilities } from '../permission/directory-record.policy';
 import { forbidden } from '../../core/errors';
-import { allows, type Permission } from '../access/permission';
+import { allows, type Permission } from '../permission/permission';
 import type { Instrument } from './instrument.entity';
 
 export type InstrumentCapabilities = DirectoryCapabilities;

@@ -12,8 +12,7 @@ import {
 } from '../../core/rest/schema';
 import { pageOf } from '../../core/rest/params';
 import { AppError } from '../../core/errors';
-import { INCLUDE_QUERY } from '../owned-record/owned-record.legacy';
-import { toLegacyResource, withMetadata } from '../resource/resource.legacy';
+import { INCLUDE_QUERY, withMetadata } from '../../core/rest/include';
 import { INSTRUMENT, toLegacyInstrument } from './instrument.legacy';
 import type { InstrumentPatch, InstrumentText } from './instrument.service';
 import type { Instrument } from './instrument.entity';
@@ -94,12 +93,8 @@ export const instrumentRoutes: Route[] = [
       );
       const items = await Promise.all(
         page.items.map(async (i) =>
-          withMetadata(
-            ctx,
-            ctx.services.metadata,
-            { type: 'instrument', uniqueId: i.uniqueId, record: i },
-            query,
-            await toLegacyInstrument(ctx, i),
+          withMetadata(query, await toLegacyInstrument(ctx, i), () =>
+            ctx.services.metadata.documentFor(ctx, { type: 'instrument', uniqueId: i.uniqueId, record: i }),
           ),
         ),
       );
@@ -148,11 +143,13 @@ export const instrumentRoutes: Route[] = [
     },
     async (ctx, { params, query }) => {
       const instrument = await ctx.services.instrument.get(ctx, params.id);
-      return toLegacyResource(
+      const r = { type: 'instrument' as const, uniqueId: instrument.uniqueId, record: instrument };
+      const out = await toLegacyInstrument(
         ctx,
-        { type: 'instrument', uniqueId: instrument.uniqueId, record: instrument },
-        query,
+        instrument,
+        await ctx.services.instrument.policy.capabilities(ctx, instrument),
       );
+      return withMetadata(query, out, () => ctx.services.metadata.documentFor(ctx, r));
     },
   ),
   defineRoute(

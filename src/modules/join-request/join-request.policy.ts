@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../core/context';
 import { forbidden } from '../../core/errors';
-import { allows } from '../access/permission';
+import { allows } from '../permission/permission';
 import type { Project } from '../project/project.entity';
 import type { ProjectPolicy } from '../project/project.policy';
 

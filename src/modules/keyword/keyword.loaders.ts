@@ -1,6 +1,6 @@
 import type { StatementBatch } from '../../core/db/statement-batch';
 import { groupLoader } from '../../core/db/loader';
-import { DATASET_MAX_KEYWORDS } from './keyword.service';
+import { DATASET_MAX_KEYWORDS } from '../dataset/dataset.fields';
 
 export interface DatasetKeywordRow {
   dataset: string;

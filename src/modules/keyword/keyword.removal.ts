@@ -1,5 +1,5 @@
 import { rawQuery } from '../../core/db/raw';
-import type { RemovalHook } from '../deletion/removal';
+import type { RemovalHook } from '../removal/removal';
 
 /** Detaches the keywords of a dataset being deleted (the keywords themselves stay). */
 export const keywordRemoval: RemovalHook = {

@@ -1,9 +1,10 @@
+import { DATASET_MAX_KEYWORDS } from '../dataset/dataset.fields';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { rawQuery } from '../../core/db/raw';
 import { AppError, validationError } from '../../core/errors';
 import type { DatasetService } from '../dataset/dataset.service';
-import { actorOf, type EventService } from '../event/event.service';
+import { actorOf, type EventService } from '../outbox/event.service';
 
 export interface KeywordCount {
   keyword: string;
@@ -12,8 +13,6 @@ export interface KeywordCount {
 }
 
 const MAX_KEYWORD = 200;
-/** Keywords one dataset may carry: the list is read whole (REST and GraphQL), so it is bounded. */
-export const DATASET_MAX_KEYWORDS = 100;
 
 /** Keywords on datasets: added one per request, listed with their dataset counts. */
 export class KeywordService {

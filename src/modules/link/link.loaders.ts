@@ -7,7 +7,7 @@ import { groupLoader } from '../../core/db/loader';
 import { sql, type Sql } from '../../core/db/sql';
 import { Dataset } from '../dataset/dataset.entity';
 import { Sample } from '../sample/sample.entity';
-import type { AccessService } from '../access/access.service';
+import type { AccessService } from '../permission/access.service';
 import type { RelationshipType } from './relationship';
 
 /** A link seen from one resource (`focus`): the linked resource and how it relates. */

@@ -1,5 +1,5 @@
 import { rawQuery } from '../../core/db/raw';
-import type { RemovalHook } from '../deletion/removal';
+import type { RemovalHook } from '../removal/removal';
 
 /** Removes every link and association of a dataset or sample being deleted. */
 export const linkRemoval: RemovalHook = {

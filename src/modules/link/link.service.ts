@@ -14,7 +14,7 @@ import type { LinkRow } from './link.loaders';
 import type { RelativeFilter } from './link.filter';
 import { isRelationshipType, type EdgeKind, type RelationshipType } from './relationship';
 import type { LinkPolicy } from './link.policy';
-import { actorOf, type EventService } from '../event/event.service';
+import { actorOf, type EventService } from '../outbox/event.service';
 
 type Linkable = Extract<AnyResource, { type: 'dataset' | 'sample' }>;
 export type LinkableType = Linkable['type'];

@@ -2,11 +2,11 @@ import type { RequestContext } from '../../core/context';
 import { validationError } from '../../core/errors';
 import { rawQuery } from '../../core/db/raw';
 import { sql, type Sql } from '../../core/db/sql';
-import type { ResourceType } from '../access/access-grant.entity';
+import type { ResourceType } from '../permission/permission';
 import type { ProjectPolicy } from '../project/project.policy';
-import type { AccessService } from '../access/access.service';
-import { notHiddenByDeletion } from '../deletion/deletion-visibility';
-import type { MetadataDocument } from './metadata-document';
+import type { AccessService } from '../permission/access.service';
+import { notHiddenByDeletion } from '../permission/deletion-visibility';
+import type { MetadataDocument } from '../metadata-store/metadata-document';
 
 /** One ranked match of a metadata search. */
 export interface MetadataHit {

@@ -17,8 +17,8 @@ import { Sample } from '../sample/sample.entity';
 import { Project } from '../project/project.entity';
 import { Instrument } from '../instrument/instrument.entity';
 import type { AnyResource } from '../resource/resource.service';
-import { valueAt } from './metadata-document';
-import { MetadataSearchHit } from './metadata.types';
+import { valueAt } from '../metadata-store/metadata-document';
+import { MetadataSearchHit } from '../metadata-store/metadata.types';
 
 @Resolver()
 export class MetadataResolver {

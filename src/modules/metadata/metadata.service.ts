@@ -1,13 +1,13 @@
 import type { RequestContext } from '../../core/context';
 import { rawQuery } from '../../core/db/raw';
-import type { ResourceType } from '../access/access-grant.entity';
+import type { ResourceType } from '../permission/permission';
 import type { ProjectPolicy } from '../project/project.policy';
-import type { AccessService } from '../access/access.service';
+import type { AccessService } from '../permission/access.service';
 import type { AnyResource, ResourceService } from '../resource/resource.service';
-import { checkDocument, type MetadataDocument } from './metadata-document';
-import type { MetadataStore, WriteMode } from './metadata-store';
+import { checkDocument, type MetadataDocument } from '../metadata-store/metadata-document';
+import type { MetadataStore, WriteMode } from '../metadata-store/metadata-store';
 import { MetadataSearch, type MetadataHit } from './metadata-search';
-import { actorOf, type EventService } from '../event/event.service';
+import { actorOf, type EventService } from '../outbox/event.service';
 
 /** The scientific metadata of one resource; `data` is null when it has none. */
 export interface MetadataRecord {

@@ -3,7 +3,6 @@ import {
   Checked,
   echoed,
   NullableString,
-  QBool,
   refused,
   Type,
   type TObject,
@@ -11,6 +10,7 @@ import {
   type TSchema,
 } from '../../core/rest/schema';
 import { toLegacyFlags } from '../../core/rest/wire';
+import type { IncludeFlags } from '../../core/rest/include';
 import { toPublicUser } from '../user/user.legacy';
 import { toLegacyProjectRef } from '../project/project.legacy';
 import { toLegacyLink } from '../link/link.legacy';
@@ -117,21 +117,6 @@ async function legacyExtras(
   if (opts.includeDeletion) out.deletion_request = deletion ? toLegacyDeletionRequest(deletion) : null;
   return out;
 }
-
-/** The `include_*` flags of a legacy read, as the route's query schema decodes them. */
-export interface IncludeFlags {
-  include_owner?: boolean;
-  include_metadata?: boolean;
-  include_links?: boolean;
-  include_datasets?: boolean;
-}
-
-/** The query parameters of the `include_*` flags. */
-export const INCLUDE_QUERY = {
-  include_owner: QBool('add `owner` (the public-safe owner); default true on single reads, false in lists'),
-  include_metadata: QBool('add `scientific_metadata` (null when none)', false),
-  include_links: QBool('add `links`', false),
-};
 
 /** The `include_metadata` and `include_links` flags of a legacy read (both default false). */
 function extrasFlags(q: IncludeFlags): ExtrasOptions {

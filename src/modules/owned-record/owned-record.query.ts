@@ -1,12 +1,12 @@
 import type { RequestContext } from '../../core/context';
 import { sql, type Sql } from '../../core/db/sql';
-import type { AccessService } from '../access/access.service';
-import type { AccessSelectorInput, AccessSelectors } from '../access/access-selectors';
-import type { OwnedRecordPolicy } from '../access/owned-record.policy';
+import type { AccessService } from '../permission/access.service';
+import type { AccessSelectorInput, AccessSelectors } from '../project/access-selectors';
+import type { OwnedRecordPolicy } from '../permission/owned-record.policy';
 import type { ProjectService } from '../project/project.service';
-import type { MetadataCondition } from '../metadata/metadata.filter';
-import { plannedMetadataCondition } from '../metadata/metadata-plan';
-import { notHiddenByDeletion } from '../deletion/deletion-visibility';
+import type { MetadataCondition } from '../metadata-store/metadata.filter';
+import { plannedMetadataCondition } from '../metadata-store/metadata-plan';
+import { notHiddenByDeletion } from '../permission/deletion-visibility';
 import { associatedWith, relativeConditions, type RelativeFilter } from '../link/link.filter';
 import type { OwnedRecordEntity } from './owned-record.entity';
 

@@ -1,5 +1,5 @@
 import { rawQuery } from '../../core/db/raw';
-import type { RemovalHook } from '../deletion/removal';
+import type { RemovalHook } from '../removal/removal';
 
 /** Deletes the row of a dataset or sample itself, after every module removed its dependents. */
 export function ownedRecordRemoval(type: 'dataset' | 'sample'): RemovalHook {

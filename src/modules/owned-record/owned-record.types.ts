@@ -2,8 +2,8 @@ import { Field, InputType, ObjectType, type ClassType } from 'type-graphql';
 import { IsOptional, Matches } from 'class-validator';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { MFID_PATTERN } from '../../core/ids';
-import { MetadataConditionInput } from '../metadata/metadata.types';
-import type { RecordCapabilities } from '../access/owned-record.policy';
+import { MetadataConditionInput } from '../metadata-store/metadata.types';
+import type { RecordCapabilities } from '../permission/owned-record.policy';
 
 /*
  * The GraphQL fields datasets and samples share. These bases are not schema types themselves

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isMfid } from '../../core/ids';
-import type { GrantablePermission } from '../access/permission';
+import type { GrantablePermission } from '../permission/permission';
 import type { User } from '../user/user.entity';
 import { Project } from './project.entity';
 import { ProjectMember } from './project-member.entity';

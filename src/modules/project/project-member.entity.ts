@@ -11,7 +11,7 @@ import {
 } from '@mikro-orm/core';
 import { User } from '../user/user.entity';
 import { Project } from './project.entity';
-import { GRANTABLE_PERMISSIONS, type GrantablePermission } from '../access/permission';
+import { GRANTABLE_PERMISSIONS, type GrantablePermission } from '../permission/permission';
 
 /** Membership of a user in a project, with a role that implies a permission on its resources. */
 @Entity({ tableName: 'project_member' })

@@ -4,7 +4,7 @@ import type { RequestContext } from '../../core/context';
 import { AppError, conflict, notFound, validationError } from '../../core/errors';
 import { rawQuery } from '../../core/db/raw';
 import { isMfid } from '../../core/ids';
-import { GRANTABLE_PERMISSIONS, isGrantable, type GrantablePermission } from '../access/permission';
+import { GRANTABLE_PERMISSIONS, isGrantable, type GrantablePermission } from '../permission/permission';
 import type { User } from '../user/user.entity';
 import type { UserService } from '../user/user.service';
 import { Project } from './project.entity';
@@ -12,7 +12,7 @@ import type { ProjectMember } from './project-member.entity';
 import type { ProjectPolicy } from './project.policy';
 import type { ProjectService } from './project.service';
 import type { Membership, ProjectLookup } from './project-lookup';
-import { actorOf, type EventService } from '../event/event.service';
+import { actorOf, type EventService } from '../outbox/event.service';
 
 /** One identifier of a user (ORCID, MFID, username or email) and the input field that gave it. */
 export type MemberId = [field: string, value: string];

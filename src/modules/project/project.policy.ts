@@ -1,9 +1,9 @@
 import type { RequestContext } from '../../core/context';
 import { forbidden } from '../../core/errors';
 import { inList, type Sql } from '../../core/db/sql';
-import type { AccessService, AccessSubject } from '../access/access.service';
-import { DirectoryRecordPolicy, type DirectoryCapabilities } from '../access/directory-record.policy';
-import { allows } from '../access/permission';
+import type { AccessService, AccessSubject } from '../permission/access.service';
+import { DirectoryRecordPolicy, type DirectoryCapabilities } from '../permission/directory-record.policy';
+import { allows } from '../permission/permission';
 import type { Project } from './project.entity';
 import type { User } from '../user/user.entity';
 

@@ -10,8 +10,7 @@ import {
   Type,
 } from '../../core/rest/schema';
 import { pageOf } from '../../core/rest/params';
-import { INCLUDE_QUERY } from '../owned-record/owned-record.legacy';
-import { withMetadata } from '../resource/resource.legacy';
+import { INCLUDE_QUERY, withMetadata } from '../../core/rest/include';
 import { PROJECT, toLegacyProject } from './project.legacy';
 import type { ProjectCreateInput, ProjectPatch } from './project.service';
 
@@ -109,12 +108,8 @@ export const projectRoutes: Route[] = [
       });
       const items = await Promise.all(
         page.items.map(async (p) =>
-          withMetadata(
-            ctx,
-            ctx.services.metadata,
-            { type: 'project', uniqueId: p.uniqueId, record: p },
-            query,
-            await toLegacyProject(ctx, p),
+          withMetadata(query, await toLegacyProject(ctx, p), () =>
+            ctx.services.metadata.documentFor(ctx, { type: 'project', uniqueId: p.uniqueId, record: p }),
           ),
         ),
       );
@@ -165,12 +160,12 @@ export const projectRoutes: Route[] = [
         project,
         await ctx.services.project.policy.capabilities(ctx, project),
       );
-      return withMetadata(
-        ctx,
-        ctx.services.metadata,
-        { type: 'project', uniqueId: project.uniqueId, record: project },
-        query,
-        out,
+      return withMetadata(query, out, () =>
+        ctx.services.metadata.documentFor(ctx, {
+          type: 'project',
+          uniqueId: project.uniqueId,
+          record: project,
+        }),
       );
     },
   ),

@@ -9,7 +9,7 @@ import { newMfid } from '../../core/ids';
 import { validateSlug } from '../../core/slugs';
 import type { UserService } from '../user/user.service';
 import { User } from '../user/user.entity';
-import type { AccessSelectorInput, AccessSelectors } from '../access/access-selectors';
+import type { AccessSelectorInput, AccessSelectors } from './access-selectors';
 import { Project } from './project.entity';
 import type { ProjectPolicy } from './project.policy';
 import type { ProjectLookup } from './project-lookup';

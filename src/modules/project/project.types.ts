@@ -1,7 +1,7 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { IsIn, IsOptional, Length, MaxLength } from 'class-validator';
 import { connectionTypes } from '../../core/graphql/connection';
-import { GRANTABLE_PERMISSIONS } from '../access/permission';
+import { GRANTABLE_PERMISSIONS } from '../permission/permission';
 import { Project } from './project.entity';
 import { User } from '../user/user.entity';
 

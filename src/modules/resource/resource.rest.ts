@@ -1,7 +1,7 @@
 import { defineRoute, type Route } from '../../core/rest/route';
 import { QBool, QStr, Type } from '../../core/rest/schema';
-import { INCLUDE_QUERY } from '../owned-record/owned-record.legacy';
-import { RESOURCE_TYPES } from '../access/access-grant.entity';
+import { INCLUDE_QUERY } from '../../core/rest/include';
+import { RESOURCE_TYPES } from '../permission/permission';
 import { toLegacyResource } from './resource.legacy';
 
 const tag = 'resources';

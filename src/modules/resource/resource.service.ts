@@ -3,9 +3,9 @@ import type { RequestContext } from '../../core/context';
 import { AppError, forbidden, notFound, validationError } from '../../core/errors';
 import { rawQuery } from '../../core/db/raw';
 import { isMfid } from '../../core/ids';
-import { RESOURCE_TYPES, type ResourceType } from '../access/access-grant.entity';
-import { allows, refusal, type Action, type Permission } from '../access/permission';
-import type { AccessSubject } from '../access/access.service';
+import { RESOURCE_TYPES, type ResourceType } from '../permission/permission';
+import { allows, refusal, type Action, type Permission } from '../permission/permission';
+import type { AccessSubject } from '../permission/access.service';
 import type { Dataset } from '../dataset/dataset.entity';
 import type { DatasetService } from '../dataset/dataset.service';
 import type { Sample } from '../sample/sample.entity';
@@ -14,7 +14,7 @@ import type { Project } from '../project/project.entity';
 import type { ProjectService } from '../project/project.service';
 import type { Instrument } from '../instrument/instrument.entity';
 import type { InstrumentService } from '../instrument/instrument.service';
-import { actorOf, type EventService } from '../event/event.service';
+import { actorOf, type EventService } from '../outbox/event.service';
 
 export type AnyResource =
   | { type: 'dataset'; uniqueId: string; record: Dataset }

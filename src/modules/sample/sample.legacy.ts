@@ -2,14 +2,13 @@ import type { RequestContext } from '../../core/context';
 import { QBool, QList, QStr, Type, type Static, type TObject } from '../../core/rest/schema';
 import {
   detailOptions,
-  INCLUDE_QUERY,
   itemOptions,
   recordWireSchema,
   toLegacyRecord,
-  type IncludeFlags,
   type LegacyRecordOptions,
   type RecordWire,
 } from '../owned-record/owned-record.legacy';
+import { INCLUDE_QUERY, type IncludeFlags } from '../../core/rest/include';
 import type { PageRequest } from '../../core/db/page';
 import type { JsonPage } from '../../core/rest/record-routes';
 import { recordJsonItems, recordJsonProjection, type RecordJsonRow } from '../owned-record/owned-record-json';

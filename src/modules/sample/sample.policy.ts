@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../core/context';
-import type { AccessService } from '../access/access.service';
-import { OwnedRecordPolicy, type RecordCapabilities } from '../access/owned-record.policy';
+import type { AccessService } from '../permission/access.service';
+import { OwnedRecordPolicy, type RecordCapabilities } from '../permission/owned-record.policy';
 import type { Sample } from './sample.entity';
 
 export type SampleCapabilities = RecordCapabilities;

@@ -1,12 +1,12 @@
 import { recordRoutes } from '../../core/rest/record-routes';
 import type { Route } from '../../core/rest/route';
 import {
-  INCLUDE_QUERY,
   recordCreateBody,
   recordCreateInput,
   recordPatchBody,
   recordPatchInput,
 } from '../owned-record/owned-record.legacy';
+import { INCLUDE_QUERY } from '../../core/rest/include';
 import { SAMPLE_TEXT } from './sample.fields';
 import {
   parseSampleFilter,

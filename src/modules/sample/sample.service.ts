@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../core/context';
 import type { PageRequest, ProjectedPage, Projection, RowPage, Total } from '../../core/db/page';
-import type { AccessService } from '../access/access.service';
-import type { AccessSelectors } from '../access/access-selectors';
+import type { AccessService } from '../permission/access.service';
+import type { AccessSelectors } from '../project/access-selectors';
 import type { UserService } from '../user/user.service';
 import type { ProjectService } from '../project/project.service';
 import {
@@ -10,11 +10,11 @@ import {
   type OwnedRecordPatch,
 } from '../owned-record/owned-record.service';
 import { Sample } from './sample.entity';
-import type { MetadataStore } from '../metadata/metadata-store';
+import type { MetadataStore } from '../metadata-store/metadata-store';
 import type { SamplePolicy } from './sample.policy';
 import { SampleQuery, type SampleFilter } from './sample.query';
 import { SAMPLE_TEXT, type SampleTextField } from './sample.fields';
-import type { EventService } from '../event/event.service';
+import type { EventService } from '../outbox/event.service';
 
 export type SampleCreateInput = OwnedRecordCreate<SampleTextField>;
 export type SamplePatch = OwnedRecordPatch<SampleTextField>;

@@ -3,14 +3,14 @@ import { validationError } from '../../core/errors';
 import { rawQuery } from '../../core/db/raw';
 import { and, likeEscape, sql, type Sql } from '../../core/db/sql';
 import type { EntityDictionary, EntityName } from '@mikro-orm/core';
-import type { AccessService } from '../access/access.service';
+import type { AccessService } from '../permission/access.service';
 import type { ProjectService } from '../project/project.service';
 import { Dataset } from '../dataset/dataset.entity';
 import { Sample } from '../sample/sample.entity';
 import { Project } from '../project/project.entity';
 import { Instrument } from '../instrument/instrument.entity';
 import { User } from '../user/user.entity';
-import { notHiddenByDeletion } from '../deletion/deletion-visibility';
+import { notHiddenByDeletion } from '../permission/deletion-visibility';
 
 export const MIN_QUERY = 3;
 export const MAX_LIMIT = 50;

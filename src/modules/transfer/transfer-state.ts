@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../../core/db/raw';
-import type { ResourceType } from '../access/access-grant.entity';
+import type { ResourceType } from '../permission/permission';
 import type { GrantService } from '../access/grant.service';
 import type { OwnershipRow, ResourceService } from '../resource/resource.service';
 

@@ -1,4 +1,4 @@
-import type { AccessService } from '../access/access.service';
+import type { AccessService } from '../permission/access.service';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { conflict, notFound, validationError } from '../../core/errors';
@@ -7,12 +7,12 @@ import type { UserService } from '../user/user.service';
 import type { Project } from '../project/project.entity';
 import type { ProjectService } from '../project/project.service';
 import { capitalize, type AnyResource, type ResourceService } from '../resource/resource.service';
-import type { AccessSubject } from '../access/access.service';
+import type { AccessSubject } from '../permission/access.service';
 import type { GrantService } from '../access/grant.service';
-import { rank, type Permission } from '../access/permission';
+import { rank, type Permission } from '../permission/permission';
 import type { LinkRow } from '../link/link.loaders';
 import { readChangeState, stateToken, type ChangeAction, type ChangeState } from './transfer-state';
-import { actorOf, type EventService } from '../event/event.service';
+import { actorOf, type EventService } from '../outbox/event.service';
 
 /** How one user's permission on the record changes. */
 export interface AccessChange {

@@ -10,7 +10,14 @@ import { ApiKey } from './api-key.entity';
 import { User } from './user.entity';
 import type { IssuedKey, UserService } from './user.service';
 import type { UserPolicy } from './user.policy';
-import type { ProjectMemberService } from '../project/project-member.service';
+
+/**
+ * Project memberships as user administration needs them (the project module's member service,
+ * wired in services.ts): a user made a member of a project inside the caller's transaction.
+ */
+export interface ProjectMembershipsIn {
+  ensureIn(inTx: RequestContext, projectId: string, user: User): Promise<void>;
+}
 
 export interface UserPatch {
   username?: string | null;
@@ -66,7 +73,7 @@ export class UserAdminService {
   constructor(
     private readonly users: UserService,
     readonly policy: UserPolicy,
-    private readonly members: ProjectMemberService,
+    private readonly members: ProjectMembershipsIn,
   ) {}
 
   /** A user by ORCID or MFID; 404 when there is none. */

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../core/context';
 import { forbidden } from '../../core/errors';
-import { allows, type Permission } from '../access/permission';
+import { allows, type Permission } from '../permission/permission';
 import type { User } from './user.entity';
 
 /** What inspecting a user's access reports about one dataset (`/users/{id}/datasets/{dsid}`). */

@@ -1,7 +1,11 @@
 import { assertNoProblems, type FieldProblem } from '../../core/errors';
-import { metadataCondition, METADATA_OPERATORS, type MetadataCondition } from '../metadata/metadata.filter';
+import {
+  metadataCondition,
+  METADATA_OPERATORS,
+  type MetadataCondition,
+} from '../metadata-store/metadata.filter';
 import type { DatasetFilter } from '../dataset/dataset.query';
-import { EVENT_TYPES } from '../event/event.types';
+import { EVENT_TYPES } from '../outbox/event.types';
 
 /** A subscription as a client sends it (REST snake_case and GraphQL map onto this). */
 export interface WebhookInput {

@@ -51,3 +51,11 @@ export function refusal(action: Action, what: string, held: Permission | null): 
 export function isGrantable(value: unknown): value is GrantablePermission {
   return typeof value === 'string' && (GRANTABLE_PERMISSIONS as readonly string[]).includes(value);
 }
+
+/** Who a grant is given to. */
+export const PRINCIPAL_TYPES = ['user', 'project', 'group'] as const;
+export type PrincipalType = (typeof PRINCIPAL_TYPES)[number];
+
+/** What a grant is given on: every record with an owner. */
+export const RESOURCE_TYPES = ['dataset', 'sample', 'project', 'instrument'] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../core/context';
-import type { DatasetService } from '../dataset/dataset.service';
-import type { UserService } from './user.service';
-import type { DatasetAccessReport } from './user.policy';
+import type { DatasetService } from './dataset.service';
+import type { UserService } from '../user/user.service';
+import type { DatasetAccessReport } from '../user/user.policy';
 
 /**
  * What a user may access, for platform administrators (`/users/{id}/datasets`): the datasets

@@ -1,5 +1,5 @@
 import { rawQuery } from '../../core/db/raw';
-import type { RemovalHook } from '../deletion/removal';
+import type { RemovalHook } from '../removal/removal';
 
 /** Removes the scientific metadata of a resource being deleted. */
 export const metadataRemoval: RemovalHook = {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../../core/db/raw';
-import type { ResourceType } from '../access/access-grant.entity';
+import type { ResourceType } from '../permission/permission';
 import { mergeTopLevel, type MetadataDocument } from './metadata-document';
 import { indexedStrings, indexedValues } from './metadata-quantities';
 

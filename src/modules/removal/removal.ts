@@ -1,6 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../core/logger';
-import type { DeletableType } from './deletion-request.entity';
+
+/** The kinds of record that are removed for good (after a reviewed deletion request). */
+export const DELETABLE_TYPES = ['dataset', 'sample'] as const;
+export type DeletableType = (typeof DELETABLE_TYPES)[number];
 
 /** The resource being removed permanently. */
 export interface RemovalTarget {

@@ -3,10 +3,10 @@ import { AppError, validationError } from '../../core/errors';
 import { and, or, sql, type Sql } from '../../core/db/sql';
 import type { User } from '../user/user.entity';
 import type { UserService } from '../user/user.service';
-import type { Project } from '../project/project.entity';
-import type { ProjectLookup } from '../project/project-lookup';
-import type { ProjectPolicy } from '../project/project.policy';
-import type { AccessService } from './access.service';
+import type { Project } from './project.entity';
+import type { ProjectLookup } from './project-lookup';
+import type { ProjectPolicy } from './project.policy';
+import type { AccessService } from '../permission/access.service';
 import { rawQuery } from '../../core/db/raw';
 
 /** The access selectors of a collection request (spec 4.2 list rule 5). */

@@ -4,7 +4,7 @@ import type { CallerCache } from '../../core/auth/caller-cache';
 import type { RequestContext } from '../../core/context';
 import { and, inList, or, sql, type Sql } from '../../core/db/sql';
 import { higher, rank, type GrantablePermission, type Permission } from './permission';
-import type { ResourceType } from './access-grant.entity';
+import type { ResourceType } from './permission';
 
 /** Records granted to a caller are listed by MFID in visibility conditions up to this many (else probed per row). */
 export const GRANTED_ID_LIST = 1000;

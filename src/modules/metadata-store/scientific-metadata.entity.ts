@@ -1,5 +1,5 @@
 import { Entity, Enum, Index, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
-import { RESOURCE_TYPES, type ResourceType } from '../access/access-grant.entity';
+import { RESOURCE_TYPES, type ResourceType } from '../permission/permission';
 
 /**
  * The free-form scientific metadata of one resource (dataset, sample, project or instrument),
