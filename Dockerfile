@@ -1,4 +1,4 @@
-FROM node:20.19.5-bookworm-slim AS build
+FROM node:24.21.0-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -9,7 +9,7 @@ COPY scripts scripts
 COPY web web
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20.19.5-bookworm-slim
+FROM node:24.21.0-bookworm-slim
 # the commit the image was built from, reported by /health/ready (docker compose build passes it)
 ARG GIT_COMMIT=unknown
 WORKDIR /app

@@ -115,7 +115,7 @@ function thread(): Worker {
       if (r.error) w?.reject(new Error(r.error));
       else w?.resolve(r.result);
     });
-    worker.on('error', (err) => {
+    worker.on('error', (err: Error) => {
       for (const w of waiting.values()) w.reject(err);
       waiting.clear();
       worker = null;

@@ -92,7 +92,7 @@ export class H5Session {
       for (const w of this.waiting.values()) w.reject(err);
       this.waiting.clear();
     };
-    this.worker.on('error', (err) => {
+    this.worker.on('error', (err: Error) => {
       end(new Error(`the HDF5 reader failed: ${err.message}`));
     });
     this.worker.on('exit', (code) => {
