@@ -1,6 +1,6 @@
 import http from 'node:http';
 import express, { type RequestHandler } from 'express';
-import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import {
   ApolloServerPluginCacheControlDisabled,
@@ -27,6 +27,8 @@ import { serveSubscriptions } from './core/graphql/subscriptions';
 import { queryLimits } from './core/graphql/limits';
 import { formatGraphqlError, unavailableStatus } from './core/graphql/errors';
 import { graphqlGate, graphqlRequestErrors } from './core/graphql/gate';
+import { statusByMediaType } from './core/graphql/media-type';
+import { bearerChallenge } from './core/auth/challenge';
 import { explorerRouter } from './core/graphql/explorer';
 import { webAppRouter } from './core/http/web-app';
 import { restErrorHandler } from './core/rest/errors';
@@ -134,10 +136,14 @@ function introspectionOnly(op: OperationDefinitionNode): boolean {
 const requireCaller: ApolloServerPlugin<RequestContext> = {
   requestDidStart() {
     return Promise.resolve({
-      didResolveOperation({ contextValue, operation }) {
+      didResolveOperation({ contextValue, operation, request }) {
         if (!contextValue.isAuthenticated && !(operation && introspectionOnly(operation))) {
+          const challenge = bearerChallenge(request.http?.headers.get('authorization'));
           throw new GraphQLError('An API key is required: send "Authorization: Bearer <api key>"', {
-            extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
+            extensions: {
+              code: 'UNAUTHENTICATED',
+              http: { status: 401, headers: new HeaderMap([['www-authenticate', challenge]]) },
+            },
           });
         }
         return Promise.resolve();
@@ -225,6 +231,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       }),
       graphqlMetrics,
       unavailableStatus,
+      statusByMediaType,
     ],
   });
   await apollo.start();

@@ -69,16 +69,24 @@ async function main(): Promise<void> {
       app.jobs.start();
       app.webhooks.start();
     }
+    const web = `${config.publicBaseUrl}/`;
     log.info(
       {
         port,
         host: config.host,
         role: config.role,
+        web,
         graphql: `${config.publicBaseUrl}/graphql`,
+        api: `${config.publicBaseUrl}/api/v2`,
         // from the process's own start (bench:start reads it)
         startMs: Math.round(process.uptime() * 1000),
       },
       'catalog service listening',
+    );
+    // for the person who ran `npm start`: the log line above is JSON, addressed to machines
+    process.stdout.write(
+      `\nCatalog is up. Open the web page: ${web}\n` +
+        `  GraphQL: ${config.publicBaseUrl}/graphql    REST: ${config.publicBaseUrl}/api/v2 (docs: ${config.publicBaseUrl}/api/v2/docs)\n\n`,
     );
   } else {
     const orm = await createOrm({

@@ -52,28 +52,32 @@ const userRow = (u: User) => ({
 });
 
 export const userCommands: Record<string, (a: AdminArgs) => Promise<void>> = {
+  // the one user command that may start a new database: users can be made before the first start
   'create-user': (a) =>
-    withDatabase(async (orm) => {
-      const em = orm.em.fork();
-      const user = await users.create(em, {
-        uniqueId: a.values.orcid,
-        username: a.values.username ?? null,
-        email: a.values.email ?? null,
-        firstName: a.values.first ?? null,
-        lastName: a.values.last ?? null,
-        isPlatformAdmin: a.values.admin,
-        isServiceAccount: a.values['service-account'],
-      });
-      const secret = a.values['no-key']
-        ? null
-        : (await users.issueKey(em, user, { label: 'admin cli' })).secret;
-      printResult(
-        `Created user ${user.uniqueId}${user.username ? ` (${user.username})` : ''}.` +
-          (secret ? `\nAPI key (shown once): ${secret}` : ''),
-        { user: userRow(user), api_key: secret },
-        a.json,
-      );
-    }),
+    withDatabase(
+      async (orm) => {
+        const em = orm.em.fork();
+        const user = await users.create(em, {
+          uniqueId: a.values.orcid,
+          username: a.values.username ?? null,
+          email: a.values.email ?? null,
+          firstName: a.values.first ?? null,
+          lastName: a.values.last ?? null,
+          isPlatformAdmin: a.values.admin,
+          isServiceAccount: a.values['service-account'],
+        });
+        const secret = a.values['no-key']
+          ? null
+          : (await users.issueKey(em, user, { label: 'admin cli' })).secret;
+        printResult(
+          `Created user ${user.uniqueId}${user.username ? ` (${user.username})` : ''}.` +
+            (secret ? `\nAPI key (shown once): ${secret}` : ''),
+          { user: userRow(user), api_key: secret },
+          a.json,
+        );
+      },
+      { mayCreate: true },
+    ),
 
   'create-key': (a) =>
     withDatabase(async (orm) => {

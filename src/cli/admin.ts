@@ -13,7 +13,8 @@ const HELP = `Catalog administration
 Users and keys (<user>: ORCID, MFID, username or email):
   create-user --username <name> [--orcid <ORCID>] [--email <email>] [--first <name>] [--last <name>]
               [--admin] [--service-account] [--no-key]
-      Creates a user (service accounts get an MFID) and prints a new API key for it.
+      Creates a user (service accounts get an MFID) and prints its first API key, once
+      (--no-key: none; issue one later with create-key).
   create-key  <user> [--label <text>] [--expires-days <n>]
       Issues another API key; the secret is printed once. A lost first key: create-key admin.
   list-users  [--json]
@@ -39,7 +40,9 @@ Backups:
       (a fresh DATA_DIR, or an empty DATABASE_URL) and its files into the configured object store.
 
 Every command accepts --json (machine-readable output). The database is DATABASE_URL, or the
-embedded one under DATA_DIR (the running service's, if any).`;
+embedded one under DATA_DIR (default ./data; the running service's, if any): each command
+names it on stderr. Without DATABASE_URL, a DATA_DIR holding no database is refused, except by
+create-user and restore, which create one.`;
 
 const OPTIONS = {
   json: { type: 'boolean', default: false },

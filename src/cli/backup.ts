@@ -48,6 +48,7 @@ export const backupCommands: Record<string, (a: AdminArgs) => Promise<void>> = {
           line(`Note: ${m.objects.missing.length} object(s) were missing when the backup was made.`);
         }
       },
-      { migrateFirst: false },
+      // a backup is restored into an empty database, most often a new DATA_DIR
+      { migrateFirst: false, mayCreate: true },
     ),
 };

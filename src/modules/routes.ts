@@ -125,6 +125,8 @@ export function apiDocument(): Record<string, unknown> {
   return openapiDocument(ROUTE_SPECS, {
     title: 'Catalog REST API (legacy shim)',
     version: packageVersion(),
+    // package.json's `license` (openapi-contract.test.ts keeps them equal)
+    license: 'BSD-3-Clause',
     description:
       'The REST shim under /api/v2 kept for the legacy Python client. Send `Authorization: Bearer <api key>`. ' +
       'Errors answer `{detail, code, fields?}` with the codes listed in the README ("Errors"). ' +

@@ -177,3 +177,27 @@ export async function buildWorld(t: TestApp): Promise<World> {
     newSample,
   };
 }
+
+/**
+ * A value for the path parameter `name` of the documented route `path` that reaches a record of
+ * the world, by the route's first segment (`webhook`: the world makes none; bring your own).
+ */
+export function worldPathValue(w: World, path: string, name: string, webhook = ''): string {
+  if (name === 'tid') return String(w.thumbnail);
+  if (name === 'dsid') return w.dataset;
+  if (name === 'username') return w.user.user.username ?? 'nobody';
+  const top = path.split('/')[1];
+  const byTop: Record<string, string> = {
+    deletion_audit: String(w.audit),
+    deletion_requests: String(w.deletionRequest),
+    files: w.file,
+    ingestion_requests: String(w.ingestionRequest),
+    instruments: w.instrumentId,
+    project_graph: w.projectId,
+    projects: w.projectId,
+    samples: w.sample,
+    users: w.user.user.uniqueId,
+    webhooks: webhook,
+  };
+  return byTop[top] ?? w.dataset;
+}

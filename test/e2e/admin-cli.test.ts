@@ -37,15 +37,21 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function cli(...args: string[]): Promise<{ code: number | null; out: string }> {
+/** `out`: stdout and stderr as they came; `stdout`: the command's output alone (stderr names the database). */
+async function cli(...args: string[]): Promise<{ code: number | null; out: string; stdout: string }> {
   const run = await processes.run('cli/admin.js', args, { DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
-  return { code: await run.exited, out: run.output() };
+  let stdout = '';
+  run.child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+  const closed = new Promise((resolve) => run.child.once('close', resolve));
+  const code = await run.exited;
+  await closed;
+  return { code, out: run.output(), stdout };
 }
 
 async function json<T = any>(...args: string[]): Promise<T> {
-  const { code, out } = await cli(...args, '--json');
+  const { code, out, stdout } = await cli(...args, '--json');
   if (code !== 0) throw new Error(`admin ${args.join(' ')} exited ${code}: ${out}`);
-  return JSON.parse(out) as T;
+  return JSON.parse(stdout) as T;
 }
 
 const status = async (key: string, route = '/account') =>
@@ -81,7 +87,7 @@ test('keys: listed with prefixes and status, revoked one at a time', async () =>
   });
   expect(await status(second)).toBe(200);
   const table = await cli('list-keys');
-  expect(table.out.split('\n')[0]).toMatch(/^prefix\s+key_id\s+user\s+username\s+label\s+status/);
+  expect(table.stdout.split('\n')[0]).toMatch(/^prefix\s+key_id\s+user\s+username\s+label\s+status/);
 }, 300_000);
 
 test('disable-user stops every key of the user; enable-user restores them', async () => {

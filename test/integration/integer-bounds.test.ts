@@ -11,7 +11,7 @@ import { buildGraphqlSchema } from '../../src/core/graphql/schema';
 import { RESOLVERS } from '../../src/modules/resolvers';
 import { startTestApp, type TestApp } from '../support/app';
 import { rest, type GqlReply } from '../support/http';
-import { buildWorld, type World } from '../contract/world';
+import { buildWorld, worldPathValue, type World } from '../contract/world';
 
 /**
  * Integers a caller controls, at and beyond their bounds, driven by the OpenAPI document the
@@ -72,25 +72,7 @@ async function pool<T>(tasks: (() => Promise<T>)[], width = 6): Promise<T[]> {
 }
 
 /** A value for a path parameter that reaches a real record of the world. */
-function pathValue(path: string, name: string): string {
-  if (name === 'tid') return String(w.thumbnail);
-  if (name === 'dsid') return w.dataset;
-  if (name === 'username') return w.user.user.username ?? 'nobody';
-  const top = path.split('/')[1];
-  const byTop: Record<string, string> = {
-    deletion_audit: String(w.audit),
-    deletion_requests: String(w.deletionRequest),
-    files: w.file,
-    ingestion_requests: String(w.ingestionRequest),
-    instruments: w.instrumentId,
-    project_graph: w.projectId,
-    projects: w.projectId,
-    samples: w.sample,
-    users: w.user.user.uniqueId,
-    webhooks: webhook,
-  };
-  return byTop[top] ?? w.dataset;
-}
+const pathValue = (path: string, name: string) => worldPathValue(w, path, name, webhook);
 
 interface Probe {
   label: string;

@@ -8,6 +8,8 @@ import { databaseError } from '../db/errors';
 import { jsonProblem } from '../json-guard';
 import { closeIfUnread, declaredTooLarge } from '../http/unread-body';
 import { graphqlMultipart } from './multipart';
+import { graphqlMediaType, requestErrorStatus } from './media-type';
+import { bearerChallenge } from '../auth/challenge';
 
 /** What one caller may send to /graphql before anything is parsed. */
 export interface DocumentLimits {
@@ -15,11 +17,17 @@ export interface DocumentLimits {
   tokens: number;
 }
 
-/** An error before Apollo runs, in GraphQL's response shape. */
-export function sendGraphqlError(res: Response, err: AppError): void {
-  // request errors of GraphQL over HTTP are 400 where REST says 422
-  const status = err.code === 'VALIDATION' ? 400 : err.status;
+/**
+ * An error before Apollo runs, in GraphQL's response shape and media type. A refused document or
+ * variables is a request error: 200 under `application/json`, 400 under
+ * `application/graphql-response+json` (REST says 422), as Apollo's own (media-type.ts).
+ */
+function sendGraphqlError(req: Request, res: Response, err: AppError): void {
+  const accept = req.get('accept');
+  const status = requestErrorStatus(accept, err.wireCode) ?? err.status;
   if (err.code === 'SERVICE_UNAVAILABLE') res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+  if (status === 401) res.setHeader('WWW-Authenticate', bearerChallenge(req.get('authorization')));
+  res.type(`${graphqlMediaType(accept) ?? 'application/json'}; charset=utf-8`);
   res.status(status).json({
     errors: [
       {
@@ -63,6 +71,28 @@ function checkDocument(query: string, limits: DocumentLimits): AppError | null {
     if (err instanceof GraphQLError) return null;
     throw err;
   }
+}
+
+/**
+ * What is wrong with a document and its variables before anything parses them: a document over
+ * the byte or token limit, a NUL character in a string literal, variables too deep or holding
+ * text PostgreSQL cannot store. The HTTP endpoint and the WebSocket one (subscriptions.ts) ask
+ * the same, so a refused operation has the same code on both.
+ */
+export function operationProblem(
+  query: unknown,
+  variables: unknown,
+  limits: DocumentLimits,
+): AppError | null {
+  if (typeof query === 'string') {
+    if (Buffer.byteLength(query) > limits.bytes) {
+      return new AppError('PAYLOAD_TOO_LARGE', `The document is larger than ${limits.bytes} bytes`);
+    }
+    const problem = checkDocument(query, limits);
+    if (problem) return problem;
+  }
+  const bad = variables === undefined ? null : jsonProblem(variables, 'variables');
+  return bad ? new AppError('VALIDATION', `${bad.field}: ${bad.message}`, [bad]) : null;
 }
 
 function queryText(req: Request): unknown {
@@ -122,22 +152,9 @@ export function graphqlGate(contexts: ContextFactory, config: Config): RequestHa
     });
   };
   const document: RequestHandler = (req, _res, next) => {
-    const query = queryText(req);
-    const own = req.ctx?.isAuthenticated ? signed : anonymous;
-    if (typeof query === 'string') {
-      if (Buffer.byteLength(query) > own.bytes) {
-        next(new AppError('PAYLOAD_TOO_LARGE', `The document is larger than ${own.bytes} bytes`));
-        return;
-      }
-      const problem = checkDocument(query, own);
-      if (problem) {
-        next(problem);
-        return;
-      }
-    }
     const variables = (req.body as { variables?: unknown } | undefined)?.variables;
-    const bad = variables === undefined ? null : jsonProblem(variables, 'variables');
-    next(bad ? new AppError('VALIDATION', `${bad.field}: ${bad.message}`, [bad]) : undefined);
+    const own = req.ctx?.isAuthenticated ? signed : anonymous;
+    next(operationProblem(queryText(req), variables, own) ?? undefined);
   };
   return [caller, body, document];
 }
@@ -165,6 +182,6 @@ export function graphqlRequestErrors(log: Logger): ErrorRequestHandler {
       log.error({ err, path: req.path }, 'unhandled error before GraphQL');
       known = new AppError('INTERNAL', 'Internal server error');
     }
-    sendGraphqlError(res, known);
+    sendGraphqlError(req, res, known);
   };
 }

@@ -7,6 +7,7 @@ import {
   parse,
   validate,
   specifiedRules,
+  getVariableValues,
   type DocumentNode,
   type ExecutionArgs,
   type GraphQLSchema,
@@ -19,9 +20,29 @@ import type { RequestContext } from '../context';
 import type { Logger } from '../logger';
 import { checkLimits, listEstimator } from './limits';
 import { formatGraphqlError } from './errors';
+import { operationProblem, type DocumentLimits } from './gate';
 
-/** The close code of a socket over the per-key limit (a refused key: graphql-ws's 4403). */
-const TOO_MANY = 4429;
+/**
+ * The close code of a socket over the per-key limit: one of ours, outside the codes graphql-ws
+ * reserves (4004, 4005, 4400, 4401, 4403, 4406, 4408, 4409, 4429 "too many initialisation
+ * requests", 4500, 4504). A refused key gets graphql-ws's own 4403. docs/events.md lists both.
+ */
+export const SOCKETS_PER_KEY_CLOSE_CODE = 4029;
+
+/** `err` with the code Apollo gives the same failure over HTTP, its message and locations kept. */
+function coded(err: unknown, code: string): GraphQLError {
+  if (!(err instanceof GraphQLError)) {
+    return new GraphQLError(err instanceof Error ? err.message : 'Invalid operation', {
+      extensions: { code },
+    });
+  }
+  return new GraphQLError(err.message, {
+    nodes: err.nodes,
+    source: err.source,
+    positions: err.positions,
+    extensions: { ...err.extensions, code },
+  });
+}
 
 /** A socket's caller, once `connection_init` carried a valid key. */
 interface Connected {
@@ -35,12 +56,13 @@ interface Connected {
  * GraphQL subscriptions over WebSocket (the graphql-ws protocol) on the HTTP server's
  * `/graphql` path, beside Apollo's HTTP endpoint (docs/events.md, "Live updates"):
  * - `connection_init` must carry `{"authorization": "Bearer <api key>"}`; without a valid key the
- *   socket is closed (4401) before any operation runs;
- * - only subscription operations, with the HTTP endpoint's document limits (tokens, depth,
- *   complexity);
+ *   socket is closed (4403) before any operation runs;
+ * - only subscription operations, with the HTTP endpoint's document limits (bytes, tokens,
+ *   depth, complexity) and error codes (a refused operation has the same `extensions.code`
+ *   over both);
  * - at most `SUBSCRIPTIONS_PER_KEY` open subscriptions and `SUBSCRIPTION_SOCKETS_PER_KEY`
- *   sockets per key in this process (over them: an error for that subscription, 4429 for a
- *   socket);
+ *   sockets per key in this process (over them: an error for that subscription,
+ *   {@link SOCKETS_PER_KEY_CLOSE_CODE} for a socket);
  * - each subscription gets its own request context, as the key's user.
  * Returns a function that closes every socket.
  */
@@ -67,13 +89,19 @@ export function serveSubscriptions(opts: {
     listMax: limits.graphqlListMax,
     graphMaxNodes: limits.graphMaxNodes,
   });
+  const documentLimits: DocumentLimits = {
+    bytes: limits.graphqlMaxDocumentBytes,
+    tokens: limits.graphqlMaxTokens,
+  };
   const format = formatGraphqlError(log);
   /** Errors as the HTTP endpoint formats them (AppError codes, nothing internal). */
   const errorsOf = (err: unknown): GraphQLError[] => {
     const original = err instanceof GraphQLError && err.originalError ? err.originalError : err;
     const base =
       err instanceof GraphQLError ? err : new GraphQLError(err instanceof Error ? err.message : 'error');
-    const f = format(base.toJSON(), original);
+    // as Apollo does before formatting: `http` is for the HTTP answer, not the client
+    const { http: _http, ...extensions } = base.extensions;
+    const f = format({ ...base.toJSON(), extensions }, original);
     return [new GraphQLError(f.message, { extensions: f.extensions })];
   };
 
@@ -92,7 +120,10 @@ export function serveSubscriptions(opts: {
         const keyId = rc.caller.apiKey.uniqueId;
         const n = sockets.get(keyId) ?? 0;
         if (n >= caps.socketsPerKey) {
-          ctx.extra.socket.close(TOO_MANY, `At most ${caps.socketsPerKey} sockets per API key`);
+          ctx.extra.socket.close(
+            SOCKETS_PER_KEY_CLOSE_CODE,
+            `At most ${caps.socketsPerKey} sockets per API key`,
+          );
           return false;
         }
         sockets.set(keyId, n + 1);
@@ -102,20 +133,16 @@ export function serveSubscriptions(opts: {
       onSubscribe: async (ctx, id, payload) => {
         const who = connected.get(ctx);
         if (!who) return [new GraphQLError('Not connected', { extensions: { code: 'UNAUTHENTICATED' } })];
+        const problem = operationProblem(payload.query, payload.variables ?? undefined, documentLimits);
+        if (problem) return errorsOf(problem);
         let document: DocumentNode;
         try {
-          if (payload.query.length > limits.graphqlMaxDocumentBytes)
-            throw new Error(`The document is longer than ${limits.graphqlMaxDocumentBytes} bytes`);
           document = parse(payload.query, { maxTokens: limits.graphqlMaxTokens });
         } catch (err) {
-          return [
-            new GraphQLError(err instanceof Error ? err.message : 'Syntax error', {
-              extensions: { code: 'GRAPHQL_PARSE_FAILED' },
-            }),
-          ];
+          return [coded(err, 'GRAPHQL_PARSE_FAILED')];
         }
         const invalid = validate(opts.schema, document, specifiedRules);
-        if (invalid.length > 0) return invalid;
+        if (invalid.length > 0) return invalid.map((e) => coded(e, 'GRAPHQL_VALIDATION_FAILED'));
         const operation = getOperationAST(document, payload.operationName ?? undefined);
         if (operation?.operation !== OperationTypeNode.SUBSCRIPTION) {
           return [
@@ -139,8 +166,16 @@ export function serveSubscriptions(opts: {
             estimator,
           );
         } catch (err) {
-          return [err as GraphQLError];
+          return errorsOf(err);
         }
+        // what Apollo answers over HTTP as BAD_USER_INPUT, before subscribing (graphql-js would
+        // answer it as a result without a code)
+        const coerced = getVariableValues(
+          opts.schema,
+          operation.variableDefinitions ?? [],
+          payload.variables ?? {},
+        );
+        if (coerced.errors) return coerced.errors.map((e) => coded(e, 'BAD_USER_INPUT'));
         const count = open.get(who.keyId) ?? 0;
         if (count >= caps.perKey) {
           return [

@@ -1,6 +1,7 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import type { ApolloServerPlugin } from '@apollo/server';
+import { bearerChallenge } from '../auth/challenge';
 import {
   graphqlDuration,
   graphqlOperations,
@@ -52,7 +53,7 @@ export function metricsEndpoint(token: string | undefined): RequestHandler {
     if (token) {
       const given = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '')?.[1];
       if (!given || !sameSecret(given, token)) {
-        res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
+        res.setHeader('WWW-Authenticate', bearerChallenge(req.get('authorization'), 'metrics'));
         res.status(401).json({ detail: 'The metrics token is missing or wrong', code: 'UNAUTHENTICATED' });
         return;
       }

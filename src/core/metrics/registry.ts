@@ -8,6 +8,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  */
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry, prefix: 'catalog_' });
+renameTotalGauges();
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 const JOB_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 1800];
@@ -102,6 +103,24 @@ export function gauge<L extends string>(
       return collect(this);
     },
   });
+}
+
+/**
+ * prom-client's default metrics include three gauges named like counters
+ * (`nodejs_active_handles_total`, `…_requests_total`, `…_resources_total`): `_total` is for
+ * counters (Prometheus naming; promtool refuses it on a gauge). Each is served as `…_all` instead,
+ * the same figure read from prom-client's own gauge at each scrape.
+ */
+function renameTotalGauges(): void {
+  for (const metric of registry.getMetricsAsArray()) {
+    if (!(metric instanceof Gauge) || !metric.name.endsWith('_total')) continue;
+    const original = metric as Gauge;
+    registry.removeSingleMetric(metric.name);
+    gauge(metric.name.replace(/_total$/, '_all'), metric.help, [], async (g) => {
+      const { values } = await original.get();
+      g.set(values.reduce((sum, v) => sum + v.value, 0));
+    });
+  }
 }
 
 /** Seconds since `started` (a `process.hrtime.bigint()` reading). */

@@ -3,6 +3,7 @@ import { AppError, RETRY_AFTER_SECONDS, validationError } from '../errors';
 import { databaseError } from '../db/errors';
 import type { Logger } from '../logger';
 import { closeIfUnread } from '../http/unread-body';
+import { bearerChallenge } from '../auth/challenge';
 
 interface HttpishError {
   type?: string;
@@ -34,6 +35,7 @@ export function sendAppError(res: Response, err: AppError): void {
   const body: Record<string, unknown> = { detail: err.message, code: err.wireCode };
   if (err.fields.length) body.fields = err.fields;
   if (err.code === 'SERVICE_UNAVAILABLE') res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+  if (err.status === 401) res.setHeader('WWW-Authenticate', bearerChallenge(res.req.get('authorization')));
   res.status(err.status).json(body);
 }
 

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { TSchema } from '@sinclair/typebox';
+import { KindGuard, type TSchema } from '@sinclair/typebox';
 import { ERROR_BODY } from './schema';
 import type { ResponseSpec, RouteSpec } from './route';
 
@@ -10,6 +10,8 @@ export interface DocumentInfo {
   title: string;
   version: string;
   description: string;
+  /** the package's licence (an SPDX identifier) */
+  license: string;
   /** tag name -> description, in the order the document lists them */
   tags: Record<string, string>;
 }
@@ -74,6 +76,8 @@ function parameters(spec: RouteSpec, c: Components): Json[] {
     return {
       name,
       in: 'query',
+      // what the route's validator requires (422 when absent), the document requires too
+      ...(KindGuard.IsOptional(schema) ? {} : { required: true }),
       ...(description ? { description } : {}),
       schema: c.ref(rest),
       ...((rest as { type?: string }).type === 'array' ? { style: 'form', explode: true } : {}),
@@ -89,6 +93,15 @@ function requestBody(spec: RouteSpec, c: Components): Json | undefined {
   if (spec.bytes) content['application/octet-stream'] = { schema: { type: 'string', format: 'binary' } };
   return Object.keys(content).length ? { content } : undefined;
 }
+
+/** The challenge of every 401 (RFC 9110 §11.6.1): what the caller must send. */
+const CHALLENGE = {
+  'WWW-Authenticate': {
+    description:
+      'The scheme to authenticate with: `Bearer realm="catalog"`, with `error="invalid_token"` when the key sent is malformed, unknown, revoked or expired (RFC 6750)',
+    schema: { type: 'string' },
+  },
+};
 
 /** The error answers every operation shares (the body is always {@link ERROR_BODY}). */
 const ERROR_RESPONSES = {
@@ -143,7 +156,12 @@ export function openapiDocument(specs: readonly RouteSpec[], info: DocumentInfo)
   if (undescribed.length) throw new Error(`tags without a description: ${undescribed.join(', ')}`);
   return {
     openapi: '3.1.1',
-    info: { title: info.title, version: info.version, description: info.description },
+    info: {
+      title: info.title,
+      version: info.version,
+      description: info.description,
+      license: { name: info.license, identifier: info.license },
+    },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: API_BASE }],
     security: [{ apiKey: [] }],
@@ -162,7 +180,10 @@ export function openapiDocument(specs: readonly RouteSpec[], info: DocumentInfo)
       responses: Object.fromEntries(
         Object.entries(ERROR_RESPONSES).map(([name, description]) => [
           name,
-          response(c, { description, schema: ERROR_BODY }),
+          {
+            ...response(c, { description, schema: ERROR_BODY }),
+            ...(name === 'Unauthenticated' ? { headers: CHALLENGE } : {}),
+          },
         ]),
       ),
       schemas: Object.fromEntries(Object.entries(c.schemas).sort(([a], [b]) => a.localeCompare(b))),

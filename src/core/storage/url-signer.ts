@@ -41,7 +41,9 @@ export class UrlSigner {
       expires: String(o.expires),
       signature: this.mac(this.fields(o)).toString('base64url'),
     });
-    return `${this.publicBaseUrl}${SIGNED_OBJECT_PATH}/${o.key}?${q.toString()}`;
+    // one path segment (slashes as %2F), as the OpenAPI document's `/signed/objects/{key}` says;
+    // the route's `*key` reads both this and the raw slashes of links handed out before
+    return `${this.publicBaseUrl}${SIGNED_OBJECT_PATH}/${encodeURIComponent(o.key)}?${q.toString()}`;
   }
 
   /** The object a URL grants, or null when its signature is wrong or it has expired. */

@@ -13,8 +13,8 @@ export const SIGNED_DOWNLOAD_SPEC = {
   tag: 'files',
   summary: 'A signed download URL (the signature is the credential: no API key)',
   description:
-    'On the filesystem store the bytes (Range supported); on S3 a 307 redirect to a fresh presigned URL.',
-  params: { key: 'the object key (may contain slashes)' },
+    'On the filesystem store the bytes (Range supported), in the media type the link names (`type`); on S3 a 307 redirect to a fresh presigned URL.',
+  params: { key: 'the object key, one path segment (its slashes percent-encoded as %2F)' },
   // checked by the signature (a bad link is 403, not 422)
   query: {
     name: QStr('the file name to download as'),
@@ -23,9 +23,9 @@ export const SIGNED_DOWNLOAD_SPEC = {
     signature: QStr('the signature over the rest'),
   },
   auth: false,
-  responseType: 'application/octet-stream',
+  responseType: '*/*',
   responses: {
-    206: { description: 'A range of the bytes', type: 'application/octet-stream' },
+    206: { description: 'A range of the bytes', type: '*/*' },
     307: { description: 'Redirect to the object store' },
   },
 } as const satisfies RouteSpec;

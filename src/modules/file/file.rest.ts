@@ -140,9 +140,11 @@ export const fileRoutes: Route[] = [
       path: '/files/:id/download',
       tag,
       summary: 'The bytes of a file (Range supported)',
+      description:
+        "Answered in the file's own media type (its `content_type`, `application/octet-stream` when unknown).",
       params: fileId,
-      responseType: 'application/octet-stream',
-      responses: { 206: { description: 'A range of the bytes', type: 'application/octet-stream' } },
+      responseType: '*/*',
+      responses: { 206: { description: 'A range of the bytes', type: '*/*' } },
     },
     async (ctx, { params }, req, res) => {
       const target = await ctx.services.download.fileTarget(ctx, params.id);

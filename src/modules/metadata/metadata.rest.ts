@@ -1,5 +1,5 @@
 import { defineRoute, type Route } from '../../core/rest/route';
-import { Checked, QBool, QInt, QStr, Type } from '../../core/rest/schema';
+import { Checked, QBool, QInt, Type } from '../../core/rest/schema';
 import { MAX_SEARCH_LIMIT } from './metadata-search';
 import { METADATA, METADATA_HIT, toLegacyMetadata, toLegacyHit } from './metadata.legacy';
 
@@ -15,7 +15,7 @@ export const metadataRoutes: Route[] = [
       tag,
       summary: 'Full-text search in the metadata of the records you may read',
       query: {
-        q: QStr('the words to find'),
+        q: Type.String({ description: 'the words to find (web-search syntax)' }),
         limit: QInt(`hits (at most ${MAX_SEARCH_LIMIT})`, { minimum: 1, default: 20 }),
       },
       response: Type.Object({ items: Type.Array(METADATA_HIT) }),

@@ -7,7 +7,7 @@ import { INSTRUMENT, toLegacyInstrument } from '../instrument/instrument.legacy'
 import { PUBLIC_USER, toPublicUser } from '../user/user.legacy';
 
 const SEARCH_QUERY = {
-  q: QStr('the name to look for (fuzzy)'),
+  q: Type.String({ description: 'the name to look for (fuzzy; 3 to 200 characters)' }),
   limit: QInt('results', { minimum: 1, default: 20 }),
   project_id: QStr('only in this project'),
 };
