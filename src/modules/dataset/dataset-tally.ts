@@ -1,7 +1,6 @@
 import type { RequestContext } from '../../core/context';
 import { and, sql, type Sql } from '../../core/db/sql';
 import type { AccessService } from '../permission/access.service';
-import type { DatasetFilter } from './dataset.query';
 
 /**
  * The rows facets and totals are computed from: `(public, owner_id, project_mfid,
@@ -27,8 +26,22 @@ const GRANTED_TO = `select sg.resource_id from access_grant sg where sg.principa
 
 const COLUMNS = 'd.public, d.owner_id, d.project_mfid, d.instrument_mfid, d.measurement, d.data_type';
 
+/**
+ * What the tallies read of a dataset list's filter (`DatasetFilter` in dataset.query.ts, which
+ * compiles the filter and asks the tallies: declared here so the two do not import each other).
+ * Any other key a filter sets makes {@link tallyAnswers} false.
+ */
+export interface TallyFilter {
+  projectScope?: string;
+  public?: boolean;
+  ownerOrcid?: string;
+  instrumentMfid?: string;
+  measurement?: string;
+  dataType?: string;
+}
+
 /** Whether only tallied keys are set (an assigned-project scope at most). */
-export function tallyAnswers(f: DatasetFilter): boolean {
+export function tallyAnswers(f: TallyFilter): boolean {
   if (f.projectScope !== undefined && f.projectScope !== 'assigned') return false;
   return Object.entries(f).every(
     ([key, value]) =>
@@ -56,7 +69,7 @@ export function scanSource(where: Sql): TallySource {
 export async function tallySource(
   ctx: RequestContext,
   access: AccessService,
-  f: DatasetFilter,
+  f: TallyFilter,
   projectMfid: string | undefined,
   selected?: string,
 ): Promise<TallySource> {
@@ -154,7 +167,7 @@ const TOTAL_DIMENSIONS = [
 export async function totalSource(
   ctx: RequestContext,
   access: AccessService,
-  f: DatasetFilter,
+  f: TallyFilter,
   projectMfid: string | undefined,
   selected?: string,
 ): Promise<TallySource | null> {
