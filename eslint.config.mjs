@@ -27,6 +27,7 @@ export default tseslint.config(
       'web/src/gql/**',
       '*.js',
       '*.mjs',
+      '*.cjs',
       'scripts/*.mjs',
     ],
   },

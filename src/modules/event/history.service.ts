@@ -5,7 +5,6 @@ import { decodeCursor, keysetPage, type KeysetPage } from '../../core/pagination
 import type { RecordReferences } from './record-references';
 import type { AnyResource } from '../resource/resource.service';
 import type { EventPolicy } from './event.policy';
-import type { HistoryEntry } from './history.types';
 
 /** A `domain_event` row as stored. */
 export interface EventRow {
@@ -16,6 +15,18 @@ export interface EventRow {
   resource_id: string;
   resource_type: string;
   project_mfid: string | null;
+  payload: Record<string, unknown>;
+}
+
+/** One entry of a resource's history: a domain event as readers see it. */
+export interface HistoryEntry {
+  uniqueId: string;
+  type: string;
+  time: Date;
+  actorId: string | null;
+  resourceId: string;
+  resourceType: string;
+  projectMfid: string | null;
   payload: Record<string, unknown>;
 }
 

@@ -1,10 +1,11 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { connectionTypes } from '../../core/graphql/connection';
+import type { HistoryEntry as Entry } from './history.service';
 
-/** One entry of a resource's history: a domain event as readers see it. */
+/** The GraphQL type of a history entry (history.service.ts `HistoryEntry`). */
 @ObjectType('ResourceEvent', { description: 'Something that happened to a resource: who did what, when.' })
-export class HistoryEntry {
+export class HistoryEntry implements Entry {
   @Field(() => ID, { description: 'The event id (an MFID; the webhook-id of its deliveries).' })
   uniqueId!: string;
 

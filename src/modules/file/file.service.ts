@@ -16,7 +16,7 @@ import { StoredFileHooks } from './stored-file';
 import { applyFilePatch, checkRemoteInput, type FilePatch, type RemoteFileInput } from './file-input';
 import { actorOf, type EventService } from '../outbox/event.service';
 import { archiveFiles, type ArchiveFiles } from './archive-files';
-import { fieldChanges } from '../outbox/event.types';
+import { fieldChanges } from '../outbox/domain-event';
 
 /** Bytes already written to the store, ready to become a file record. */
 export interface StoredUpload {

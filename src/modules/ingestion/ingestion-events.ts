@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventService } from '../outbox/event.service';
-import type { EventType } from '../outbox/event.types';
+import type { EventType } from '../outbox/domain-event';
 import type { IngestionStatus } from './ingestion-request.entity';
 
 const TYPES: Record<IngestionStatus, EventType> = {

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../core/context';
 import { rawQuery } from '../../core/db/raw';
 import { newMfid } from '../../core/ids';
 import { sql } from '../../core/db/sql';
-import type { EventInput } from './event.types';
+import type { EventInput } from './domain-event';
 
 /** The resource types whose table has a `project_mfid` column. */
 const OWNED = new Set(['dataset', 'sample']);

@@ -12,7 +12,7 @@ import type { ProjectService } from '../project/project.service';
 import { checkOptionalDocument } from '../metadata-store/metadata-document';
 import type { MetadataStore } from '../metadata-store/metadata-store';
 import { actorOf, type EventService } from '../outbox/event.service';
-import { fieldChanges } from '../outbox/event.types';
+import { fieldChanges } from '../outbox/domain-event';
 import type { OwnedRecordEntity } from './owned-record.entity';
 import { checkTextSpec, textValues, type TextSpec, type TextValues } from './owned-record.fields';
 

@@ -5,7 +5,7 @@ import {
   type MetadataCondition,
 } from '../metadata-store/metadata.filter';
 import type { DatasetFilter } from '../dataset/dataset.query';
-import { EVENT_TYPES } from '../outbox/event.types';
+import { EVENT_TYPES } from '../outbox/domain-event';
 
 /** A subscription as a client sends it (REST snake_case and GraphQL map onto this). */
 export interface WebhookInput {
