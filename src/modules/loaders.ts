@@ -10,7 +10,9 @@ import { keywordLoaders } from './keyword/keyword.loaders';
 import { linkLoaders } from './link/link.loaders';
 import { metadataLoader } from './metadata-store/metadata.loaders';
 import { deletionLoader } from './deletion/deletion.loaders';
-import { Dataset } from './dataset/dataset.entity';
+import { rowLoader } from './owned-record/owned-record-row';
+import { DATASET_ROWS } from './dataset/dataset-row';
+import { SAMPLE_ROWS } from './sample/sample-row';
 import { fileLoaders } from './file/file.loaders';
 import { thumbnailLoaders } from './thumbnail/thumbnail.loaders';
 import { projectMemberLoader } from './project/project.loaders';
@@ -38,7 +40,9 @@ export function createLoaders(deps: LoaderDeps, em: EntityManager, context: () =
     links: linkLoaders(em, context, deps.access),
     metadata: metadataLoader(em),
     pendingDeletion: deletionLoader(em),
-    dataset: entityLoader(em, Dataset, 'uniqueId'),
+    /** rows with the relations their reads left out (owned-record-row.ts) */
+    datasetRows: rowLoader(em, DATASET_ROWS),
+    sampleRows: rowLoader(em, SAMPLE_ROWS),
     files: fileLoaders(em, batch),
     thumbnails: thumbnailLoaders(em, batch),
     projectMembers: projectMemberLoader(em),

@@ -99,7 +99,7 @@ test('thumbnail lists never select the image bytes unless thumbnailB64str is ask
   const meta = await statements(admin.key, LIST, { n: 12, s: session });
   const listed = onThumbnails(meta.sql);
   expect(listed).toHaveLength(1);
-  // (the list's own statement: its first thumbnails are a subquery of the page, dataset-view.ts)
+  // (the list's own statement: its first thumbnails are a subquery of the page, dataset-row.ts)
   expect(listed[0]).not.toMatch(NO_BYTES);
   const fragments = await statements(
     admin.key,
@@ -136,10 +136,11 @@ test('a totalCount-only selection runs one count, batched across parents, and no
     `query($s: String!) { datasets(first: 12, filter: { sessionName: $s }) { nodes { uniqueId files(first: 1) { totalCount } } } }`,
     { s: session },
   );
+  // the list's own statement: the counts are a subquery of the page (dataset-row.ts), no page of files
   const files = onFiles(counts.sql);
   expect(files).toHaveLength(1);
   expect(files[0]).toMatch(/count\(\*\)/);
-  expect(files[0]).not.toMatch(/row_number/);
+  expect(files[0]).not.toMatch(/\bfrom associated_file where dataset_mfid = \$\d/);
   const byId = new Map(counts.res.data.datasets.nodes.map((n: any) => [n.uniqueId, n.files.totalCount]));
   datasets.forEach((id, i) => {
     expect(byId.get(id)).toBe(i % 3);
@@ -207,19 +208,58 @@ test('the issue-12 list costs 1 statement with a cached key (the page with its r
   expect(t.queries.filter((s) => !/update "api_key"/.test(s))).toHaveLength(3);
 });
 
-test('on the entity path, owners, projects, instruments, keywords, thumbnails and file counts of a page come in one statement, mapped as the ORM maps them', async () => {
-  // scientificMetadata keeps the list on the entity path (dataset-view.ts)
-  const nested = `query($s: String!) { datasets(first: 12, filter: { sessionName: $s }) { nodes {
+test('a sorted list (a column the web page sorts by) costs 1 statement with a cached key too, every page of it', async () => {
+  const sorted = `query($s: String!, $after: String) {
+    datasets(first: 5, after: $after, filter: { sessionName: $s }, orderBy: { field: datasetName, direction: desc }) {
+      totalCount pageInfo { hasNextPage endCursor } edges { cursor node {
+        uniqueId datasetName ownerOrcid owner { username } project { projectId title }
+        instrument { instrumentName } keywords firstThumbnail { id thumbnailName mimeType }
+        files(first: 1) { totalCount } } } } }`;
+  const seen: string[] = [];
+  let after: string | null = null;
+  do {
+    const { res, sql } = await statements(alice.key, sorted, { s: session, after });
+    expect(sql).toHaveLength(1);
+    const page = res.data.datasets;
+    expect(page.totalCount).toBe(12);
+    for (const e of page.edges) {
+      expect(e.node.owner.username).toBeTruthy();
+      expect(e.node.keywords).toContain('alpha');
+      seen.push(e.node.datasetName);
+    }
+    after = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
+  } while (after);
+  expect(seen).toHaveLength(12);
+  expect(new Set(seen).size).toBe(12);
+  expect(seen).toEqual([...seen].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)));
+});
+
+test('relations a row was read without (datasets reached through their files) come from the row loader, in one statement for the page; the entity loaders map as the ORM maps', async () => {
+  const nested = `{ files(first: 1000) { nodes { dataset { uniqueId
     owner { uniqueId username } project { uniqueId projectId title } instrument { uniqueId instrumentName }
-    scientificMetadata } } }`;
-  const { res, sql } = await statements(admin.key, nested, { s: session });
-  const refs = sql.filter((s) => /\bfrom (app_user|project|instrument)\b/.test(s));
-  expect(refs).toHaveLength(1);
-  expect(parts(refs)).toHaveLength(3);
-  expect(new Set(res.data.datasets.nodes.map((n: any) => n.owner.username)).size).toBe(2);
+    instrumentId keywords } } } }`;
+  const { res, sql } = await statements(admin.key, nested);
+  // (the administrator reads the files of other test files' datasets too)
+  const nodes = res.data.files.nodes.filter((n: any) => datasets.includes(n.dataset.uniqueId));
+  expect(nodes).toHaveLength(12);
+  // the page of files, then the datasets' rows with every relation asked for: one statement
+  const rows = sql.filter((s) => /\bfrom dataset d\b/.test(s));
+  expect(rows).toHaveLength(1);
+  for (const relation of ['_owner', '_project', '_instrument', '_keywords'])
+    expect(rows[0]).toContain(relation);
+  const others = sql.filter(
+    (s) => !rows.includes(s) && /\bfrom "?(app_user|project|instrument|keyword)"? /.test(s),
+  );
+  expect(others).toEqual([]);
+  expect(new Set(nodes.map((n: any) => n.dataset.owner.username)).size).toBe(2);
+  for (const n of nodes) {
+    expect(n.dataset.keywords).toContain('alpha');
+    expect(n.dataset.instrument.instrumentName).toMatch(/^Hot instrument/);
+    expect(typeof n.dataset.instrumentId).toBe('string');
+  }
 
   // every property, dates and numbers included, equals what the ORM's own find returns
-  const node = res.data.datasets.nodes[0];
+  const node = nodes[0].dataset;
   const ids = {
     user: alice.user.uniqueId,
     project: node.project.uniqueId,
@@ -247,7 +287,7 @@ test('on the entity path, owners, projects, instruments, keywords, thumbnails an
   expect((project as Project).creationTime).toBeInstanceOf(Date);
 });
 
-test("the REST dataset list costs 2 statements with a cached key (the page with its records built as JSON, the total), the same for 5 or 12 rows; include_owner adds the owners' select", async () => {
+test('the REST dataset list costs 2 statements with a cached key (the page with its projects, instruments and, with include_owner, owners; the total), the same for 5 or 12 rows', async () => {
   const counts: number[] = [];
   for (const [limit, extra] of [
     [5, {}],
@@ -263,12 +303,15 @@ test("the REST dataset list costs 2 statements with a cached key (the page with 
     expect(res.body.total).toBe(12);
     expect(t.queries.filter((s) => /\bfrom api_key\b/.test(s))).toEqual([]);
     expect(t.queries.filter((s) => /\bfrom access_grant g where\b/.test(s))).toEqual([]);
-    // projects and instruments are joined into the page (as _json); owners, asked for, come in one select
+    // projects, instruments and owners (asked for) are joined into the page (dataset-row.ts)
+    const page = t.queries.filter((s) => /\bunique_id as _id\b/.test(s));
+    expect(page).toHaveLength(1);
+    expect(page[0].includes(' as _owner')).toBe('include_owner' in extra);
     const refs = t.queries.filter(
-      (s) => !s.includes(' as _json ') && /\bfrom "?(project|instrument|app_user)\b/.test(s),
+      (s) => !page.includes(s) && /\bfrom "?(project|instrument|app_user)\b/.test(s),
     );
-    expect(refs).toHaveLength('include_owner' in extra ? 1 : 0);
+    expect(refs).toEqual([]);
     counts.push(t.queries.length);
   }
-  expect(counts).toEqual([2, 2, 3]);
+  expect(counts).toEqual([2, 2, 2]);
 });

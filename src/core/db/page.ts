@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityDictionary, EntityName } from '@mikro-orm/core';
 import { rawQuery } from './raw';
 import { and, sql, type Sql } from './sql';
-import { encodeCursor, keysetPage } from '../pagination';
+import { encodeCursor } from '../pagination';
 
 /** A page request: keyset (`cursor`, newest first by MFID) or offset (`offset`). */
 export interface PageRequest {
@@ -27,15 +27,6 @@ export interface PageOrder {
 export interface OffsetPage<T> {
   items: T[];
   total: number;
-}
-
-export interface RowPage<T> {
-  items: T[];
-  nextCursor: string | null;
-  /** the value of the `extra` column per item MFID, when one was selected */
-  extras: Map<string, unknown>;
-  /** in another order than newest first: each item's cursor by MFID */
-  cursors?: Map<string, string>;
 }
 
 /**
@@ -93,82 +84,49 @@ function newestFirst(
   };
 }
 
-/**
- * One page of `select <alias>.* from <table> <alias> where <where>`, newest first by MFID,
- * mapped to managed entities. `extra` adds one computed column, returned in `extras`. A
- * `driver` (newest first only) says where the walk may start from.
- */
-export async function selectPage<T extends { uniqueId: string }>(
-  em: EntityManager,
-  entity: EntityName<T>,
-  table: string,
-  alias: string,
-  where: Sql,
-  page: PageRequest,
-  extra: Sql = sql('null'),
-  order?: PageOrder,
-  driver?: PageDriver,
-): Promise<RowPage<T>> {
-  let rows: (Record<string, unknown> & { _extra: unknown; _key: string | null; _walk?: string })[];
-  if (order) {
-    const full = and(where, order.after);
-    rows = await rawQuery(
-      em,
-      `select ${alias}.*, ${extra.sql} as _extra, (${order.key})::text as _key from ${table} ${alias} where ${full.sql}
-       order by (${order.key}) is null, ${order.key} ${order.direction}, ${alias}.unique_id ${order.direction}
-       limit ? offset ?`,
-      [...extra.params, ...full.params, page.limit + 1, page.offset ?? 0],
-    );
-  } else {
-    const { source, order: walk } = newestFirst(table, alias, where, page.cursor, extra, driver);
-    rows = await rawQuery(
-      em,
-      `select ${alias}.*, null as _key from (${source.sql}) ${alias} order by ${walk} desc limit ? offset ?`,
-      [...source.params, page.limit + 1, page.offset ?? 0],
-    );
-  }
-  const extras = new Map<string, unknown>();
-  const items = rows.map(({ _extra, _key, _walk, ...columns }) => {
-    const item = em.map(entity, columns as EntityDictionary<T>);
-    extras.set(item.uniqueId, _extra);
-    return item;
-  });
-  const paged = keysetPage(items, page.limit);
-  if (!order) return { ...paged, extras };
-  const cursors = new Map(
-    paged.items.map((item, i) => [item.uniqueId, order.cursor(rows[i]._key, item.uniqueId)]),
-  );
-  const last = paged.items.at(-1);
-  return {
-    ...paged,
-    nextCursor: paged.nextCursor && last ? (cursors.get(last.uniqueId) ?? null) : null,
-    cursors,
-    extras,
-  };
-}
-
-/** What a projected page selects from each row of the page (`<alias>` and `<alias>._extra`). */
+/** What a projected page selects from each row of the page (`<alias>`, the table's columns). */
 export interface Projection {
-  /** the select list (besides `_id`, the MFID) */
+  /** the select list (besides `_id`, `_extra`, `_key` and, in a sorted page, `_sort`) */
   columns: string;
   /** joins to other tables, by their own aliases */
   joins: string;
 }
 
+/** How a projected page is walked and what comes with it. */
+export interface PageOptions {
+  /** computed per row, returned as `_extra` */
+  extra?: Sql;
+  /** another order than newest first (`driver` then does not apply) */
+  order?: PageOrder;
+  /** where a newest-first walk may start from */
+  driver?: PageDriver;
+  /** the list's total, within the same statement */
+  count?: TotalQuery;
+  /**
+   * what to select of each projected row (alias `r`: `_id`, `_extra` and the projection's
+   * columns) instead of its columns, for example their JSON (`_id` comes anyway), with joins
+   * of its own
+   */
+  select?: Projection;
+}
+
 /** A page of projected rows. */
 export interface ProjectedPage<R> {
-  rows: (R & { _id: string })[];
+  rows: (R & { _id: string; _extra: unknown })[];
   nextCursor: string | null;
+  /** in another order than newest first: each row's cursor by MFID */
+  cursors?: Map<string, string>;
   /** the total of the count passed along, when one was */
   total?: Total;
 }
 
 /**
- * One page as {@link selectPage} selects it (the same condition, keyset and order, newest
- * first), projected by `projection` over the page's rows instead of mapped to entities: each
- * row has `_id` (the MFID) and the projection's columns. The page is the inner query, so its
- * plan is the entity page's; the joins see only the page's rows. `count` runs within the same
- * statement (an empty page still returns it), its result as `total`.
+ * One page of the rows of `table alias` satisfying `where`, newest first by MFID or in
+ * `opts.order` (keyset: after `page.cursor`, a decoded MFID newest first, the cursor as issued
+ * otherwise), projected by `projection` over the page's rows: each row has `_id` (the MFID),
+ * `_extra` and the projection's columns. The page is the inner query, so the joins see only its
+ * rows. `opts.count` runs within the same statement (an empty page still returns it), its
+ * result as `total`.
  */
 export async function selectProjectedPage<R extends object>(
   em: EntityManager,
@@ -176,37 +134,63 @@ export async function selectProjectedPage<R extends object>(
   alias: string,
   where: Sql,
   page: PageRequest,
-  extra: Sql,
   projection: Projection,
-  driver?: PageDriver,
-  count?: TotalQuery,
+  opts: PageOptions = {},
 ): Promise<ProjectedPage<R>> {
-  const { source, order } = newestFirst(table, alias, where, page.cursor, extra, driver);
-  const paged = `select ${alias}.unique_id as _id, ${projection.columns}
-     from (select * from (${source.sql}) ${alias} order by ${order} desc limit ? offset ?) ${alias}
-     ${projection.joins}`;
-  const params = [...source.params, page.limit + 1, page.offset ?? 0];
-  let rows: (R & { _id: string })[];
-  let total: Total | undefined;
-  if (count) {
-    // one row of the count, joined to the page's rows (or, on an empty page, to a null row)
-    const joined = await rawQuery<R & { _id: string | null; _n: number }>(
-      em,
-      `select p.*, c.n as _n from (${count.sql.sql}) c left join (${paged}) p on true order by p._id desc`,
-      [...count.sql.params, ...params],
+  const { order } = opts;
+  const extra = opts.extra ?? sql('null');
+  let source: Sql;
+  let orderBy: string;
+  // the page's order over its output columns (`_id`, and `_sort`, the key of a sorted page):
+  // the outer selects keep the inner order without sorting again
+  let outer: (prefix: string) => string;
+  if (order) {
+    const full = and(where, order.after);
+    source = sql(
+      `select ${alias}.*, ${extra.sql} as _extra, (${order.key}) as _sort, (${order.key})::text as _key
+       from ${table} ${alias} where ${full.sql}`,
+      ...extra.params,
+      ...full.params,
     );
-    total = count.total(joined[0]._n);
-    rows = joined.filter((r): r is R & { _id: string; _n: number } => r._id !== null);
+    const dir = order.direction;
+    orderBy = `${alias}._sort is null, ${alias}._sort ${dir}, ${alias}.unique_id ${dir}`;
+    outer = (p) => `${p}_sort is null, ${p}_sort ${dir}, ${p}_id ${dir}`;
   } else {
-    rows = await rawQuery(em, `${paged} order by ${alias}.unique_id desc`, params);
+    const walk = newestFirst(table, alias, where, page.cursor, extra, opts.driver);
+    source = walk.source;
+    orderBy = `${walk.order} desc`;
+    outer = (p) => `${p}_id desc`;
+  }
+  const projected = `select ${alias}.unique_id as _id, ${alias}._extra,
+     ${order ? `${alias}._sort, ${alias}._key` : 'null::text as _key'}, ${projection.columns}
+     from (select * from (${source.sql}) ${alias} order by ${orderBy} limit ? offset ?) ${alias}
+     ${projection.joins}`;
+  const paged = opts.select
+    ? `select r._id, r._key${order ? ', r._sort' : ''}, ${opts.select.columns} from (${projected}) r
+       ${opts.select.joins}`
+    : projected;
+  const params = [...source.params, page.limit + 1, page.offset ?? 0];
+  type Row = R & { _id: string; _extra: unknown; _key: string | null };
+  let rows: Row[];
+  let total: Total | undefined;
+  if (opts.count) {
+    // one row of the count, joined to the page's rows (or, on an empty page, to a null row)
+    const joined = await rawQuery<Row & { _n: number }>(
+      em,
+      `select p.*, c.n as _n from (${opts.count.sql.sql}) c left join (${paged}) p on true order by ${outer('p.')}`,
+      [...opts.count.sql.params, ...params],
+    );
+    total = opts.count.total(joined[0]._n);
+    rows = joined.filter((r) => (r._id as string | null) !== null);
+  } else {
+    rows = await rawQuery<Row>(em, `${paged} order by ${outer('')}`, params);
   }
   const items = rows.slice(0, page.limit);
   const last = items.at(-1);
-  return {
-    rows: items,
-    nextCursor: rows.length > page.limit && last ? encodeCursor(last._id) : null,
-    total,
-  };
+  const more = rows.length > page.limit && last !== undefined;
+  if (!order) return { rows: items, nextCursor: more ? encodeCursor(last._id) : null, total };
+  const cursors = new Map(items.map((r) => [r._id, order.cursor(r._key, r._id)]));
+  return { rows: items, nextCursor: more ? (cursors.get(last._id) ?? null) : null, cursors, total };
 }
 
 /**

@@ -15,11 +15,12 @@ export function toConnection<T extends { uniqueId: string }, C extends object>(
   edgeExtra?: (item: T) => Record<string, unknown>,
 ): C {
   const build = (p: KeysetPage<T>): Built<T> => {
-    const edges = p.items.map((node) => ({
-      cursor: p.cursors?.get(node.uniqueId) ?? encodeCursor(node.uniqueId),
-      node,
-      ...(edgeExtra?.(node) ?? {}),
-    }));
+    const edges = p.items.map((node) =>
+      Object.assign(
+        { cursor: p.cursors?.get(node.uniqueId) ?? encodeCursor(node.uniqueId), node },
+        edgeExtra?.(node),
+      ),
+    );
     return { edges, nodes: p.items, pageInfo: pageInfo(edges, p.nextCursor !== null) };
   };
   const connection = new ConnectionClass() as C & ConnectionShape<T>;
@@ -35,16 +36,4 @@ export function toConnection<T extends { uniqueId: string }, C extends object>(
     });
   }
   return connection;
-}
-
-/**
- * A connection of which a query selects `totalCount` alone (the caller has checked): `total`,
- * with no page behind it.
- */
-export function countOnlyConnection<C extends object>(ConnectionClass: new () => C, total: number): C {
-  return toConnection(
-    ConnectionClass,
-    () => Promise.reject(new Error('this connection was built for its totalCount alone')),
-    () => Promise.resolve(total),
-  );
 }

@@ -1,5 +1,5 @@
-import { ArgsType, Field, Int } from 'type-graphql';
-import { Min } from 'class-validator';
+import { ArgsType, ArgumentValidationError, Field, Int } from 'type-graphql';
+import { Min, validateOrReject, type ValidationError } from 'class-validator';
 import type { RequestContext } from '../context';
 import { validationError } from '../errors';
 import { decodeCursor } from '../pagination';
@@ -23,4 +23,23 @@ export function pageOf(ctx: RequestContext, args: PageArgs): { limit: number; cu
   const limit = args.first ?? ctx.config.limits.defaultPageSize;
   if (limit > max) throw validationError('first', `must be at most ${max}`);
   return { limit, cursor: decodeCursor(args.after, 'after') };
+}
+
+/**
+ * `args` validated as type-graphql validates `@Args()` (class-validator, the same error), once per
+ * request and value: for a page field resolved once per node of a list (`Dataset.files`), which
+ * declares its `@Args({ validate: false })` and awaits this instead of a validation per node.
+ */
+export function validatedOnce(ctx: RequestContext, args: PageArgs): Promise<void> {
+  return ctx.memo(`page-args:${String(args.first)}:${String(args.after)}`, async () => {
+    try {
+      // as type-graphql runs it under the schema's settings (schema.ts)
+      await validateOrReject(Object.assign(new PageArgs(), args), {
+        skipMissingProperties: true,
+        forbidUnknownValues: false,
+      });
+    } catch (errors) {
+      throw new ArgumentValidationError(errors as ValidationError[]);
+    }
+  });
 }

@@ -1,21 +1,17 @@
 import 'reflect-metadata';
 import { buildSchema, type BuildSchemaOptions, type PubSub } from 'type-graphql';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
-import { servePreloaded } from './preloaded';
 
 /**
  * Builds the executable schema from the resolver classes, handed over by the application
  * (`RESOLVERS`).
  */
 export async function buildGraphqlSchema(resolvers: BuildSchemaOptions['resolvers']): Promise<GraphQLSchema> {
-  const schema = await buildSchema({
+  return buildSchema({
     resolvers,
     validate: { forbidUnknownValues: false },
     pubSub: NO_TOPICS,
   });
-  // dataset list nodes built without entities carry their resolver fields' values
-  servePreloaded(schema, ['Dataset']);
-  return schema;
 }
 
 /**

@@ -4,14 +4,21 @@ import { decodeCursor } from '../pagination';
 import { defineRoute, JsonText, type Route } from './route';
 import { keysetPage, LIMIT, QStr, type Static, type TObject, type TProperties, type TSchema } from './schema';
 
-/** What the routes of a record collection call: one service method each. */
-export interface RecordCollection<T, F, C, P, Page extends { items: T[]; nextCursor: string | null }> {
-  list(ctx: RequestContext, filter: F, page: PageRequest): Promise<Page>;
+/**
+ * What the routes of a record collection call: one service method each. Reads and writes answer
+ * with rows (`R`) read with an include set (`I`).
+ */
+export interface RecordCollection<R, F, C, P, I> {
+  list(
+    ctx: RequestContext,
+    filter: F,
+    page: PageRequest,
+    include: I,
+  ): Promise<{ items: R[]; nextCursor: string | null }>;
   total(ctx: RequestContext, filter: F): Promise<Total>;
-  get(ctx: RequestContext, id: string): Promise<T>;
-  create(ctx: RequestContext, input: C): Promise<T>;
-  update(ctx: RequestContext, id: string, patch: P): Promise<T>;
-  policy: { capabilities(ctx: RequestContext, record: T): Promise<object> };
+  read(ctx: RequestContext, id: string, include: I): Promise<R>;
+  create(ctx: RequestContext, input: C, include: I): Promise<R>;
+  update(ctx: RequestContext, id: string, patch: P, include: I): Promise<R>;
 }
 
 /** A list page whose records are JSON text already. */
@@ -23,17 +30,10 @@ export interface JsonPage {
 
 /**
  * A record collection on the legacy wire: its path, its service, its schemas and its wire
- * mapping. `Q` is the list query (filters and `include_*` flags), `D` the single-read query.
+ * mapping from rows. `Q` is the list query (filters and `include_*` flags), `D` the single-read
+ * query.
  */
-export interface RecordRoutes<
-  T,
-  F,
-  C,
-  P,
-  Page extends { items: T[]; nextCursor: string | null },
-  Q extends TProperties,
-  D extends TProperties,
-> {
+export interface RecordRoutes<R, F, C, P, I, Q extends TProperties, D extends TProperties> {
   /** the collection, e.g. `/datasets`; single records live at `<path>/:id` */
   path: string;
   /** the singular noun for summaries (`dataset`) and the OpenAPI tag */
@@ -45,15 +45,18 @@ export interface RecordRoutes<
   detailQuery: D;
   createBody: TObject;
   patchBody: TObject;
-  service(ctx: RequestContext): RecordCollection<T, F, C, P, Page>;
+  service(ctx: RequestContext): RecordCollection<R, F, C, P, I>;
   parseFilter(q: Static<TObject<Q>>): F;
   parseCreate(body: Record<string, unknown>): C;
   parsePatch(body: Record<string, unknown>): P;
+  /** what list items, single reads and writes read of their rows */
+  include: { list(q: Static<TObject<Q>>): I; detail(q: Static<TObject<D>>): I; written: I };
   /** the records of a list page */
-  items(ctx: RequestContext, page: Page, q: Static<TObject<Q>>): Promise<unknown[]>;
+  items(ctx: RequestContext, rows: R[], q: Static<TObject<Q>>): Promise<unknown[]>;
   /**
-   * The records of a list page as JSON text, byte for byte what {@link items} gives (the list
-   * then skips the entities; docs/performance.md), or null for a query it does not answer.
+   * A list page as JSON text written by PostgreSQL from the same rows, byte for byte what
+   * {@link items} gives (docs/performance.md, "REST lists"), or null for a query it does not
+   * answer.
    */
   listJson?(
     ctx: RequestContext,
@@ -62,24 +65,18 @@ export interface RecordRoutes<
     q: Static<TObject<Q>>,
   ): Promise<JsonPage> | null;
   /** a record as single reads return it */
-  detail(ctx: RequestContext, record: T, q: Static<TObject<D>>): Promise<unknown>;
+  detail(ctx: RequestContext, row: R, q: Static<TObject<D>>): Promise<unknown>;
   /** a record as creates and updates return it, with its capabilities */
-  written(ctx: RequestContext, record: T, capabilities: object): Promise<unknown>;
+  written(ctx: RequestContext, row: R): Promise<unknown>;
 }
 
 /**
  * The routes of a record collection: `GET <path>` (a keyset page `{items, next_cursor, total}`),
  * `POST <path>` (201), `GET <path>/:id` and `PATCH <path>/:id`.
  */
-export function recordRoutes<
-  T,
-  F,
-  C,
-  P,
-  Page extends { items: T[]; nextCursor: string | null },
-  Q extends TProperties,
-  D extends TProperties,
->(def: RecordRoutes<T, F, C, P, Page, Q, D>): Route[] {
+export function recordRoutes<R, F, C, P, I, Q extends TProperties, D extends TProperties>(
+  def: RecordRoutes<R, F, C, P, I, Q, D>,
+): Route[] {
   const { path, noun, tag } = def;
   const id = { id: `the ${noun}'s MFID` };
   return [
@@ -109,8 +106,11 @@ export function recordRoutes<
             `{"items":[${p.items.join(',')}],"next_cursor":${s(p.nextCursor)},"total":${s(total.count)},"total_exact":${s(total.exact)}}`,
           );
         }
-        const page = await records.list(ctx, filter, request);
-        const [items, total] = await Promise.all([def.items(ctx, page, q), records.total(ctx, filter)]);
+        const [page, total] = await Promise.all([
+          records.list(ctx, filter, request, def.include.list(q)),
+          records.total(ctx, filter),
+        ]);
+        const items = await def.items(ctx, page.items, q);
         return { items, next_cursor: page.nextCursor, total: total.count, total_exact: total.exact };
       },
     ),
@@ -125,9 +125,8 @@ export function recordRoutes<
         response: def.record,
       },
       async (ctx, { body }) => {
-        const records = def.service(ctx);
-        const record = await records.create(ctx, def.parseCreate(body as Record<string, unknown>));
-        return def.written(ctx, record, await records.policy.capabilities(ctx, record));
+        const input = def.parseCreate(body as Record<string, unknown>);
+        return def.written(ctx, await def.service(ctx).create(ctx, input, def.include.written));
       },
     ),
     defineRoute(
@@ -140,7 +139,8 @@ export function recordRoutes<
         query: def.detailQuery,
         response: def.record,
       },
-      async (ctx, { params, query }) => def.detail(ctx, await def.service(ctx).get(ctx, params.id), query),
+      async (ctx, { params, query }) =>
+        def.detail(ctx, await def.service(ctx).read(ctx, params.id, def.include.detail(query)), query),
     ),
     defineRoute(
       {
@@ -153,9 +153,8 @@ export function recordRoutes<
         response: def.record,
       },
       async (ctx, { params, body }) => {
-        const records = def.service(ctx);
-        const record = await records.update(ctx, params.id, def.parsePatch(body as Record<string, unknown>));
-        return def.written(ctx, record, await records.policy.capabilities(ctx, record));
+        const patch = def.parsePatch(body as Record<string, unknown>);
+        return def.written(ctx, await def.service(ctx).update(ctx, params.id, patch, def.include.written));
       },
     ),
   ];

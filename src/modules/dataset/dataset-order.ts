@@ -1,4 +1,3 @@
-import { Field, InputType, registerEnumType } from 'type-graphql';
 import { validationError } from '../../core/errors';
 import { isMfid } from '../../core/ids';
 import type { PageOrder } from '../../core/db/page';
@@ -11,53 +10,13 @@ import { sql, type Sql } from '../../core/db/sql';
  * PostgreSQL writes it (column, null flag, value, MFID), so the next page is a range condition,
  * never an offset.
  */
-export enum DatasetOrderField {
-  creationTime = 'creationTime',
-  modificationTime = 'modificationTime',
-  datasetName = 'datasetName',
-  measurement = 'measurement',
-  dataType = 'dataType',
-  size = 'size',
-}
-registerEnumType(DatasetOrderField, {
-  name: 'DatasetOrderField',
-  description: 'A column a dataset list can be sorted by.',
-  valuesConfig: {
-    creationTime: { description: 'When the record was created.' },
-    modificationTime: { description: 'When the record was last changed.' },
-    datasetName: { description: 'The name, without regard to case.' },
-    measurement: { description: 'The measurement, without regard to case.' },
-    dataType: { description: 'The data type, without regard to case.' },
-    size: { description: "The total size of the dataset's stored files." },
-  },
-});
+export type DatasetOrderField =
+  'creationTime' | 'modificationTime' | 'datasetName' | 'measurement' | 'dataType' | 'size';
 
-export enum SortDirection {
-  asc = 'asc',
-  desc = 'desc',
-}
-registerEnumType(SortDirection, {
-  name: 'SortDirection',
-  description: 'Ascending or descending.',
-  valuesConfig: {
-    asc: { description: 'Smallest (or earliest, or A) first.' },
-    desc: { description: 'Largest (or latest, or Z) first.' },
-  },
-});
-
-@InputType({
-  description:
-    'The order of a dataset list: one column, then the MFID; records without a value come last in both directions.',
-})
-export class DatasetOrderInput {
-  @Field(() => DatasetOrderField, { description: 'The column.' })
-  field!: DatasetOrderField;
-
-  @Field(() => SortDirection, {
-    defaultValue: SortDirection.asc,
-    description: 'The direction (default asc).',
-  })
-  direction: SortDirection = SortDirection.asc;
+/** The order of a dataset list: one column, then the MFID. */
+export interface DatasetOrder {
+  field: DatasetOrderField;
+  direction: 'asc' | 'desc';
 }
 
 const COLUMNS: Record<DatasetOrderField, { column: string; type: 'text' | 'timestamptz' | 'bigint' }> = {
@@ -73,13 +32,19 @@ const COLUMNS: Record<DatasetOrderField, { column: string; type: 'text' | 'times
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:\d{2})?|Z)$/;
 
 /** A cursor's content: the order it was issued for and the last row's key. */
-type Key = [field: DatasetOrderField, direction: SortDirection, isNull: boolean, value: string, id: string];
+type Key = [
+  field: DatasetOrderField,
+  direction: DatasetOrder['direction'],
+  isNull: boolean,
+  value: string,
+  id: string,
+];
 
 function encode(key: Key): string {
   return Buffer.from(`o:${JSON.stringify(key)}`, 'utf8').toString('base64url');
 }
 
-function decode(cursor: string, order: DatasetOrderInput): Key {
+function decode(cursor: string, order: DatasetOrder): Key {
   const bad = () => validationError('after', 'is not a cursor this server issued for this order');
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   if (!text.startsWith('o:')) throw bad();
@@ -108,12 +73,12 @@ function decode(cursor: string, order: DatasetOrderInput): Key {
 }
 
 /** The SQL order and keyset condition of a dataset page sorted by `order`, after `cursor`. */
-export function datasetPageOrder(alias: string, order: DatasetOrderInput, cursor?: string): PageOrder {
+export function datasetPageOrder(alias: string, order: DatasetOrder, cursor?: string): PageOrder {
   const { column, type } = COLUMNS[order.field];
   // names sort as people read them, without regard to case
   const key = type === 'text' ? `lower(${alias}.${column})` : `${alias}.${column}`;
   const id = `${alias}.unique_id`;
-  const cmp = order.direction === SortDirection.asc ? '>' : '<';
+  const cmp = order.direction === 'asc' ? '>' : '<';
   let after: Sql | null = null;
   if (cursor !== undefined && cursor !== '') {
     const [, , isNull, value, last] = decode(cursor, order);

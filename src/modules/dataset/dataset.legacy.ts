@@ -13,12 +13,14 @@ import {
 import {
   detailOptions,
   itemOptions,
+  legacyExtras,
   recordWireSchema,
   toLegacyRecord,
   type LegacyRecordOptions,
   type RecordWire,
 } from '../owned-record/owned-record.legacy';
 import { INCLUDE_QUERY, type IncludeFlags } from '../../core/rest/include';
+import { ownedRecordOf, withIncludes } from '../owned-record/owned-record-row';
 import { jsonMembersSql, jsonObjectSql, type JsonMember } from '../../core/db/json-sql';
 import type { PageRequest } from '../../core/db/page';
 import type { JsonPage } from '../../core/rest/record-routes';
@@ -26,44 +28,25 @@ import {
   jsonText,
   lateralJson,
   recordJsonItems,
-  recordJsonProjection,
-  type RecordJsonRow,
-} from '../owned-record/owned-record-json';
-import type { Dataset } from './dataset.entity';
+  recordJsonSelect,
+} from '../owned-record/owned-record-list.legacy';
 import { UPDATABLE, type TextField } from './dataset.fields';
-import type { DatasetFilter, ProjectRelation, ProjectScope } from './dataset.query';
-
-export interface LegacyDatasetOptions extends LegacyRecordOptions {
-  projectRelation?: ProjectRelation | null;
-}
+import type { DatasetFilter, ProjectScope } from './dataset.query';
+import type { DatasetInclude, DatasetRow } from './dataset-row';
 
 const WIRE: RecordWire<TextField> = { type: 'dataset', text: UPDATABLE };
 
-/** The legacy REST shape of a dataset (reference §4, §12; spec 2.1). */
-export function toLegacyDataset(
-  ctx: RequestContext,
-  ds: Dataset,
-  opts: LegacyDatasetOptions = {},
-): Promise<Record<string, unknown>> {
-  return toLegacyRecord(
-    ctx,
-    ds,
-    WIRE,
-    { ...opts, projectIdFallback: ds.legacyProjectId },
-    datasetKeys(ctx, ds, opts),
-  );
+/** What the legacy record reads of a dataset's row: its project and instrument, its owner when shown. */
+export function legacyInclude(opts: { includeOwner?: boolean }): DatasetInclude {
+  return { project: true, instrument: true, owner: opts.includeOwner ?? false };
 }
 
-/** The instrument (with the display values of legacy records), the size, the project relation. */
-async function datasetKeys(
-  ctx: RequestContext,
-  ds: Dataset,
-  opts: LegacyDatasetOptions,
-): Promise<Record<string, unknown>> {
-  const instrument = ds.instrument ? await ctx.loaders.instrument.load(ds.instrument.uniqueId) : null;
-  const out: Record<string, unknown> = {
-    instrument_id: instrument?.instrumentId ?? ds.legacyInstrumentId ?? null,
-    instrument_name: instrument?.instrumentName ?? ds.legacyInstrumentName ?? null,
+/** The dataset's own keys: the instrument (with a legacy record's display values), the size. */
+function datasetKeys(row: DatasetRow): Record<string, unknown> {
+  const instrument = row.instrument ?? null;
+  const own: Record<string, unknown> = {
+    instrument_id: row.instrumentId ?? null,
+    instrument_name: row.instrumentName ?? null,
     instrument_mfid: instrument?.uniqueId ?? null,
     instrument: instrument
       ? {
@@ -72,83 +55,112 @@ async function datasetKeys(
           instrument_name: instrument.instrumentName,
         }
       : null,
-    size: ds.size,
+    size: row.size,
   };
-  if (opts.projectRelation !== undefined) out.project_relation = opts.projectRelation;
-  return out;
+  // a list's row whose filter names a project
+  if (row.projectRelation !== undefined) own.project_relation = row.projectRelation;
+  return own;
 }
 
-/** A dataset as single reads return it. */
+/**
+ * The legacy REST shape of datasets (reference §4, §12; spec 2.1), from their rows; relations
+ * the rows' read left out and the optional keys are read for all of them at once.
+ */
+export async function toLegacyDatasets(
+  ctx: RequestContext,
+  rows: readonly DatasetRow[],
+  opts: LegacyRecordOptions = {},
+): Promise<Record<string, unknown>[]> {
+  const keys = opts.includeOwner
+    ? (['project', 'instrument', 'owner'] as const)
+    : (['project', 'instrument'] as const);
+  const [full, extras] = await Promise.all([
+    withIncludes(rows, keys, ctx.loaders.datasetRows),
+    legacyExtras(
+      ctx,
+      rows.map((r) => r.uniqueId),
+      opts,
+    ),
+  ]);
+  return full.map((row, i) => toLegacyRecord(ctx, row, WIRE, opts, datasetKeys(row), extras[i]));
+}
+
+/** The legacy REST shape of one dataset ({@link toLegacyDatasets}). */
+export async function toLegacyDataset(
+  ctx: RequestContext,
+  ds: DatasetRow,
+  opts: LegacyRecordOptions = {},
+): Promise<Record<string, unknown>> {
+  return (await toLegacyDatasets(ctx, [ds], opts))[0];
+}
+
+/** A dataset as single reads return it (owner by default, pending deletion, capabilities). */
 export async function datasetDetail(
   ctx: RequestContext,
-  ds: Dataset,
+  ds: DatasetRow,
   q: IncludeFlags,
 ): Promise<Record<string, unknown>> {
   return toLegacyDataset(ctx, ds, {
     ...detailOptions(q),
-    capabilities: await ctx.services.dataset.policy.capabilities(ctx, ds),
+    capabilities: await ctx.services.dataset.policy.capabilities(ctx, ownedRecordOf(ds)),
   });
+}
+
+/** A dataset as creates and updates return it: with its owner and capabilities. */
+export async function datasetWritten(ctx: RequestContext, ds: DatasetRow): Promise<Record<string, unknown>> {
+  const capabilities = await ctx.services.dataset.policy.capabilities(ctx, ownedRecordOf(ds));
+  return toLegacyDataset(ctx, ds, { includeOwner: true, capabilities });
 }
 
 /** Datasets as collections return them: include flags default to false. */
 export function datasetItems(
   ctx: RequestContext,
-  datasets: Dataset[],
+  datasets: readonly DatasetRow[],
   q: IncludeFlags,
-  relations?: Map<string, ProjectRelation>,
 ): Promise<Record<string, unknown>[]> {
-  const opts = itemOptions(q);
-  return Promise.all(
-    datasets.map((ds) =>
-      toLegacyDataset(ctx, ds, {
-        ...opts,
-        projectRelation: relations ? (relations.get(ds.uniqueId) ?? null) : undefined,
-      }),
-    ),
-  );
+  return toLegacyDatasets(ctx, datasets, itemOptions(q));
 }
 
-const INSTRUMENT_JSON: JsonMember[] = [
-  ['instrument_id', { json: `coalesce(_i.id, ${jsonText('d.legacy_instrument_id')}, 'null')` }],
-  ['instrument_name', { json: `coalesce(_i.name, ${jsonText('d.legacy_instrument_name')}, 'null')` }],
+/**
+ * The dataset's own members of its list JSON (recordJsonSelect), over the projected row `r`: as
+ * {@link datasetKeys} writes them.
+ */
+const OWN_JSON: JsonMember[] = [
+  // a registered instrument's, once per instrument; a legacy record's display values
+  ['instrument_id', { json: `coalesce(_ij.id, ${jsonText('r._instrument_id')}, 'null')` }],
+  ['instrument_name', { json: `coalesce(_ij.name, ${jsonText('r._instrument_name')}, 'null')` }],
   {
-    members: '_i.members',
+    members: '_ij.m',
     otherwise: [
       ['instrument_mfid', { constant: null }],
       ['instrument', { constant: null }],
     ],
   },
-  ['size', { integer: 'd.size' }],
+  // the row's number, exact up to 2^53 as JavaScript writes it
+  ['size', { integer: 'r.size::bigint' }],
 ];
-const INSTRUMENT_JOIN = lateralJson('_i', 'instrument', 'd.instrument_mfid', {
-  id: jsonText('t.instrument_id'),
-  name: jsonText('t.instrument_name'),
-  members: jsonMembersSql([
-    ['instrument_mfid', { value: 't.unique_id' }],
+const RELATED_JSON: JsonMember[] = [...OWN_JSON, ['project_relation', { value: 'r._extra' }]];
+const INSTRUMENT_JSON = lateralJson('_ij', 'r._instrument_mfid is not null', {
+  id: jsonText('r._instrument_slug'),
+  name: jsonText('r._instrument_label'),
+  m: jsonMembersSql([
+    ['instrument_mfid', { value: 'r._instrument_mfid' }],
     [
       'instrument',
       {
         json: jsonObjectSql([
-          ['unique_id', { value: 't.unique_id' }],
-          ['instrument_id', { value: 't.instrument_id' }],
-          ['instrument_name', { value: 't.instrument_name' }],
+          ['unique_id', { value: 'r._instrument_mfid' }],
+          ['instrument_id', { value: 'r._instrument_slug' }],
+          ['instrument_name', { value: 'r._instrument_label' }],
         ]),
       },
     ],
   ]),
 });
-/** A list page's datasets as JSON built by PostgreSQL: without and with `project_relation`. */
-const PROJECTIONS = [false, true].map((related) =>
-  recordJsonProjection(WIRE, 'd', {
-    own: related ? [...INSTRUMENT_JSON, ['project_relation', { value: 'd._extra' }]] : INSTRUMENT_JSON,
-    joins: INSTRUMENT_JOIN,
-    projectIdFallback: 'd.legacy_project_id',
-  }),
-);
 
 /**
- * A page of `GET /datasets` as JSON text: the same bytes {@link datasetItems} gives for the
- * same page, from one statement that builds each record's JSON in PostgreSQL.
+ * A page of `GET /datasets` as JSON text: the same bytes {@link datasetItems} gives for the same
+ * rows, written by PostgreSQL from them in the page's one statement.
  */
 export async function datasetListJson(
   ctx: RequestContext,
@@ -156,13 +168,16 @@ export async function datasetListJson(
   page: PageRequest,
   q: IncludeFlags,
 ): Promise<JsonPage> {
-  const { rows, nextCursor } = await ctx.services.dataset.listProjected<RecordJsonRow>(
-    ctx,
-    filter,
-    page,
-    (related) => PROJECTIONS[related ? 1 : 0],
+  const opts = itemOptions(q);
+  const include = legacyInclude(opts);
+  const { rows, nextCursor } = await ctx.services.dataset.listJson(ctx, filter, page, include, (related) =>
+    recordJsonSelect(
+      WIRE,
+      { members: related ? RELATED_JSON : OWN_JSON, joins: INSTRUMENT_JSON },
+      include.owner ?? false,
+    ),
   );
-  return { items: await recordJsonItems(ctx, rows, itemOptions(q)), nextCursor };
+  return { items: await recordJsonItems(ctx, rows, opts), nextCursor };
 }
 
 const SCOPES: readonly ProjectScope[] = ['assigned', 'shared', 'all'];

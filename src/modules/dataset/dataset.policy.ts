@@ -1,7 +1,10 @@
 import type { RequestContext } from '../../core/context';
 import type { AccessService } from '../permission/access.service';
-import { OwnedRecordPolicy, type RecordCapabilities } from '../permission/owned-record.policy';
-import type { Dataset } from './dataset.entity';
+import {
+  OwnedRecordPolicy,
+  type OwnedRecord,
+  type RecordCapabilities,
+} from '../permission/owned-record.policy';
 
 export interface DatasetCapabilities extends RecordCapabilities {
   canAddFiles: boolean;
@@ -10,12 +13,12 @@ export interface DatasetCapabilities extends RecordCapabilities {
 }
 
 /** Who may do what with a dataset (DESIGN §5); `visibleWhere` filters every dataset query. */
-export class DatasetPolicy extends OwnedRecordPolicy<Dataset> {
+export class DatasetPolicy extends OwnedRecordPolicy<OwnedRecord> {
   constructor(access: AccessService) {
     super(access, 'dataset', 'd');
   }
 
-  async capabilities(ctx: RequestContext, ds: Dataset): Promise<DatasetCapabilities> {
+  async capabilities(ctx: RequestContext, ds: OwnedRecord): Promise<DatasetCapabilities> {
     const common = await this.recordCapabilities(ctx, ds);
     // adding files needs contributor, as editing metadata does
     return { ...common, canAddFiles: common.canEditMetadata, canChangeStatus: false };

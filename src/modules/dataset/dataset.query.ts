@@ -4,21 +4,20 @@ import {
   boundedCount,
   countTotal,
   exactCount,
-  selectPage,
   selectProjectedPage,
   type PageDriver,
   type PageRequest,
-  type ProjectedPage,
   type Projection,
   type Total,
   type TotalQuery,
 } from '../../core/db/page';
 import { rawQuery } from '../../core/db/raw';
-import { Dataset } from './dataset.entity';
+import type { JsonRow, JsonRowPage, RawRow } from '../owned-record/owned-record-row';
 import { keywordCondition, matchingKeywords, textCondition } from './dataset-conditions';
 import type { AccessService } from '../permission/access.service';
 import type { AccessSelectors } from '../project/access-selectors';
-import { datasetPageOrder, type DatasetOrderInput } from './dataset-order';
+import { datasetPageOrder, type DatasetOrder } from './dataset-order';
+import { DATASET_ROWS, type DatasetInclude, type DatasetRow, type ProjectRelation } from './dataset-row';
 import {
   keywordTallySource,
   tallyAnswers,
@@ -34,7 +33,6 @@ import {
 } from '../owned-record/owned-record.query';
 
 export type ProjectScope = 'assigned' | 'shared' | 'all';
-export type ProjectRelation = 'assigned' | 'shared';
 
 /** Filters of the dataset collection. All exact-match except `keyword` (substring, any case). */
 export interface DatasetFilter extends OwnedRecordFilter {
@@ -58,13 +56,19 @@ export interface DatasetFilter extends OwnedRecordFilter {
   text?: string | null;
 }
 
+/** A page of dataset rows (with `projectRelation` when the filter names a project). */
 export interface DatasetPage {
-  items: Dataset[];
+  items: DatasetRow[];
   nextCursor: string | null;
   /** in a sorted page: each item's cursor */
   cursors?: Map<string, string>;
-  /** set when the filter names a project: how each item relates to it */
-  relations?: Map<string, ProjectRelation>;
+  /** the list's total, when the read asked for it */
+  total?: Total;
+}
+
+/** What a dataset list reads: the rows' include set, and the total with the page. */
+export interface DatasetListInclude extends DatasetInclude {
+  total?: boolean;
 }
 
 interface Compiled {
@@ -89,11 +93,11 @@ const EXACT: ExactColumn<DatasetFilter>[] = [
  * The SQL of the dataset collection: one statement for a page, one for the total; with a
  * project filter, how each dataset relates to the project.
  */
-export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
+export class DatasetQuery extends OwnedRecordQuery<DatasetFilter> {
   private readonly access: AccessService;
   private readonly selectors: AccessSelectors;
 
-  constructor(deps: OwnedRecordQueryDeps<Dataset>) {
+  constructor(deps: OwnedRecordQueryDeps) {
     super('dataset', 'd', deps);
     this.access = deps.access;
     this.selectors = deps.selectors;
@@ -135,53 +139,64 @@ export class DatasetQuery extends OwnedRecordQuery<Dataset, DatasetFilter> {
     return { where: and(...parts), projectMfid, driver };
   }
 
+  /**
+   * One page of rows, newest first or in `order` (then `page.cursor` is the cursor as issued),
+   * projected for `include` (DATASET_ROWS); with `include.total`, the list's {@link total} comes
+   * in the same statement.
+   */
   async page(
     ctx: RequestContext,
     f: DatasetFilter,
     page: PageRequest,
-    order?: DatasetOrderInput,
+    include: DatasetListInclude,
+    order?: DatasetOrder,
   ): Promise<DatasetPage> {
-    const sorted = order ? datasetPageOrder('d', order, page.cursor) : undefined;
     const { where, projectMfid, driver } = await this.compile(ctx, f, !order);
-    const rows = await selectPage(
+    const rows = await selectProjectedPage<RawRow>(
       ctx.em,
-      Dataset,
       'dataset',
       'd',
       where,
       page,
-      relation(projectMfid),
-      sorted,
-      sorted ? undefined : driver,
+      DATASET_ROWS.projection(include),
+      {
+        extra: relation(projectMfid),
+        order: order ? datasetPageOrder('d', order, page.cursor) : undefined,
+        driver,
+        count: include.total ? await this.totalQuery(ctx, f) : undefined,
+      },
     );
-    const relations = projectMfid ? (rows.extras as Map<string, ProjectRelation>) : undefined;
-    return { items: rows.items, nextCursor: rows.nextCursor, cursors: rows.cursors, relations };
+    const items = rows.rows.map((raw) => {
+      const row = DATASET_ROWS.row(raw);
+      if (projectMfid) row.projectRelation = raw._extra as ProjectRelation | null;
+      return row;
+    });
+    return { items, nextCursor: rows.nextCursor, cursors: rows.cursors, total: rows.total };
   }
 
   /**
-   * The page {@link page} selects (newest first), as `projection` projects it; `related` says
-   * whether the filter names a project, whose relation to each row is then `d._extra`. With
-   * `counted`, the list's {@link total} comes in the same statement.
+   * The page {@link page} reads newest first, each row selected by `select(related)` over the
+   * projected row `r` (its JSON, say; `related`: the filter names a project, whose relation to
+   * each row is `r._extra`) instead of its columns.
    */
-  async projectedPage<R extends object>(
+  async pageJson(
     ctx: RequestContext,
     f: DatasetFilter,
     page: PageRequest,
-    projection: (related: boolean) => Projection,
-    counted = false,
-  ): Promise<ProjectedPage<R>> {
+    include: DatasetInclude,
+    select: (related: boolean) => Projection,
+  ): Promise<JsonRowPage> {
     const { where, projectMfid, driver } = await this.compile(ctx, f, true);
-    return selectProjectedPage<R>(
+    const { rows, nextCursor } = await selectProjectedPage<JsonRow>(
       ctx.em,
       'dataset',
       'd',
       where,
       page,
-      relation(projectMfid),
-      projection(projectMfid !== undefined),
-      driver,
-      counted ? await this.totalQuery(ctx, f) : undefined,
+      DATASET_ROWS.projection(include),
+      { extra: relation(projectMfid), driver, select: select(projectMfid !== undefined) },
     );
+    return { rows, nextCursor };
   }
 
   /** Every matching id, newest first (for inspecting what one user may reach). */

@@ -18,74 +18,65 @@ import { toConnection } from '../../core/graphql/connect';
 import { listCap } from '../../core/graphql/limits';
 import { DATASET_MAX_KEYWORDS } from './dataset.fields';
 import { ownedRecordResolver } from '../owned-record/owned-record.resolver';
+import { fromRow, ownedRecordOf } from '../owned-record/owned-record-row';
 import { InstrumentRef } from '../instrument/instrument.types';
 import { Project } from '../project/project.entity';
-import { Dataset } from './dataset.entity';
 import type { DatasetFilter } from './dataset.query';
-import { viewPlan } from './dataset-view';
-import { DatasetOrderInput } from './dataset-order';
+import type { DatasetRow } from './dataset-row';
+import type { DatasetOrder } from './dataset-order';
+import { DatasetOrderInput, toDatasetOrder } from './dataset-order.types';
+import { listInclude, nodeInclude } from './dataset-selection';
 import {
   CreateDatasetInput,
   DatasetCapabilities,
   DatasetConnection,
   DatasetFacetsType,
   DatasetFilterInput,
+  DatasetType,
   KeywordCountType,
   ProjectScopeEnum,
   UpdateDatasetInput,
 } from './dataset.types';
 
+/**
+ * A `datasets` connection: one statement for the page, what its nodes select of their relations
+ * and, when selected with the page, the total; a total alone runs its count alone.
+ */
 function datasetConnection(
   ctx: RequestContext,
   filter: DatasetFilter,
   args: PageArgs,
   info: GraphQLResolveInfo,
-  order?: DatasetOrderInput,
+  order?: DatasetOrder,
 ) {
   // a sorted list's cursors carry the sort key: they are decoded by the order, not as MFIDs
   const request = order
     ? { limit: pageOf(ctx, { first: args.first }).limit, cursor: args.after ?? undefined }
     : pageOf(ctx, args);
-  const plan = order ? null : viewPlan(info, ctx.config.limits.maxPageSize);
-  let relations: ReadonlyMap<string, string> | undefined;
-  const edgeExtra = (ds: Dataset) => ({ projectRelation: relations?.get(ds.uniqueId) ?? null });
-  if (plan) {
-    // one statement for the page, what its nodes show and the total (dataset-view.ts)
-    let view: ReturnType<typeof ctx.services.dataset.listView> | undefined;
-    const run = () => (view ??= ctx.services.dataset.listView(ctx, filter, request, plan));
-    return toConnection(
-      DatasetConnection,
-      async () => {
-        const { page } = await run();
-        relations = page.relations;
-        return page;
-      },
-      async () => (plan.total ? (await run()).total : undefined) ?? ctx.services.dataset.total(ctx, filter),
-      edgeExtra,
-    );
-  }
+  const include = listInclude(info);
+  let listed: ReturnType<typeof ctx.services.dataset.list> | undefined;
+  const page = () => (listed ??= ctx.services.dataset.list(ctx, filter, request, include, order));
   return toConnection(
     DatasetConnection,
-    async () => {
-      const page = await ctx.services.dataset.list(ctx, filter, request, order);
-      relations = page.relations;
-      return page;
-    },
-    () => ctx.services.dataset.total(ctx, filter),
-    edgeExtra,
+    page,
+    async () => (include.total ? (await page()).total : undefined) ?? ctx.services.dataset.total(ctx, filter),
+    (row: DatasetRow) => ({ projectRelation: row.projectRelation ?? null }),
   );
 }
 
-@Resolver(() => Dataset)
-export class DatasetResolver extends ownedRecordResolver(Dataset) {
-  @Query(() => Dataset, {
+const rows = (ctx: RequestContext) => ctx.loaders.datasetRows;
+
+@Resolver(() => DatasetType)
+export class DatasetResolver extends ownedRecordResolver(DatasetType, rows) {
+  @Query(() => DatasetType, {
     description: 'One dataset by MFID (NOT_FOUND when it does not exist or you may not read it).',
   })
   async dataset(
     @Arg('id', () => ID, { description: 'The dataset MFID.' }) id: string,
     @Ctx() ctx: RequestContext,
-  ) {
-    const ds = await ctx.services.dataset.get(ctx, id);
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<DatasetRow> {
+    const ds = await ctx.services.dataset.read(ctx, id, nodeInclude(info));
     ctx.canonical.add(ds);
     return ds;
   }
@@ -105,7 +96,8 @@ export class DatasetResolver extends ownedRecordResolver(Dataset) {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return datasetConnection(ctx, { ...(filter ?? {}) }, args, info, orderBy ?? undefined);
+    const order = orderBy ? toDatasetOrder(orderBy) : undefined;
+    return datasetConnection(ctx, { ...(filter ?? {}) }, args, info, order);
   }
 
   @Query(() => DatasetFacetsType, {
@@ -120,21 +112,23 @@ export class DatasetResolver extends ownedRecordResolver(Dataset) {
     return ctx.services.dataset.facets(ctx, { ...(filter ?? {}) });
   }
 
-  @Mutation(() => Dataset, { description: 'Creates a dataset record (files are added afterwards).' })
+  @Mutation(() => DatasetType, { description: 'Creates a dataset record (files are added afterwards).' })
   createDataset(
     @Arg('input', { description: 'The new record.' }) input: CreateDatasetInput,
     @Ctx() ctx: RequestContext,
-  ) {
-    return ctx.services.dataset.create(ctx, input);
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<DatasetRow> {
+    return ctx.services.dataset.create(ctx, input, nodeInclude(info));
   }
 
-  @Mutation(() => Dataset, { description: 'Changes fields of a dataset.' })
+  @Mutation(() => DatasetType, { description: 'Changes fields of a dataset.' })
   updateDataset(
     @Arg('id', () => ID, { description: 'The dataset MFID.' }) id: string,
     @Arg('input', { description: 'The changes.' }) input: UpdateDatasetInput,
     @Ctx() ctx: RequestContext,
-  ) {
-    return ctx.services.dataset.update(ctx, id, input);
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<DatasetRow> {
+    return ctx.services.dataset.update(ctx, id, input, nodeInclude(info));
   }
 
   @Mutation(() => KeywordCountType, { description: 'Adds one keyword to a dataset (idempotent).' })
@@ -150,55 +144,51 @@ export class DatasetResolver extends ownedRecordResolver(Dataset) {
     nullable: true,
     description: 'The instrument it was measured on, if registered.',
   })
-  async instrument(@Root() ds: Dataset, @Ctx() ctx: RequestContext): Promise<InstrumentRef | null> {
-    const i = ds.instrument ? await ctx.loaders.instrument.load(ds.instrument.uniqueId) : null;
-    return i
-      ? { uniqueId: i.uniqueId, instrumentId: i.instrumentId, instrumentName: i.instrumentName }
-      : null;
+  instrument(
+    @Root() ds: DatasetRow,
+    @Ctx() ctx: RequestContext,
+  ): InstrumentRef | null | Promise<InstrumentRef | null> {
+    return fromRow(ds, 'instrument', rows(ctx), (r) => r.instrument ?? null);
   }
 
   @FieldResolver(() => String, {
     nullable: true,
     description: 'Project slug (display fallback for legacy records).',
   })
-  async projectId(@Root() ds: Dataset, @Ctx() ctx: RequestContext): Promise<string | null> {
-    const p = ds.project ? await ctx.loaders.project.load(ds.project.uniqueId) : null;
-    return p?.projectId ?? ds.legacyProjectId ?? null;
+  projectId(@Root() ds: DatasetRow, @Ctx() ctx: RequestContext): string | null | Promise<string | null> {
+    return fromRow(ds, 'project', rows(ctx), (r) => r.projectId ?? null);
   }
 
   @FieldResolver(() => String, {
     nullable: true,
     description: 'Instrument slug (display fallback for legacy records).',
   })
-  async instrumentId(@Root() ds: Dataset, @Ctx() ctx: RequestContext): Promise<string | null> {
-    const i = ds.instrument ? await ctx.loaders.instrument.load(ds.instrument.uniqueId) : null;
-    return i?.instrumentId ?? ds.legacyInstrumentId ?? null;
+  instrumentId(@Root() ds: DatasetRow, @Ctx() ctx: RequestContext): string | null | Promise<string | null> {
+    return fromRow(ds, 'instrument', rows(ctx), (r) => r.instrumentId ?? null);
   }
 
   @FieldResolver(() => String, {
     nullable: true,
     description: 'Instrument name (display fallback for legacy records).',
   })
-  async instrumentName(@Root() ds: Dataset, @Ctx() ctx: RequestContext): Promise<string | null> {
-    const i = ds.instrument ? await ctx.loaders.instrument.load(ds.instrument.uniqueId) : null;
-    return i?.instrumentName ?? ds.legacyInstrumentName ?? null;
+  instrumentName(@Root() ds: DatasetRow, @Ctx() ctx: RequestContext): string | null | Promise<string | null> {
+    return fromRow(ds, 'instrument', rows(ctx), (r) => r.instrumentName ?? null);
   }
 
   @FieldResolver(() => [String], {
     description: `Keywords (a dataset carries at most ${DATASET_MAX_KEYWORDS}).`,
   })
   @Extensions(listCap({ items: DATASET_MAX_KEYWORDS }))
-  async keywords(@Root() ds: Dataset, @Ctx() ctx: RequestContext): Promise<string[]> {
-    const rows = await ctx.loaders.keywords.byDataset.load(ds.uniqueId);
-    return rows.map((r) => r.keyword);
+  keywords(@Root() ds: DatasetRow, @Ctx() ctx: RequestContext): string[] | Promise<string[]> {
+    return fromRow(ds, 'keywords', rows(ctx), (r) => r.keywords ?? []);
   }
 
   @FieldResolver(() => DatasetCapabilities, {
     nullable: true,
     description: 'What you may do next; computed on single reads, null in collections (not calculated).',
   })
-  capabilities(@Root() ds: Dataset, @Ctx() ctx: RequestContext) {
-    return ctx.canonical.has(ds) ? ctx.services.dataset.policy.capabilities(ctx, ds) : null;
+  capabilities(@Root() ds: DatasetRow, @Ctx() ctx: RequestContext) {
+    return ctx.canonical.has(ds) ? ctx.services.dataset.policy.capabilities(ctx, ownedRecordOf(ds)) : null;
   }
 }
 

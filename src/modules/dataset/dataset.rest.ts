@@ -1,24 +1,27 @@
 import { recordRoutes } from '../../core/rest/record-routes';
 import { defineRoute, type Route } from '../../core/rest/route';
 import { NullableString, Type } from '../../core/rest/schema';
+import { INCLUDE_QUERY } from '../../core/rest/include';
+import { FACET_SAMPLE, type DatasetFacets, type FacetValue } from './dataset-facets';
+import { UPDATABLE } from './dataset.fields';
+import type { DatasetCreateInput, DatasetPatch } from './dataset.service';
 import {
+  detailOptions,
+  itemOptions,
   recordCreateBody,
   recordCreateInput,
   recordPatchBody,
   recordPatchInput,
 } from '../owned-record/owned-record.legacy';
-import { INCLUDE_QUERY } from '../../core/rest/include';
-import { FACET_SAMPLE, type DatasetFacets, type FacetValue } from './dataset-facets';
-import { UPDATABLE } from './dataset.fields';
-import type { DatasetCreateInput, DatasetPatch } from './dataset.service';
 import {
   DATASET,
   DATASET_QUERY,
   datasetDetail,
   datasetItems,
   datasetListJson,
+  datasetWritten,
+  legacyInclude,
   parseFilter,
-  toLegacyDataset,
 } from './dataset.legacy';
 
 const INSTRUMENT_FIELDS = [
@@ -134,9 +137,14 @@ export const datasetRoutes: Route[] = [
     parseFilter,
     parseCreate,
     parsePatch,
-    items: (ctx, page, q) => datasetItems(ctx, page.items, q, page.relations),
+    include: {
+      list: (q) => legacyInclude(itemOptions(q)),
+      detail: (q) => legacyInclude(detailOptions(q)),
+      written: legacyInclude({ includeOwner: true }),
+    },
+    items: datasetItems,
     listJson: datasetListJson,
     detail: datasetDetail,
-    written: (ctx, ds, capabilities) => toLegacyDataset(ctx, ds, { includeOwner: true, capabilities }),
+    written: datasetWritten,
   }),
 ];

@@ -7,7 +7,8 @@ import type { ProjectService } from '../project/project.service';
 import type { InstrumentService } from '../instrument/instrument.service';
 import type { AccessService } from '../permission/access.service';
 import type { AccessSelectors } from '../project/access-selectors';
-import type { PageRequest, ProjectedPage, Projection, Total } from '../../core/db/page';
+import type { JsonRowPage } from '../owned-record/owned-record-row';
+import type { PageRequest, Projection, Total } from '../../core/db/page';
 import {
   OwnedRecords,
   type OwnedRecordCreate,
@@ -17,9 +18,9 @@ import { Dataset } from './dataset.entity';
 import type { MetadataStore } from '../metadata-store/metadata-store';
 import type { DatasetPolicy } from './dataset.policy';
 import { checkTextFields, TEXT_FIELDS, UPDATABLE, type TextField } from './dataset.fields';
-import type { DatasetOrderInput } from './dataset-order';
-import { DatasetQuery, type DatasetFilter, type DatasetPage, type ProjectRelation } from './dataset.query';
-import { viewNode, viewProjection, type ViewPlan, type ViewRow } from './dataset-view';
+import type { DatasetOrder } from './dataset-order';
+import { DatasetQuery, type DatasetFilter, type DatasetListInclude, type DatasetPage } from './dataset.query';
+import { DATASET_ROWS, type DatasetInclude, type DatasetRow } from './dataset-row';
 import { datasetFacets, type DatasetFacets } from './dataset-facets';
 import type { EventService } from '../outbox/event.service';
 
@@ -51,67 +52,62 @@ export interface DatasetDeps {
 export class DatasetService {
   readonly policy: DatasetPolicy;
   private readonly query: DatasetQuery;
-  private readonly records: OwnedRecords<Dataset, TextField>;
+  private readonly records: OwnedRecords<Dataset, TextField, DatasetRow, DatasetInclude>;
 
   constructor(private readonly deps: DatasetDeps) {
     this.policy = deps.policy;
     this.query = new DatasetQuery(deps);
-    this.records = new OwnedRecords({ entity: Dataset, type: 'dataset', text: UPDATABLE }, deps);
+    this.records = new OwnedRecords(
+      { entity: Dataset, rows: DATASET_ROWS, type: 'dataset', text: UPDATABLE },
+      deps,
+    );
   }
 
-  /** A dataset the caller may read; 404 otherwise (also for malformed ids). */
+  /** A dataset the caller may read, as an entity to change; 404 otherwise (also for malformed ids). */
   get(ctx: RequestContext, uniqueId: string): Promise<Dataset> {
     return this.records.get(ctx, uniqueId);
   }
 
-  /** A page newest first, or in `order` (then `page.cursor` is the cursor as issued, undecoded). */
+  /** A dataset the caller may read, as a row with `include`; 404 otherwise. */
+  read(ctx: RequestContext, uniqueId: string, include: DatasetInclude = {}): Promise<DatasetRow> {
+    return this.records.read(ctx, uniqueId, include);
+  }
+
+  /**
+   * The row of a dataset as committed after a change the caller made, with `include`; no
+   * permission check (a transfer may have taken it out of the caller's reach).
+   */
+  reread(ctx: RequestContext, uniqueId: string, include: DatasetInclude = {}): Promise<DatasetRow> {
+    return this.records.written(ctx.em, uniqueId, include);
+  }
+
+  /**
+   * A page of rows with `include`, newest first, or in `order` (then `page.cursor` is the cursor
+   * as issued, undecoded); with `include.total`, the list's total in the same statement.
+   */
   list(
     ctx: RequestContext,
     filter: DatasetFilter,
     page: PageRequest,
-    order?: DatasetOrderInput,
+    include: DatasetListInclude = {},
+    order?: DatasetOrder,
   ): Promise<DatasetPage> {
-    return this.query.page(ctx, filter, page, order);
+    return this.query.page(ctx, filter, page, include, order);
   }
 
   /**
-   * The page {@link list} gives (newest first), as `projection` selects it from the rows rather
-   * than as entities (`related`: the filter names a project; see DatasetQuery.projectedPage).
+   * The page {@link list} reads newest first, each row selected by `select(related)` over the
+   * projected row (alias `r`) instead of its columns: the REST list's JSON, written by PostgreSQL
+   * from the rows (`related`: the filter names a project, whose relation is `r._extra`).
    */
-  listProjected<R extends object>(
+  listJson(
     ctx: RequestContext,
     filter: DatasetFilter,
     page: PageRequest,
-    projection: (related: boolean) => Projection,
-  ): Promise<ProjectedPage<R>> {
-    return this.query.projectedPage(ctx, filter, page, projection);
-  }
-
-  /**
-   * The page {@link list} gives (newest first) as the GraphQL list's plain nodes
-   * (dataset-view.ts), with what `plan` asks of their relations and, when it asks for it, the
-   * total, in one statement; the file counts it carries are primed in the request's loader.
-   */
-  async listView(
-    ctx: RequestContext,
-    filter: DatasetFilter,
-    page: PageRequest,
-    plan: ViewPlan,
-  ): Promise<{ page: DatasetPage; total?: Total }> {
-    const rows = await this.query.projectedPage<ViewRow>(
-      ctx,
-      filter,
-      page,
-      () => viewProjection(plan),
-      plan.total,
-    );
-    const relations = new Map<string, ProjectRelation>();
-    const items = rows.rows.map((r) => {
-      if (r._extra !== null) relations.set(r._id, r._extra as ProjectRelation);
-      if (r._files !== undefined) ctx.loaders.files.count.prime(r._id, r._files);
-      return viewNode(r, plan);
-    });
-    return { page: { items, nextCursor: rows.nextCursor, relations }, total: rows.total };
+    include: DatasetInclude,
+    select: (related: boolean) => Projection,
+  ): Promise<JsonRowPage> {
+    return this.query.pageJson(ctx, filter, page, include, select);
   }
 
   /** The ids of every dataset the caller may read that matches `filter`. */
@@ -133,16 +129,23 @@ export class DatasetService {
     return datasetFacets(ctx, this.query, filter);
   }
 
-  /** A new dataset; its instrument (optional) must be registered. */
-  create(ctx: RequestContext, input: DatasetCreateInput): Promise<Dataset> {
-    return this.records.create(ctx, input, async (em) => ({
+  /** A new dataset (its row with `include`); its instrument (optional) must be registered. */
+  create(ctx: RequestContext, input: DatasetCreateInput, include: DatasetInclude = {}): Promise<DatasetRow> {
+    return this.records.create(ctx, input, include, async (em) => ({
       instrument: (await this.deps.instruments.resolveSelectors(em, input)) ?? null,
     }));
   }
 
-  /** Changes a dataset's fields; its instrument may only be repeated (409 otherwise). */
-  update(ctx: RequestContext, uniqueId: string, patch: DatasetPatch): Promise<Dataset> {
-    return this.records.update(ctx, uniqueId, patch, (ds) => this.assertSameInstrument(ctx, ds, patch));
+  /** Changes a dataset's fields (its row with `include`); its instrument may only be repeated (409 otherwise). */
+  update(
+    ctx: RequestContext,
+    uniqueId: string,
+    patch: DatasetPatch,
+    include: DatasetInclude = {},
+  ): Promise<DatasetRow> {
+    return this.records.update(ctx, uniqueId, patch, include, () =>
+      this.assertSameInstrument(ctx, uniqueId, patch),
+    );
   }
 
   /**
@@ -177,17 +180,23 @@ export class DatasetService {
   }
 
   /** Instrument assignment is fixed at creation: resubmitting it is fine, changing it is 409. */
-  private async assertSameInstrument(ctx: RequestContext, ds: Dataset, patch: DatasetPatch): Promise<void> {
-    const current = ds.instrument ? await ctx.loaders.instrument.load(ds.instrument.uniqueId) : null;
+  private async assertSameInstrument(
+    ctx: RequestContext,
+    uniqueId: string,
+    patch: DatasetPatch,
+  ): Promise<void> {
+    const sent = [patch.instrumentId, patch.instrumentName, patch.instrumentMfid];
+    if (sent.every((v) => v === undefined)) return;
+    const ds = await this.records.written(ctx.em, uniqueId, { instrument: true });
     const checks: [string, string | null | undefined, string | null][] = [
-      ['instrument_id', patch.instrumentId, current?.instrumentId ?? ds.legacyInstrumentId ?? null],
-      ['instrument_name', patch.instrumentName, current?.instrumentName ?? ds.legacyInstrumentName ?? null],
-      ['instrument_mfid', patch.instrumentMfid, current?.uniqueId ?? null],
+      ['instrument_id', patch.instrumentId, ds.instrumentId ?? null],
+      ['instrument_name', patch.instrumentName, ds.instrumentName ?? null],
+      ['instrument_mfid', patch.instrumentMfid, ds.instrumentMfid],
     ];
-    for (const [field, sent, now] of checks) {
-      if (sent === undefined) continue;
-      if (sent !== null && typeof sent !== 'string') throw validationError(field, 'must be a string');
-      if ((sent ?? null) !== now) {
+    for (const [field, value, now] of checks) {
+      if (value === undefined) continue;
+      if (value !== null && typeof value !== 'string') throw validationError(field, 'must be a string');
+      if ((value ?? null) !== now) {
         throw conflict(`${field}: the instrument is fixed at creation and cannot be changed or cleared`);
       }
     }

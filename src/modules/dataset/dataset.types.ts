@@ -1,14 +1,50 @@
-import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { GraphQLSafeInt } from 'graphql-scalars';
 import { IsOptional, MaxLength } from 'class-validator';
 import { connectionTypes } from '../../core/graphql/connection';
-import { Dataset } from './dataset.entity';
 import { FACET_LIMIT, FACET_SAMPLE } from './dataset-facets';
 import {
   OwnedRecordChangesInput,
   OwnedRecordFilterInput,
+  OwnedRecordType,
   RecordCapabilitiesType,
   withCreationFields,
 } from '../owned-record/owned-record.types';
+
+/**
+ * The GraphQL type `Dataset`. Its nodes are dataset rows (dataset-row.ts): the column fields read
+ * them as they are; the other fields have resolvers, which read a row's included relations or,
+ * when its read left them out, load them.
+ */
+@ObjectType('Dataset', {
+  description:
+    'A dataset record: structured fields; files, metadata, keywords, thumbnails, samples and links hang off it.',
+})
+export class DatasetType extends OwnedRecordType {
+  @Field(() => ID, { description: 'The dataset MFID.' })
+  uniqueId!: string;
+
+  @Field(() => String, { description: 'Human-readable name.', nullable: true })
+  datasetName!: string | null;
+
+  @Field(() => String, { description: 'Industry-standard experiment type.', nullable: true })
+  measurement!: string | null;
+
+  @Field(() => String, { description: 'Institution-specific organization descriptor.', nullable: true })
+  dataType!: string | null;
+
+  @Field(() => String, { description: 'File type or extension.', nullable: true })
+  dataFormat!: string | null;
+
+  @Field(() => String, { description: 'Tag grouping the datasets of one session.', nullable: true })
+  sessionName!: string | null;
+
+  @Field(() => String, { description: 'ISO 8601: when the data was collected.', nullable: true })
+  timestamp!: string | null;
+
+  @Field(() => GraphQLSafeInt, { description: "Total size in bytes of the dataset's stored files." })
+  size!: number;
+}
 
 export enum ProjectScopeEnum {
   assigned = 'assigned',
@@ -181,7 +217,12 @@ export class UpdateDatasetInput extends DatasetTextInput {
   instrumentName?: string | null;
 }
 
-export const { Connection: DatasetConnection } = connectionTypes('Dataset', Dataset, 'A page of datasets.', {
-  projectRelation: true,
-  boundedTotal: true,
-});
+export const { Connection: DatasetConnection } = connectionTypes(
+  'Dataset',
+  DatasetType,
+  'A page of datasets.',
+  {
+    projectRelation: true,
+    boundedTotal: true,
+  },
+);

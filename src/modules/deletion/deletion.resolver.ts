@@ -1,10 +1,11 @@
-import type { MfidNode } from '../../core/graphql/preloaded';
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
 import { connectionTypes } from '../../core/graphql/connection';
 import { OffsetPageArgs, offsetConnection, offsetOf } from '../../core/graphql/offset-page';
-import { Dataset } from '../dataset/dataset.entity';
-import { Sample } from '../sample/sample.entity';
+import type { DatasetRow } from '../dataset/dataset-row';
+import { DatasetType } from '../dataset/dataset.types';
+import type { SampleRow } from '../sample/sample-row';
+import { SampleType } from '../sample/sample.types';
 import { DeletionRequest } from './deletion-request.entity';
 import { DeletionAudit } from './deletion-audit.entity';
 import { parseStatus } from './deletion.service';
@@ -106,24 +107,24 @@ export class DeletionResolver {
   }
 }
 
-@Resolver(() => Dataset)
+@Resolver(() => DatasetType)
 export class DatasetDeletionResolver {
   @FieldResolver(() => DeletionRequest, {
     nullable: true,
     description: 'Its pending deletion request, if any.',
   })
-  deletionRequest(@Root() ds: MfidNode, @Ctx() ctx: RequestContext) {
+  deletionRequest(@Root() ds: DatasetRow, @Ctx() ctx: RequestContext) {
     return ctx.loaders.pendingDeletion.load(ds.uniqueId);
   }
 }
 
-@Resolver(() => Sample)
+@Resolver(() => SampleType)
 export class SampleDeletionResolver {
   @FieldResolver(() => DeletionRequest, {
     nullable: true,
     description: 'Its pending deletion request, if any.',
   })
-  deletionRequest(@Root() sample: Sample, @Ctx() ctx: RequestContext) {
+  deletionRequest(@Root() sample: SampleRow, @Ctx() ctx: RequestContext) {
     return ctx.loaders.pendingDeletion.load(sample.uniqueId);
   }
 }

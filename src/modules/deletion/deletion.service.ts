@@ -269,7 +269,7 @@ export class DeletionService {
 
   /** The display fields copied into requests and audit entries (they outlive the resource). */
   private async snapshot(ctx: RequestContext, r: AnyResource): Promise<ResourceSnapshot> {
-    const projectMfid = r.type === 'dataset' || r.type === 'sample' ? r.record.project?.uniqueId : undefined;
+    const projectMfid = r.type === 'dataset' || r.type === 'sample' ? r.record.projectMfid : undefined;
     const project = projectMfid ? await ctx.loaders.project.load(projectMfid) : null;
     return { name: this.resources.name(r), projectId: project?.projectId ?? null };
   }

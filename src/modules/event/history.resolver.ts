@@ -3,8 +3,10 @@ import type { RequestContext } from '../../core/context';
 import { toConnection } from '../../core/graphql/connect';
 import { PageArgs, pageOf } from '../../core/graphql/page-args';
 import type { AnyResource } from '../resource/resource.service';
-import { Dataset } from '../dataset/dataset.entity';
-import { Sample } from '../sample/sample.entity';
+import type { DatasetRow } from '../dataset/dataset-row';
+import { DatasetType } from '../dataset/dataset.types';
+import type { SampleRow } from '../sample/sample-row';
+import { SampleType } from '../sample/sample.types';
 import { Project } from '../project/project.entity';
 import { Instrument } from '../instrument/instrument.entity';
 import { HistoryConnection } from './history.types';
@@ -34,18 +36,18 @@ export class HistoryResolver {
   }
 }
 
-@Resolver(() => Dataset)
+@Resolver(() => DatasetType)
 export class DatasetHistoryResolver {
   @FieldResolver(() => HistoryConnection, { nullable: true, description: DESCRIPTION })
-  history(@Root() record: Dataset, @Args() args: PageArgs, @Ctx() ctx: RequestContext) {
+  history(@Root() record: DatasetRow, @Args() args: PageArgs, @Ctx() ctx: RequestContext) {
     return connection(ctx, { type: 'dataset', uniqueId: record.uniqueId, record }, args);
   }
 }
 
-@Resolver(() => Sample)
+@Resolver(() => SampleType)
 export class SampleHistoryResolver {
   @FieldResolver(() => HistoryConnection, { nullable: true, description: DESCRIPTION })
-  history(@Root() record: Sample, @Args() args: PageArgs, @Ctx() ctx: RequestContext) {
+  history(@Root() record: SampleRow, @Args() args: PageArgs, @Ctx() ctx: RequestContext) {
     return connection(ctx, { type: 'sample', uniqueId: record.uniqueId, record }, args);
   }
 }

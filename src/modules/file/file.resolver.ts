@@ -1,12 +1,14 @@
-import type { MfidNode } from '../../core/graphql/preloaded';
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
 import { GraphQLUpload } from 'graphql-upload-ts';
 import type { RequestContext } from '../../core/context';
 import { AppError } from '../../core/errors';
 import { tooLarge } from '../../core/storage/hashing';
-import { PageArgs, pageOf } from '../../core/graphql/page-args';
+import { PageArgs, pageOf, validatedOnce } from '../../core/graphql/page-args';
 import { toConnection } from '../../core/graphql/connect';
-import { Dataset } from '../dataset/dataset.entity';
+import type { DatasetRow } from '../dataset/dataset-row';
+import { DatasetType } from '../dataset/dataset.types';
+import { nodeInclude } from '../dataset/dataset-selection';
 import { AssociatedFile } from './file.entity';
 import type { ReceivedFile } from '../../core/graphql/multipart';
 import { AddFilePayload, FileConnection, RemoteFileInput, UpdateFileInput } from './file.types';
@@ -106,9 +108,13 @@ export class FileResolver {
     return file.dataset.uniqueId;
   }
 
-  @FieldResolver(() => Dataset, { nullable: true, description: 'Its dataset.' })
-  dataset(@Root() file: AssociatedFile, @Ctx() ctx: RequestContext) {
-    return ctx.loaders.dataset.load(file.dataset.uniqueId);
+  @FieldResolver(() => DatasetType, { nullable: true, description: 'Its dataset.' })
+  dataset(
+    @Root() file: AssociatedFile,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<DatasetRow | null> {
+    return ctx.loaders.datasetRows.load({ id: file.dataset.uniqueId, include: nodeInclude(info) });
   }
 
   @FieldResolver(() => Boolean, {
@@ -127,16 +133,19 @@ export class FileResolver {
   }
 }
 
-@Resolver(() => Dataset)
+@Resolver(() => DatasetType)
 export class DatasetFilesResolver {
   @FieldResolver(() => FileConnection, { description: 'The files of this dataset, newest first.' })
-  files(@Root() ds: MfidNode, @Args() args: PageArgs, @Ctx() ctx: RequestContext) {
+  async files(@Root() ds: DatasetRow, @Args({ validate: false }) args: PageArgs, @Ctx() ctx: RequestContext) {
+    // a page's nodes share their arguments: validated once per request
+    await validatedOnce(ctx, args);
     const { limit, cursor } = pageOf(ctx, args);
-    // `files(first: 1) { totalCount }` runs the batched count alone (no page query)
+    // the count comes with the row when a list asked for it; else `files(first: 1) { totalCount }`
+    // runs the batched count alone (no page query)
     return toConnection(
       FileConnection,
       () => ctx.loaders.files.page(limit, cursor).load(ds.uniqueId),
-      () => ctx.loaders.files.count.load(ds.uniqueId),
+      async () => ds.fileCount ?? ctx.loaders.files.count.load(ds.uniqueId),
     );
   }
 }

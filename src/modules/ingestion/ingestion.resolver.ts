@@ -1,9 +1,12 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { RequestContext } from '../../core/context';
 import { validationError } from '../../core/errors';
 import { connectionTypes, pageInfo } from '../../core/graphql/connection';
 import { PageArgs } from '../../core/graphql/page-args';
-import { Dataset } from '../dataset/dataset.entity';
+import type { DatasetRow } from '../dataset/dataset-row';
+import { DatasetType } from '../dataset/dataset.types';
+import { nodeInclude } from '../dataset/dataset-selection';
 import { AssociatedFile } from '../file/file.entity';
 import { IngestionRequest } from './ingestion-request.entity';
 import type { IngestionFilter } from './ingestion.service';
@@ -93,9 +96,13 @@ export class IngestionResolver {
     return r.dataset.uniqueId;
   }
 
-  @FieldResolver(() => Dataset, { nullable: true, description: 'The dataset.' })
-  dataset(@Root() r: IngestionRequest, @Ctx() ctx: RequestContext) {
-    return ctx.loaders.dataset.load(r.dataset.uniqueId);
+  @FieldResolver(() => DatasetType, { nullable: true, description: 'The dataset.' })
+  dataset(
+    @Root() r: IngestionRequest,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<DatasetRow | null> {
+    return ctx.loaders.datasetRows.load({ id: r.dataset.uniqueId, include: nodeInclude(info) });
   }
 
   @FieldResolver(() => AssociatedFile, { nullable: true, description: 'The file (null once deleted).' })

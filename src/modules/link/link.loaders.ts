@@ -1,12 +1,17 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EntityDictionary, EntityName } from '@mikro-orm/core';
 import type { RequestContext } from '../../core/context';
 import { rawQuery } from '../../core/db/raw';
 import { groupLoader } from '../../core/db/loader';
 import { sql, type Sql } from '../../core/db/sql';
-import { Dataset } from '../dataset/dataset.entity';
-import { Sample } from '../sample/sample.entity';
+import { DATASET_ROWS } from '../dataset/dataset-row';
+import { SAMPLE_ROWS } from '../sample/sample-row';
+import {
+  rowsSelect,
+  type OwnedRecordRow,
+  type RawRow,
+  type RecordReader,
+} from '../owned-record/owned-record-row';
 import type { AccessService } from '../permission/access.service';
 import type { RelationshipType } from './relationship';
 
@@ -30,39 +35,35 @@ export function linkLoaders(em: EntityManager, context: () => RequestContext, ac
     (await access.readableCondition(ctx, alias)) ?? sql('true');
 
   /**
-   * Records of `table` reached through `join` (key column -> other column), newest first; with
+   * Rows of `reader`'s records reached through `join` (key column -> other column), newest
+   * first, without relations (their resolvers read them through the kind's row loader); with
    * `capped`, at most GRAPHQL_LIST_MAX per key (the GraphQL fields of a record).
    */
-  const related = <T extends object>(
-    entity: EntityName<T>,
-    table: 'dataset' | 'sample',
+  const related = <R extends OwnedRecordRow, I extends object>(
+    reader: RecordReader<R, I>,
     join: string,
     keyColumn: string,
     otherColumn: string,
     capped = false,
   ) =>
-    new DataLoader<string, T[]>(async (keys) => {
-      const alias = table === 'dataset' ? 'd' : 's';
+    new DataLoader<string, R[]>(async (keys) => {
+      const { alias, table } = reader;
       const ctx = context();
       const visible = await readable(ctx, alias);
       const cap = capped ? ctx.config.limits.graphqlListMax : null;
-      const select = `select ${alias}.*, j.${keyColumn} as _key${
+      const source = `select ${alias}.*, j.${keyColumn} as _key${
         cap ? `, row_number() over (partition by j.${keyColumn} order by ${alias}.unique_id desc) as _n` : ''
       } from ${join} j
          join ${table} ${alias} on ${alias}.unique_id = j.${otherColumn}
          where j.${keyColumn} in (?) and (${visible.sql})`;
-      const rows = await rawQuery<Record<string, unknown> & { _key: string; _n?: unknown }>(
+      const from = `(${cap ? `select * from (${source}) x where x._n <= ${cap}` : source}) ${alias}`;
+      const rows = await rawQuery<RawRow & { _key: string }>(
         em,
-        cap
-          ? `select * from (${select}) x where x._n <= ${cap} order by x.unique_id desc`
-          : `${select} order by ${alias}.unique_id desc`,
+        `${rowsSelect(reader, {}, from, `${alias}._key`)} order by ${alias}.unique_id desc`,
         [[...keys], ...visible.params],
       );
-      const groups = new Map<string, T[]>();
-      for (const { _key, _n: _drop, ...columns } of rows) {
-        const item = em.map(entity, columns as EntityDictionary<T>);
-        groups.set(_key, [...(groups.get(_key) ?? []), item]);
-      }
+      const groups = new Map<string, R[]>();
+      for (const raw of rows) groups.set(raw._key, [...(groups.get(raw._key) ?? []), reader.row(raw)]);
       return keys.map((k) => groups.get(k) ?? []);
     });
 
@@ -112,21 +113,21 @@ export function linkLoaders(em: EntityManager, context: () => RequestContext, ac
     byResource: linksOf((ctx) => ({ skip: 0, take: ctx.config.limits.maxPageSize })),
     /** a page of them: `take` after the first `skip` */
     page: (skip: number, take: number) => linksOf(() => ({ skip, take })),
-    datasetParents: related(Dataset, 'dataset', 'dataset_link', 'child_mfid', 'parent_mfid'),
-    datasetChildren: related(Dataset, 'dataset', 'dataset_link', 'parent_mfid', 'child_mfid'),
-    sampleParents: related(Sample, 'sample', 'sample_link', 'child_mfid', 'parent_mfid'),
-    sampleChildren: related(Sample, 'sample', 'sample_link', 'parent_mfid', 'child_mfid'),
-    samplesOfDataset: related(Sample, 'sample', 'dataset_sample', 'dataset_mfid', 'sample_mfid'),
-    datasetsOfSample: related(Dataset, 'dataset', 'dataset_sample', 'sample_mfid', 'dataset_mfid'),
+    datasetParents: related(DATASET_ROWS, 'dataset_link', 'child_mfid', 'parent_mfid'),
+    datasetChildren: related(DATASET_ROWS, 'dataset_link', 'parent_mfid', 'child_mfid'),
+    sampleParents: related(SAMPLE_ROWS, 'sample_link', 'child_mfid', 'parent_mfid'),
+    sampleChildren: related(SAMPLE_ROWS, 'sample_link', 'parent_mfid', 'child_mfid'),
+    samplesOfDataset: related(SAMPLE_ROWS, 'dataset_sample', 'dataset_mfid', 'sample_mfid'),
+    datasetsOfSample: related(DATASET_ROWS, 'dataset_sample', 'sample_mfid', 'dataset_mfid'),
     /** the same lists for the GraphQL fields of a record: at most GRAPHQL_LIST_MAX each */
     capped: {
       byResource: linksOf((ctx) => ({ skip: 0, take: ctx.config.limits.graphqlListMax })),
-      datasetParents: related(Dataset, 'dataset', 'dataset_link', 'child_mfid', 'parent_mfid', true),
-      datasetChildren: related(Dataset, 'dataset', 'dataset_link', 'parent_mfid', 'child_mfid', true),
-      sampleParents: related(Sample, 'sample', 'sample_link', 'child_mfid', 'parent_mfid', true),
-      sampleChildren: related(Sample, 'sample', 'sample_link', 'parent_mfid', 'child_mfid', true),
-      samplesOfDataset: related(Sample, 'sample', 'dataset_sample', 'dataset_mfid', 'sample_mfid', true),
-      datasetsOfSample: related(Dataset, 'dataset', 'dataset_sample', 'sample_mfid', 'dataset_mfid', true),
+      datasetParents: related(DATASET_ROWS, 'dataset_link', 'child_mfid', 'parent_mfid', true),
+      datasetChildren: related(DATASET_ROWS, 'dataset_link', 'parent_mfid', 'child_mfid', true),
+      sampleParents: related(SAMPLE_ROWS, 'sample_link', 'child_mfid', 'parent_mfid', true),
+      sampleChildren: related(SAMPLE_ROWS, 'sample_link', 'parent_mfid', 'child_mfid', true),
+      samplesOfDataset: related(SAMPLE_ROWS, 'dataset_sample', 'dataset_mfid', 'sample_mfid', true),
+      datasetsOfSample: related(DATASET_ROWS, 'dataset_sample', 'sample_mfid', 'dataset_mfid', true),
     },
   };
 }

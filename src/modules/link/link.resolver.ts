@@ -1,9 +1,10 @@
-import type { MfidNode } from '../../core/graphql/preloaded';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
 import { pageSize } from '../../core/pagination';
-import { Dataset } from '../dataset/dataset.entity';
-import { Sample } from '../sample/sample.entity';
+import type { DatasetRow } from '../dataset/dataset-row';
+import { DatasetType } from '../dataset/dataset.types';
+import type { SampleRow } from '../sample/sample-row';
+import { SampleType } from '../sample/sample.types';
 import { LinkResourcesInput, LinkResult, LinkedResource, toLinked } from './link.types';
 
 @Resolver()
@@ -51,68 +52,68 @@ export class LinkResolver {
   }
 }
 
-@Resolver(() => Dataset)
+@Resolver(() => DatasetType)
 export class DatasetLinksResolver {
   @FieldResolver(() => [LinkedResource], {
     description:
       'Its links to datasets and samples you may read (at most GRAPHQL_LIST_MAX, 100 by default; all of them: Query.links, a page at a time).',
   })
-  async links(@Root() ds: MfidNode, @Ctx() ctx: RequestContext) {
+  async links(@Root() ds: DatasetRow, @Ctx() ctx: RequestContext) {
     return (await ctx.loaders.links.capped.byResource.load(ds.uniqueId)).map(toLinked);
   }
 
-  @FieldResolver(() => [Dataset], {
+  @FieldResolver(() => [DatasetType], {
     description: 'Parent datasets you may read, newest first (at most GRAPHQL_LIST_MAX, 100 by default).',
   })
-  parents(@Root() ds: MfidNode, @Ctx() ctx: RequestContext) {
+  parents(@Root() ds: DatasetRow, @Ctx() ctx: RequestContext) {
     return ctx.loaders.links.capped.datasetParents.load(ds.uniqueId);
   }
 
-  @FieldResolver(() => [Dataset], {
+  @FieldResolver(() => [DatasetType], {
     description: 'Child datasets you may read, newest first (at most GRAPHQL_LIST_MAX, 100 by default).',
   })
-  children(@Root() ds: MfidNode, @Ctx() ctx: RequestContext) {
+  children(@Root() ds: DatasetRow, @Ctx() ctx: RequestContext) {
     return ctx.loaders.links.capped.datasetChildren.load(ds.uniqueId);
   }
 
-  @FieldResolver(() => [Sample], {
+  @FieldResolver(() => [SampleType], {
     description:
       'Associated samples you may read, newest first (at most GRAPHQL_LIST_MAX, 100 by default; all of them: Query.samples with filter.datasetMfid).',
   })
-  samples(@Root() ds: MfidNode, @Ctx() ctx: RequestContext) {
+  samples(@Root() ds: DatasetRow, @Ctx() ctx: RequestContext) {
     return ctx.loaders.links.capped.samplesOfDataset.load(ds.uniqueId);
   }
 }
 
-@Resolver(() => Sample)
+@Resolver(() => SampleType)
 export class SampleLinksResolver {
   @FieldResolver(() => [LinkedResource], {
     description:
       'Its links to samples and datasets you may read (at most GRAPHQL_LIST_MAX, 100 by default; all of them: Query.links, a page at a time).',
   })
-  async links(@Root() sample: Sample, @Ctx() ctx: RequestContext) {
+  async links(@Root() sample: SampleRow, @Ctx() ctx: RequestContext) {
     return (await ctx.loaders.links.capped.byResource.load(sample.uniqueId)).map(toLinked);
   }
 
-  @FieldResolver(() => [Sample], {
+  @FieldResolver(() => [SampleType], {
     description: 'Parent samples you may read, newest first (at most GRAPHQL_LIST_MAX, 100 by default).',
   })
-  parents(@Root() sample: Sample, @Ctx() ctx: RequestContext) {
+  parents(@Root() sample: SampleRow, @Ctx() ctx: RequestContext) {
     return ctx.loaders.links.capped.sampleParents.load(sample.uniqueId);
   }
 
-  @FieldResolver(() => [Sample], {
+  @FieldResolver(() => [SampleType], {
     description: 'Child samples you may read, newest first (at most GRAPHQL_LIST_MAX, 100 by default).',
   })
-  children(@Root() sample: Sample, @Ctx() ctx: RequestContext) {
+  children(@Root() sample: SampleRow, @Ctx() ctx: RequestContext) {
     return ctx.loaders.links.capped.sampleChildren.load(sample.uniqueId);
   }
 
-  @FieldResolver(() => [Dataset], {
+  @FieldResolver(() => [DatasetType], {
     description:
       'Associated datasets you may read, newest first (at most GRAPHQL_LIST_MAX, 100 by default; all of them: Query.datasets with filter.sampleMfid).',
   })
-  datasets(@Root() sample: Sample, @Ctx() ctx: RequestContext) {
+  datasets(@Root() sample: SampleRow, @Ctx() ctx: RequestContext) {
     return ctx.loaders.links.capped.datasetsOfSample.load(sample.uniqueId);
   }
 }

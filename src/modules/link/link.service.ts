@@ -4,10 +4,10 @@ import { conflict, notFound, validationError } from '../../core/errors';
 import { rawQuery } from '../../core/db/raw';
 import type { AnyResource, ResourceService } from '../resource/resource.service';
 import type { PageRequest } from '../../core/db/page';
-import type { Dataset } from '../dataset/dataset.entity';
+import type { DatasetRow } from '../dataset/dataset-row';
 import type { DatasetService } from '../dataset/dataset.service';
 import type { DatasetFilter } from '../dataset/dataset.query';
-import type { Sample } from '../sample/sample.entity';
+import type { SampleRow } from '../sample/sample-row';
 import type { SampleService } from '../sample/sample.service';
 import type { SampleFilter } from '../sample/sample.query';
 import type { LinkRow } from './link.loaders';
@@ -83,9 +83,9 @@ export class LinkService {
     relation: 'children' | 'parents' | 'ofSample',
     filter: DatasetFilter,
     page: PageRequest,
-  ): Promise<{ items: Dataset[]; total: number }> {
+  ): Promise<{ items: DatasetRow[]; total: number }> {
     const focus =
-      relation === 'ofSample' ? await this.samples.get(ctx, id) : await this.datasets.get(ctx, id);
+      relation === 'ofSample' ? await this.samples.read(ctx, id) : await this.datasets.read(ctx, id);
     const associated = relation === 'ofSample' ? { sampleMfid: focus.uniqueId } : {};
     const f = { ...filter, ...relativeFilter(relation, focus.uniqueId), ...associated };
     return pageAndTotal(ctx, this.datasets, f, page);
@@ -98,9 +98,9 @@ export class LinkService {
     relation: 'children' | 'parents' | 'ofDataset',
     filter: SampleFilter,
     page: PageRequest,
-  ): Promise<{ items: Sample[]; total: number }> {
+  ): Promise<{ items: SampleRow[]; total: number }> {
     const focus =
-      relation === 'ofDataset' ? await this.datasets.get(ctx, id) : await this.samples.get(ctx, id);
+      relation === 'ofDataset' ? await this.datasets.read(ctx, id) : await this.samples.read(ctx, id);
     const associated = relation === 'ofDataset' ? { datasetMfid: focus.uniqueId } : {};
     const f = { ...filter, ...relativeFilter(relation, focus.uniqueId), ...associated };
     return pageAndTotal(ctx, this.samples, f, page);

@@ -12,8 +12,8 @@ import {
 } from 'type-graphql';
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import type { RequestContext } from '../../core/context';
-import { Dataset } from '../dataset/dataset.entity';
-import { Sample } from '../sample/sample.entity';
+import { DatasetType } from '../dataset/dataset.types';
+import { SampleType } from '../sample/sample.types';
 import { Project } from '../project/project.entity';
 import { Instrument } from '../instrument/instrument.entity';
 import type { AnyResource } from '../resource/resource.service';
@@ -100,7 +100,7 @@ function metadataField<T extends { uniqueId: string }>(
   return MetadataField;
 }
 
-export const DatasetMetadataField = metadataField(Dataset, 'dataset');
-export const SampleMetadataField = metadataField(Sample, 'sample');
+export const DatasetMetadataField = metadataField(DatasetType, 'dataset');
+export const SampleMetadataField = metadataField(SampleType, 'sample');
 export const ProjectMetadataField = metadataField(Project, 'project');
 export const InstrumentMetadataField = metadataField(Instrument, 'instrument');

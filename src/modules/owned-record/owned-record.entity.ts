@@ -1,4 +1,3 @@
-import { Field, ObjectType } from 'type-graphql';
 import { Entity, Index, ManyToOne, PrimaryKeyProp, Property, type Rel } from '@mikro-orm/core';
 import { TimedRecord } from '../../core/db/timed-record.entity';
 import { User } from '../user/user.entity';
@@ -6,10 +5,9 @@ import { Project } from '../project/project.entity';
 
 /**
  * The columns datasets and samples share: exactly one owner, at most one project, the public
- * flag and the record times. No table or GraphQL type of its own. Each subclass declares its primary key
- * `uniqueId` (an MFID) itself, with its own description.
+ * flag and the record times. No table of its own. Each subclass declares its primary key
+ * `uniqueId` (an MFID) itself. Entities are for writes: reads are rows (owned-record-row.ts).
  */
-@ObjectType()
 @Entity({ abstract: true })
 @Index({ properties: ['project', 'uniqueId'] })
 @Index({ properties: ['owner', 'uniqueId'] })
@@ -21,7 +19,6 @@ export abstract class OwnedRecordEntity<Optional extends string = never> extends
 
   abstract uniqueId: string;
 
-  @Field({ description: 'Whether every authenticated user may read it.' })
   @Property({ default: false })
   public: boolean = false;
 

@@ -15,7 +15,7 @@ import { toPublicUser } from '../user/user.legacy';
 import { toLegacyProjectRef } from '../project/project.legacy';
 import { toLegacyLink } from '../link/link.legacy';
 import { toLegacyDeletionRequest } from '../deletion/deletion.legacy';
-import type { OwnedRecordEntity } from './owned-record.entity';
+import type { OwnedRecordRow, OwnerRow } from './owned-record-row';
 import { textKeys, type TextSpec, type TextValues } from './owned-record.fields';
 import type { OwnedRecordCreate, OwnedRecordPatch } from './owned-record.service';
 
@@ -44,80 +44,79 @@ export interface RecordWire<K extends string> {
 }
 
 /**
- * The legacy REST shape of a dataset or sample (reference §4, §12; spec 2.1): every key, null
- * where empty. `own` holds the keys only its kind has, placed after the project's; it is
- * computed alongside the shared parts, so its DataLoader calls batch with theirs.
- * `projectIdFallback` is the slug shown when the record has no project.
+ * The legacy REST shape of a dataset or sample (reference §4, §12; spec 2.1) from its row, which
+ * includes its project (and its owner with `includeOwner`): every key, null where empty. `own`
+ * holds the keys only its kind has, placed after the project's; `extras` the loaded optional
+ * keys (`legacyExtras`), which close the record after the owner.
  */
-export async function toLegacyRecord<K extends string>(
+export function toLegacyRecord<K extends string>(
   ctx: RequestContext,
-  record: OwnedRecordEntity<string> & Partial<Record<K, string | null>>,
+  record: OwnedRecordRow & Partial<Record<K, string | null>>,
   wire: RecordWire<K>,
-  opts: LegacyRecordOptions & { projectIdFallback?: string | null },
-  own: Promise<Record<string, unknown>>,
-): Promise<Record<string, unknown>> {
-  const [project, tail, ownKeys] = await Promise.all([
-    record.project ? ctx.loaders.project.load(record.project.uniqueId) : null,
-    legacyTail(ctx, record.uniqueId, record.owner.uniqueId, opts),
-    own,
-  ]);
+  opts: LegacyRecordOptions,
+  own: Record<string, unknown>,
+  extras: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { unique_id: record.uniqueId };
   for (const key of textKeys(wire.text)) out[wire.text[key].wire] = record[key] ?? null;
-  Object.assign(out, {
-    public: record.public,
-    owner_orcid: record.owner.uniqueId,
-    project_id: project?.projectId ?? opts.projectIdFallback ?? null,
-    project_mfid: project?.uniqueId ?? null,
-    project: toLegacyProjectRef(project),
-    ...ownKeys,
-    creation_time: record.creationTime.toISOString(),
-    modification_time: record.modificationTime.toISOString(),
-    resource_type: wire.type,
-    capabilities: opts.capabilities ? toLegacyFlags(opts.capabilities) : null,
-  });
-  return Object.assign(out, tail);
+  out.public = record.public;
+  out.owner_orcid = record.ownerId;
+  out.project_id = record.projectId ?? null;
+  out.project_mfid = record.project?.uniqueId ?? null;
+  out.project = toLegacyProjectRef(record.project);
+  Object.assign(out, own);
+  out.creation_time = record.creationTime.toISOString();
+  out.modification_time = record.modificationTime.toISOString();
+  out.resource_type = wire.type;
+  out.capabilities = opts.capabilities ? toLegacyFlags(opts.capabilities) : null;
+  return Object.assign(out, legacyTail(ctx, record.owner, opts, extras));
 }
 
 /**
- * The optional keys that close a dataset or sample record, in their order: `owner`, then
- * `scientific_metadata`, `links`, `deletion_request`; none unless `opts` asks for them.
+ * The optional keys that close a record, in their order: `owner` (the row's, with
+ * `includeOwner`), then the loaded `extras` ({@link legacyExtras}).
  */
-export async function legacyTail(
+export function legacyTail(
   ctx: RequestContext,
-  uniqueId: string,
-  ownerId: string,
+  owner: OwnerRow | null | undefined,
   opts: LegacyRecordOptions,
-): Promise<Record<string, unknown>> {
-  const [owner, extras] = await Promise.all([
-    opts.includeOwner ? ctx.loaders.user.load(ownerId) : null,
-    legacyExtras(ctx, uniqueId, opts),
-  ]);
+  extras: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (opts.includeOwner) out.owner = owner ? toPublicUser(ctx, owner) : null;
   return Object.assign(out, extras);
 }
 
 /**
- * The optional keys of a dataset or sample record, loaded through the request's DataLoaders so
- * a whole page costs one statement per kind of key. Call only for records the caller may read.
+ * The optional keys of dataset or sample records `opts` asks for (`scientific_metadata`,
+ * `links`, `deletion_request`, in that order), by record, loaded through the request's
+ * DataLoaders: a page costs one statement per kind of key. Only for records the caller may read.
  */
-async function legacyExtras(
+export async function legacyExtras(
   ctx: RequestContext,
-  uniqueId: string,
+  ids: readonly string[],
   opts: ExtrasOptions,
-): Promise<Record<string, unknown>> {
-  const [metadata, links, deletion] = await Promise.all([
-    opts.includeMetadata ? ctx.loaders.metadata.load(uniqueId) : undefined,
-    opts.includeLinks ? ctx.loaders.links.byResource.load(uniqueId) : undefined,
-    opts.includeDeletion ? ctx.loaders.pendingDeletion.load(uniqueId) : undefined,
+): Promise<Record<string, unknown>[]> {
+  const each = <T>(on: boolean | undefined, load: (id: string) => Promise<T>) =>
+    on ? Promise.all(ids.map(load)) : undefined;
+  const [metadata, links, deletions] = await Promise.all([
+    each(opts.includeMetadata, (id) => ctx.loaders.metadata.load(id)),
+    each(opts.includeLinks, (id) => ctx.loaders.links.byResource.load(id)),
+    each(opts.includeDeletion, (id) => ctx.loaders.pendingDeletion.load(id)),
   ]);
-  const out: Record<string, unknown> = {};
-  if (opts.includeMetadata) out.scientific_metadata = metadata ?? null;
-  if (opts.includeLinks) out.links = (links ?? []).map(toLegacyLink);
-  if (opts.includeDeletion) out.deletion_request = deletion ? toLegacyDeletionRequest(deletion) : null;
-  return out;
+  return ids.map((_, i) => {
+    const out: Record<string, unknown> = {};
+    if (metadata) out.scientific_metadata = metadata[i] ?? null;
+    if (links) out.links = links[i].map(toLegacyLink);
+    if (deletions) {
+      const deletion = deletions[i];
+      out.deletion_request = deletion ? toLegacyDeletionRequest(deletion) : null;
+    }
+    return out;
+  });
 }
 
+/** The `include_*` flags of a legacy read, as the route's query schema decodes them. */
 /** The `include_metadata` and `include_links` flags of a legacy read (both default false). */
 function extrasFlags(q: IncludeFlags): ExtrasOptions {
   return { includeMetadata: q.include_metadata ?? false, includeLinks: q.include_links ?? false };

@@ -2,13 +2,12 @@ import type { RequestContext } from '../../core/context';
 import { sql, type Sql } from '../../core/db/sql';
 import type { AccessService } from '../permission/access.service';
 import type { AccessSelectorInput, AccessSelectors } from '../project/access-selectors';
-import type { OwnedRecordPolicy } from '../permission/owned-record.policy';
+import type { OwnedRecord, OwnedRecordPolicy } from '../permission/owned-record.policy';
 import type { ProjectService } from '../project/project.service';
 import type { MetadataCondition } from '../metadata-store/metadata.filter';
 import { plannedMetadataCondition } from '../metadata-store/metadata-plan';
 import { notHiddenByDeletion } from '../permission/deletion-visibility';
 import { associatedWith, relativeConditions, type RelativeFilter } from '../link/link.filter';
-import type { OwnedRecordEntity } from './owned-record.entity';
 
 /** The filters every owned-record collection takes; all exact-match. */
 export interface OwnedRecordFilter extends AccessSelectorInput, RelativeFilter {
@@ -32,8 +31,8 @@ const SHARED_EXACT: ExactColumn<OwnedRecordFilter>[] = [
   ['public', 'public'],
 ];
 
-export interface OwnedRecordQueryDeps<T extends OwnedRecordEntity<string>> {
-  policy: OwnedRecordPolicy<T>;
+export interface OwnedRecordQueryDeps {
+  policy: OwnedRecordPolicy<OwnedRecord>;
   projects: ProjectService;
   access: AccessService;
   selectors: AccessSelectors;
@@ -44,13 +43,13 @@ export interface OwnedRecordQueryDeps<T extends OwnedRecordEntity<string>> {
  * caller's visibility condition is always part of the WHERE clause, and records hidden by a
  * pending deletion request are left out.
  */
-export abstract class OwnedRecordQuery<T extends OwnedRecordEntity<string>, F extends OwnedRecordFilter> {
+export abstract class OwnedRecordQuery<F extends OwnedRecordFilter> {
   protected readonly projects: ProjectService;
 
   protected constructor(
     private readonly type: 'dataset' | 'sample',
     private readonly alias: string,
-    private readonly deps: OwnedRecordQueryDeps<T>,
+    private readonly deps: OwnedRecordQueryDeps,
   ) {
     this.projects = deps.projects;
   }

@@ -5,7 +5,7 @@ import { assertNoProblems, forbidden, notFound } from '../../core/errors';
 import { isMfid, newMfid } from '../../core/ids';
 import { uniquely } from '../../core/db/unique';
 import { allows } from '../permission/permission';
-import type { OwnedRecordPolicy } from '../permission/owned-record.policy';
+import type { OwnedRecord, OwnedRecordPolicy } from '../permission/owned-record.policy';
 import { User } from '../user/user.entity';
 import type { UserService } from '../user/user.service';
 import type { ProjectService } from '../project/project.service';
@@ -15,6 +15,7 @@ import { actorOf, type EventService } from '../outbox/event.service';
 import { fieldChanges } from '../outbox/domain-event';
 import type { OwnedRecordEntity } from './owned-record.entity';
 import { checkTextSpec, textValues, type TextSpec, type TextValues } from './owned-record.fields';
+import { ownedRecordOf, rowsByIds, type OwnedRecordRow, type RecordReader } from './owned-record-row';
 
 /** What a new dataset or sample may say, besides its own fields. */
 export type OwnedRecordCreate<K extends string> = TextValues<K> & {
@@ -33,44 +34,73 @@ export type OwnedRecordCreate<K extends string> = TextValues<K> & {
 /** The changes an update of a dataset or sample may make, besides its own fields. */
 export type OwnedRecordPatch<K extends string> = TextValues<K> & { public?: boolean };
 
-/** One kind of owned record: its entity, its name and its text fields. */
-export interface OwnedRecordKind<T extends OwnedRecordEntity<string>, K extends string> {
+/** One kind of owned record: its entity (writes), its rows (reads), its name and its text fields. */
+export interface OwnedRecordKind<
+  T extends OwnedRecordEntity<string>,
+  K extends string,
+  R extends OwnedRecordRow,
+  I extends object,
+> {
   entity: EntityClass<T>;
+  rows: RecordReader<R, I>;
   /** as the access service, the metadata store and messages name it */
   type: 'dataset' | 'sample';
   text: TextSpec<K>;
 }
 
-export interface OwnedRecordDeps<T extends OwnedRecordEntity<string>> {
+export interface OwnedRecordDeps {
   users: UserService;
   projects: ProjectService;
-  policy: OwnedRecordPolicy<T>;
+  policy: OwnedRecordPolicy<OwnedRecord>;
   metadata: MetadataStore;
   events: EventService;
 }
 
 /**
  * Reading, creating and updating one kind of owned record (datasets, samples) under its policy:
- * the rules the two share. The services add what only their kind has through the hooks of
+ * the rules the two share. Reads are rows (`read`); writes work on entities and answer with the
+ * record's row as it then reads. The services add what only their kind has through the hooks of
  * `create` and `update`.
  */
-export class OwnedRecords<T extends OwnedRecordEntity<string>, K extends string> {
+export class OwnedRecords<
+  T extends OwnedRecordEntity<string>,
+  K extends string,
+  R extends OwnedRecordRow,
+  I extends object,
+> {
   private readonly label: string;
 
   constructor(
-    private readonly kind: OwnedRecordKind<T, K>,
-    private readonly deps: OwnedRecordDeps<T>,
+    private readonly kind: OwnedRecordKind<T, K, R, I>,
+    private readonly deps: OwnedRecordDeps,
   ) {
     this.label = kind.type[0].toUpperCase() + kind.type.slice(1);
   }
 
-  /** A record the caller may read; 404 otherwise (also for malformed ids). */
+  /** A record the caller may read, as an entity to change; 404 otherwise (also for malformed ids). */
   async get(ctx: RequestContext, uniqueId: string): Promise<T> {
     const record = isMfid(uniqueId)
       ? await ctx.em.findOne(this.kind.entity, { uniqueId } as FilterQuery<T>)
       : null;
     if (!record || !(await this.deps.policy.permission(ctx, record))) throw notFound(this.label, uniqueId);
     return record;
+  }
+
+  /** A record the caller may read, as a row with `include`; 404 otherwise (also for malformed ids). */
+  async read(ctx: RequestContext, uniqueId: string, include: I): Promise<R> {
+    const row = isMfid(uniqueId)
+      ? (await rowsByIds(ctx.em, this.kind.rows, [uniqueId], include)).at(0)
+      : undefined;
+    if (!row || !(await this.deps.policy.permission(ctx, ownedRecordOf(row)))) {
+      throw notFound(this.label, uniqueId);
+    }
+    return row;
+  }
+
+  /** The row of a record just written (its writer reads it back: no permission check). */
+  async written(em: EntityManager, uniqueId: string, include: I): Promise<R> {
+    const [row] = await rowsByIds(em, this.kind.rows, [uniqueId], include);
+    return row;
   }
 
   /**
@@ -81,8 +111,9 @@ export class OwnedRecords<T extends OwnedRecordEntity<string>, K extends string>
   async create(
     ctx: RequestContext,
     input: OwnedRecordCreate<K>,
+    include: I,
     relations?: (em: EntityManager) => Promise<EntityData<T>>,
-  ): Promise<T> {
+  ): Promise<R> {
     const problems = checkTextSpec(this.kind.text, input);
     if (input.uniqueId != null && !isMfid(input.uniqueId)) {
       problems.push({ field: 'unique_id', message: 'must be a 26-character MFID' });
@@ -100,7 +131,7 @@ export class OwnedRecords<T extends OwnedRecordEntity<string>, K extends string>
     await this.deps.projects.policy.assertMayCreateIn(ctx, project, owner, `${this.kind.type}s`);
 
     const uniqueId = input.uniqueId ?? newMfid();
-    return uniquely(
+    await uniquely(
       () =>
         em.transactional(async (tx) => {
           const data = {
@@ -112,7 +143,7 @@ export class OwnedRecords<T extends OwnedRecordEntity<string>, K extends string>
             ...textValues(this.kind.text, input),
           };
           // a generic T hides which of its keys are required: these are every owned record's
-          const record = tx.create(this.kind.entity, data as unknown as RequiredEntityData<T>);
+          tx.create(this.kind.entity, data as unknown as RequiredEntityData<T>);
           await tx.flush();
           if (metadata) await this.deps.metadata.initialize(tx, this.kind.type, uniqueId, metadata);
           await this.deps.events.emit(tx, {
@@ -128,23 +159,25 @@ export class OwnedRecords<T extends OwnedRecordEntity<string>, K extends string>
               metadata_keys: metadata ? Object.keys(metadata) : [],
             },
           });
-          return record;
         }),
       // one answer whatever holds or held it: the kind, readability or removal of that record stay unsaid
       `unique_id ${uniqueId} is taken`,
     );
+    return this.written(em, uniqueId, include);
   }
 
   /**
    * Changes a record's text fields and public flag: `update` permission, and `manage` to make it
    * public or private. `check` vets the kind's own fields of the patch before anything changes.
+   * Answers with the row, with `include`.
    */
   async update(
     ctx: RequestContext,
     uniqueId: string,
     patch: OwnedRecordPatch<K>,
-    check?: (record: T) => Promise<void>,
-  ): Promise<T> {
+    include: I,
+    check?: () => Promise<void>,
+  ): Promise<R> {
     const record = await this.get(ctx, uniqueId);
     const permission = await this.deps.policy.assertCan(ctx, 'update', record);
     if (patch.public !== undefined && !allows(permission, 'manage')) {
@@ -157,7 +190,7 @@ export class OwnedRecords<T extends OwnedRecordEntity<string>, K extends string>
       problems.push({ field: 'public', message: 'must be true or false' });
     }
     assertNoProblems(problems);
-    if (check) await check(record);
+    if (check) await check();
     const before = this.snapshot(record);
     Object.assign(record, textValues(this.kind.text, patch));
     if (typeof isPublic === 'boolean') record.public = isPublic;
@@ -174,7 +207,7 @@ export class OwnedRecords<T extends OwnedRecordEntity<string>, K extends string>
         payload: { changes },
       });
     });
-    return record;
+    return this.written(ctx.em, uniqueId, include);
   }
 
   /** The values an update may change, by field name, for the event's field-level changes. */

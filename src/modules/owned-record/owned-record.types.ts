@@ -11,6 +11,22 @@ import type { RecordCapabilities } from '../permission/owned-record.policy';
  * between the two stay in their own types.
  */
 
+/**
+ * The fields of the GraphQL types `Dataset` and `Sample` that come straight from the columns
+ * both share. Their nodes are rows (owned-record-row.ts): these fields read them as they are.
+ */
+@ObjectType()
+export abstract class OwnedRecordType {
+  @Field({ description: 'Whether every authenticated user may read it.' })
+  public!: boolean;
+
+  @Field({ description: 'When the record was created.' })
+  creationTime!: Date;
+
+  @Field({ description: 'When the record last changed.' })
+  modificationTime!: Date;
+}
+
 @ObjectType()
 export class RecordCapabilitiesType implements Omit<RecordCapabilities, 'canEditMetadata'> {
   @Field({ description: 'May read it.' }) canRead!: boolean;

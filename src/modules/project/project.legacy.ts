@@ -33,7 +33,9 @@ export async function toLegacyProject(
 }
 
 /** The reference of a project on the legacy wire, or null for none. */
-export function toLegacyProjectRef(p: Project | null | undefined): Record<string, unknown> | null {
+export function toLegacyProjectRef(
+  p: Pick<Project, 'uniqueId' | 'projectId' | 'title'> | null | undefined,
+): Record<string, unknown> | null {
   return p ? { unique_id: p.uniqueId, project_id: p.projectId, title: p.title ?? null } : null;
 }
 

@@ -6,19 +6,20 @@ import { isMfid } from '../../core/ids';
 import { RESOURCE_TYPES, type ResourceType } from '../permission/permission';
 import { allows, refusal, type Action, type Permission } from '../permission/permission';
 import type { AccessSubject } from '../permission/access.service';
-import type { Dataset } from '../dataset/dataset.entity';
+import type { DatasetRow } from '../dataset/dataset-row';
 import type { DatasetService } from '../dataset/dataset.service';
-import type { Sample } from '../sample/sample.entity';
+import type { SampleRow } from '../sample/sample-row';
 import type { SampleService } from '../sample/sample.service';
 import type { Project } from '../project/project.entity';
 import type { ProjectService } from '../project/project.service';
 import type { Instrument } from '../instrument/instrument.entity';
 import type { InstrumentService } from '../instrument/instrument.service';
+import { ownedRecordOf } from '../owned-record/owned-record-row';
 import { actorOf, type EventService } from '../outbox/event.service';
 
 export type AnyResource =
-  | { type: 'dataset'; uniqueId: string; record: Dataset }
-  | { type: 'sample'; uniqueId: string; record: Sample }
+  | { type: 'dataset'; uniqueId: string; record: DatasetRow }
+  | { type: 'sample'; uniqueId: string; record: SampleRow }
   | { type: 'project'; uniqueId: string; record: Project }
   | { type: 'instrument'; uniqueId: string; record: Instrument };
 
@@ -103,9 +104,9 @@ export class ResourceService {
   private async readable(ctx: RequestContext, type: ResourceType, uniqueId: string): Promise<AnyResource> {
     switch (type) {
       case 'dataset':
-        return { type, uniqueId, record: await this.deps.datasets.get(ctx, uniqueId) };
+        return { type, uniqueId, record: await this.deps.datasets.read(ctx, uniqueId) };
       case 'sample':
-        return { type, uniqueId, record: await this.deps.samples.get(ctx, uniqueId) };
+        return { type, uniqueId, record: await this.deps.samples.read(ctx, uniqueId) };
       case 'project':
         return { type, uniqueId, record: await this.deps.projects.get(ctx, uniqueId) };
       case 'instrument':
@@ -150,17 +151,33 @@ export class ResourceService {
       }
     });
     ctx.resetScope();
-    await ctx.em.refresh(r.record);
-    return r;
+    return this.reread(ctx, r);
+  }
+
+  /**
+   * The resource as committed after a change the caller made (rows are read again, entities
+   * refreshed: the request's identity map still holds the old values), whether or not the caller
+   * may still read it.
+   */
+  async reread(ctx: RequestContext, r: AnyResource): Promise<AnyResource> {
+    switch (r.type) {
+      case 'dataset':
+        return { ...r, record: await this.deps.datasets.reread(ctx, r.uniqueId) };
+      case 'sample':
+        return { ...r, record: await this.deps.samples.reread(ctx, r.uniqueId) };
+      default:
+        await ctx.em.refresh(r.record);
+        return r;
+    }
   }
 
   /** The caller's effective permission on a resource (null: may not read it). */
   permission(ctx: RequestContext, r: AnyResource): Promise<Permission | null> {
     switch (r.type) {
       case 'dataset':
-        return this.deps.datasets.policy.permission(ctx, r.record);
+        return this.deps.datasets.policy.permission(ctx, ownedRecordOf(r.record));
       case 'sample':
-        return this.deps.samples.policy.permission(ctx, r.record);
+        return this.deps.samples.policy.permission(ctx, ownedRecordOf(r.record));
       case 'project':
         return this.deps.projects.policy.permission(ctx, r.record);
       case 'instrument':
@@ -172,9 +189,9 @@ export class ResourceService {
   subject(r: AnyResource): AccessSubject {
     switch (r.type) {
       case 'dataset':
-        return this.deps.datasets.policy.subject(r.record);
+        return this.deps.datasets.policy.subject(ownedRecordOf(r.record));
       case 'sample':
-        return this.deps.samples.policy.subject(r.record);
+        return this.deps.samples.policy.subject(ownedRecordOf(r.record));
       case 'project':
         return this.deps.projects.policy.subject(r.record);
       case 'instrument':

@@ -1,6 +1,8 @@
 import { createUnionType, registerEnumType } from 'type-graphql';
-import { Dataset } from '../dataset/dataset.entity';
-import { Sample } from '../sample/sample.entity';
+import { isDatasetRow } from '../dataset/dataset-row';
+import { DatasetType } from '../dataset/dataset.types';
+import { isSampleRow } from '../sample/sample-row';
+import { SampleType } from '../sample/sample.types';
 import { Project } from '../project/project.entity';
 import { Instrument } from '../instrument/instrument.entity';
 
@@ -24,12 +26,13 @@ registerEnumType(ResourceTypeEnum, {
 export const ResourceUnion = createUnionType({
   name: 'Resource',
   description: 'Any catalog resource addressed by MFID.',
-  types: () => [Dataset, Sample, Project, Instrument] as const,
+  types: () => [DatasetType, SampleType, Project, Instrument] as const,
+  // datasets and samples are rows (plain objects), projects and instruments entities
   resolveType: (value) => {
-    if (value instanceof Dataset) return Dataset;
-    if (value instanceof Sample) return Sample;
     if (value instanceof Project) return Project;
     if (value instanceof Instrument) return Instrument;
+    if (isDatasetRow(value)) return DatasetType;
+    if (isSampleRow(value)) return SampleType;
     return undefined;
   },
 });

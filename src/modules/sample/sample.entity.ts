@@ -1,4 +1,3 @@
-import { Field, ID, ObjectType } from 'type-graphql';
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
 import { OwnedRecordEntity } from '../owned-record/owned-record.entity';
 
@@ -6,34 +5,26 @@ import { OwnedRecordEntity } from '../owned-record/owned-record.entity';
  * A physical sample. Visibility works exactly like datasets: owner, project membership, grants,
  * public. Samples link to parent/child samples and, many to many, to datasets.
  */
-@ObjectType('Sample', {
-  description: 'A physical sample: it has parent/child samples and is associated with datasets.',
-})
 @Entity({ tableName: 'sample' })
 @Index({
   name: 'sample_name_trgm_idx',
   expression: 'create index sample_name_trgm_idx on sample using gin (sample_name gin_trgm_ops)',
 })
 export class Sample extends OwnedRecordEntity {
-  @Field(() => ID, { description: 'The sample MFID.' })
   @PrimaryKey({ length: 26 })
   uniqueId!: string;
 
-  @Field(() => String, { description: 'Human-readable name.', nullable: true })
   @Property({ length: 500, nullable: true })
   sampleName?: string | null;
 
-  @Field(() => String, { description: 'Kind of sample.', nullable: true })
   @Index()
   @Property({ length: 200, nullable: true })
   sampleType?: string | null;
 
-  @Field(() => String, { description: 'Free-text description.', nullable: true })
   @Property({ type: 'text', nullable: true })
   description?: string | null;
 
   /** ISO 8601 text as supplied: when the sample was made or collected. */
-  @Field(() => String, { description: 'ISO 8601: when the sample was made or collected.', nullable: true })
   @Property({ length: 64, nullable: true })
   timestamp?: string | null;
 }

@@ -3,18 +3,21 @@ import { QBool, QList, QStr, Type, type Static, type TObject } from '../../core/
 import {
   detailOptions,
   itemOptions,
+  legacyExtras,
   recordWireSchema,
   toLegacyRecord,
   type LegacyRecordOptions,
   type RecordWire,
 } from '../owned-record/owned-record.legacy';
 import { INCLUDE_QUERY, type IncludeFlags } from '../../core/rest/include';
+import { ownedRecordOf, withIncludes } from '../owned-record/owned-record-row';
 import type { PageRequest } from '../../core/db/page';
 import type { JsonPage } from '../../core/rest/record-routes';
-import { recordJsonItems, recordJsonProjection, type RecordJsonRow } from '../owned-record/owned-record-json';
-import type { Sample } from './sample.entity';
+import { recordJsonItems, recordJsonSelect } from '../owned-record/owned-record-list.legacy';
 import { SAMPLE_TEXT, type SampleTextField } from './sample.fields';
 import type { SampleFilter } from './sample.query';
+import type { SampleInclude, SampleRow } from './sample-row';
+import type { DatasetRow } from '../dataset/dataset-row';
 
 export interface LegacySampleOptions extends LegacyRecordOptions {
   /** the deprecated embedded `datasets` array (readable datasets only) */
@@ -23,36 +26,58 @@ export interface LegacySampleOptions extends LegacyRecordOptions {
 
 const WIRE: RecordWire<SampleTextField> = { type: 'sample', text: SAMPLE_TEXT };
 
-/** The legacy REST shape of a sample (reference §4, §12): every key, null where empty. */
-export function toLegacySample(
-  ctx: RequestContext,
-  sample: Sample,
-  opts: LegacySampleOptions = {},
-): Promise<Record<string, unknown>> {
-  return toLegacyRecord(ctx, sample, WIRE, opts, embeddedDatasets(ctx, sample, opts));
+/** What the legacy record reads of a sample's row: its project, its owner when shown. */
+export function legacyInclude(opts: { includeOwner?: boolean }): SampleInclude {
+  return { project: true, owner: opts.includeOwner ?? false };
 }
 
-async function embeddedDatasets(
+/**
+ * The legacy REST shape of samples (reference §4, §12) from their rows: every key, null where
+ * empty; relations the rows' read left out and the optional keys are read for all of them at once.
+ */
+export async function toLegacySamples(
   ctx: RequestContext,
-  sample: Sample,
-  opts: LegacySampleOptions,
-): Promise<Record<string, unknown>> {
-  if (!opts.includeDatasets) return {};
-  const datasets = await ctx.loaders.links.datasetsOfSample.load(sample.uniqueId);
+  rows: readonly SampleRow[],
+  opts: LegacySampleOptions = {},
+): Promise<Record<string, unknown>[]> {
+  const keys = opts.includeOwner ? (['project', 'owner'] as const) : (['project'] as const);
+  const ids = rows.map((r) => r.uniqueId);
+  const [full, extras, datasets] = await Promise.all([
+    withIncludes(rows, keys, ctx.loaders.sampleRows),
+    legacyExtras(ctx, ids, opts),
+    opts.includeDatasets
+      ? Promise.all(ids.map((id) => ctx.loaders.links.datasetsOfSample.load(id)))
+      : undefined,
+  ]);
+  return full.map((row, i) =>
+    toLegacyRecord(ctx, row, WIRE, opts, datasets ? embedded(datasets[i]) : {}, extras[i]),
+  );
+}
+
+/** The deprecated embedded `datasets` of a sample (the readable ones). */
+function embedded(datasets: readonly DatasetRow[]): Record<string, unknown> {
   return {
     datasets: datasets.map((ds) => ({
       unique_id: ds.uniqueId,
-      dataset_name: ds.datasetName ?? null,
-      measurement: ds.measurement ?? null,
+      dataset_name: ds.datasetName,
+      measurement: ds.measurement,
     })),
   };
 }
 
-const PROJECTION = recordJsonProjection(WIRE, 's', { own: [] });
+/** The legacy REST shape of one sample ({@link toLegacySamples}). */
+export async function toLegacySample(
+  ctx: RequestContext,
+  sample: SampleRow,
+  opts: LegacySampleOptions = {},
+): Promise<Record<string, unknown>> {
+  return (await toLegacySamples(ctx, [sample], opts))[0];
+}
 
 /**
- * A page of `GET /samples` as JSON text, the same bytes {@link sampleItems} gives, built in
- * PostgreSQL; null with `include_datasets` (its key sits inside the record: the entity path).
+ * A page of `GET /samples` as JSON text: the same bytes {@link sampleItems} gives for the same
+ * rows, written by PostgreSQL from them; null with `include_datasets` (its key sits inside the
+ * record: the rows are encoded here).
  */
 export function sampleListJson(
   ctx: RequestContext,
@@ -61,12 +86,12 @@ export function sampleListJson(
   q: SampleQuery,
 ): Promise<JsonPage> | null {
   if (q.include_datasets) return null;
+  const opts = itemOptions(q);
+  const include = legacyInclude(opts);
+  const select = recordJsonSelect(WIRE, { members: [] }, include.owner ?? false);
   return ctx.services.sample
-    .listProjected<RecordJsonRow>(ctx, filter, page, PROJECTION)
-    .then(async ({ rows, nextCursor }) => ({
-      items: await recordJsonItems(ctx, rows, itemOptions(q)),
-      nextCursor,
-    }));
+    .listJson(ctx, filter, page, include, select)
+    .then(async ({ rows, nextCursor }) => ({ items: await recordJsonItems(ctx, rows, opts), nextCursor }));
 }
 
 /** The list filters of `GET /samples` (and of the related-sample lists) from the query. */
@@ -115,22 +140,30 @@ export const SAMPLE = recordWireSchema(
 /** A sample as single reads return it: owner and embedded datasets by default, capabilities. */
 export async function sampleDetail(
   ctx: RequestContext,
-  sample: Sample,
+  sample: SampleRow,
   q: IncludeFlags,
 ): Promise<Record<string, unknown>> {
   return toLegacySample(ctx, sample, {
     ...detailOptions(q),
     includeDatasets: q.include_datasets ?? true,
-    capabilities: await ctx.services.sample.policy.capabilities(ctx, sample),
+    capabilities: await ctx.services.sample.policy.capabilities(ctx, ownedRecordOf(sample)),
   });
+}
+
+/** A sample as creates and updates return it: with its owner and capabilities. */
+export async function sampleWritten(
+  ctx: RequestContext,
+  sample: SampleRow,
+): Promise<Record<string, unknown>> {
+  const capabilities = await ctx.services.sample.policy.capabilities(ctx, ownedRecordOf(sample));
+  return toLegacySample(ctx, sample, { includeOwner: true, capabilities });
 }
 
 /** Samples as collections return them: include flags default to false. */
 export function sampleItems(
   ctx: RequestContext,
-  samples: Sample[],
+  samples: readonly SampleRow[],
   q: IncludeFlags,
 ): Promise<Record<string, unknown>[]> {
-  const opts = { ...itemOptions(q), includeDatasets: q.include_datasets ?? false };
-  return Promise.all(samples.map((s) => toLegacySample(ctx, s, opts)));
+  return toLegacySamples(ctx, samples, { ...itemOptions(q), includeDatasets: q.include_datasets ?? false });
 }

@@ -5,12 +5,9 @@ import {
   countRows,
   countTotal,
   exactCount,
-  selectPage,
   selectProjectedPage,
   type PageRequest,
-  type ProjectedPage,
   type Projection,
-  type RowPage,
   type Total,
   type TotalQuery,
 } from '../../core/db/page';
@@ -20,7 +17,8 @@ import {
   type OwnedRecordFilter,
   type OwnedRecordQueryDeps,
 } from '../owned-record/owned-record.query';
-import { Sample } from './sample.entity';
+import type { JsonRow, JsonRowPage, RawRow } from '../owned-record/owned-record-row';
+import { SAMPLE_ROWS, type SampleInclude, type SampleRow } from './sample-row';
 
 /** Filters of the sample collection; exact match. */
 export interface SampleFilter extends OwnedRecordFilter {
@@ -35,9 +33,15 @@ const EXACT: ExactColumn<SampleFilter>[] = [
   ['sampleType', 'sample_type'],
 ];
 
+/** A page of sample rows. */
+export interface SamplePage {
+  items: SampleRow[];
+  nextCursor: string | null;
+}
+
 /** The SQL of the sample collection: one statement for a page, one for the total. */
-export class SampleQuery extends OwnedRecordQuery<Sample, SampleFilter> {
-  constructor(deps: OwnedRecordQueryDeps<Sample>) {
+export class SampleQuery extends OwnedRecordQuery<SampleFilter> {
+  constructor(deps: OwnedRecordQueryDeps) {
     super('sample', 's', deps);
   }
 
@@ -50,19 +54,48 @@ export class SampleQuery extends OwnedRecordQuery<Sample, SampleFilter> {
     parts.push(...(await this.shared(ctx, f, f.datasetMfid, ordered)));
     return and(...parts);
   }
-  async page(ctx: RequestContext, f: SampleFilter, page: PageRequest): Promise<RowPage<Sample>> {
-    return selectPage(ctx.em, Sample, 'sample', 's', await this.compile(ctx, f, true), page);
-  }
 
-  /** The page {@link page} selects, as `projection` projects it. */
-  async projectedPage<R extends object>(
+  /** One page of rows, newest first, projected for `include` (SAMPLE_ROWS). */
+  async page(
     ctx: RequestContext,
     f: SampleFilter,
     page: PageRequest,
-    projection: Projection,
-  ): Promise<ProjectedPage<R>> {
+    include: SampleInclude,
+  ): Promise<SamplePage> {
     const where = await this.compile(ctx, f, true);
-    return selectProjectedPage<R>(ctx.em, 'sample', 's', where, page, sql('null'), projection);
+    const rows = await selectProjectedPage<RawRow>(
+      ctx.em,
+      'sample',
+      's',
+      where,
+      page,
+      SAMPLE_ROWS.projection(include),
+    );
+    return { items: rows.rows.map((raw) => SAMPLE_ROWS.row(raw)), nextCursor: rows.nextCursor };
+  }
+
+  /** The page {@link page} reads, each row selected by `select` over the projected row `r`. */
+  async pageJson(
+    ctx: RequestContext,
+    f: SampleFilter,
+    page: PageRequest,
+    include: SampleInclude,
+    select: Projection,
+  ): Promise<JsonRowPage> {
+    const where = await this.compile(ctx, f, true);
+    const projection = SAMPLE_ROWS.projection(include);
+    const { rows, nextCursor } = await selectProjectedPage<JsonRow>(
+      ctx.em,
+      'sample',
+      's',
+      where,
+      page,
+      projection,
+      {
+        select,
+      },
+    );
+    return { rows, nextCursor };
   }
 
   async count(ctx: RequestContext, f: SampleFilter): Promise<number> {

@@ -1,38 +1,57 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { RequestContext } from '../../core/context';
 import { PageArgs, pageOf } from '../../core/graphql/page-args';
 import { toConnection } from '../../core/graphql/connect';
+import { selectedFields } from '../../core/graphql/selection';
 import { Project } from '../project/project.entity';
 import { ownedRecordResolver } from '../owned-record/owned-record.resolver';
-import { Sample } from './sample.entity';
+import { ownedRecordOf } from '../owned-record/owned-record-row';
 import type { SampleFilter } from './sample.query';
+import type { SampleInclude, SampleRow } from './sample-row';
 import {
   CreateSampleInput,
   SampleCapabilities,
   SampleConnection,
   SampleFilterInput,
+  SampleType,
   UpdateSampleInput,
 } from './sample.types';
 
-function sampleConnection(ctx: RequestContext, filter: SampleFilter, args: PageArgs) {
+/** What a selection of `Sample` nodes (`nodes`' sub-selections) needs their rows to include. */
+function includeOf(nodes: GraphQLResolveInfo['fieldNodes'], info: GraphQLResolveInfo): SampleInclude {
+  const fields = selectedFields(nodes, info.fragments);
+  return { owner: fields.has('owner'), project: fields.has('project') };
+}
+
+function sampleConnection(
+  ctx: RequestContext,
+  filter: SampleFilter,
+  args: PageArgs,
+  info: GraphQLResolveInfo,
+) {
   const request = pageOf(ctx, args);
+  const connection = selectedFields(info.fieldNodes, info.fragments);
+  const edges = selectedFields(connection.get('edges') ?? [], info.fragments);
+  const include = includeOf([...(connection.get('nodes') ?? []), ...(edges.get('node') ?? [])], info);
   return toConnection(
     SampleConnection,
-    () => ctx.services.sample.list(ctx, filter, request),
+    () => ctx.services.sample.list(ctx, filter, request, include),
     () => ctx.services.sample.total(ctx, filter),
   );
 }
 
-@Resolver(() => Sample)
-export class SampleResolver extends ownedRecordResolver(Sample) {
-  @Query(() => Sample, {
+@Resolver(() => SampleType)
+export class SampleResolver extends ownedRecordResolver(SampleType, (ctx) => ctx.loaders.sampleRows) {
+  @Query(() => SampleType, {
     description: 'One sample by MFID (NOT_FOUND when it does not exist or you may not read it).',
   })
   async sample(
     @Arg('id', () => ID, { description: 'The sample MFID.' }) id: string,
     @Ctx() ctx: RequestContext,
-  ) {
-    const sample = await ctx.services.sample.get(ctx, id);
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<SampleRow> {
+    const sample = await ctx.services.sample.read(ctx, id, includeOf(info.fieldNodes, info));
     ctx.canonical.add(sample);
     return sample;
   }
@@ -43,33 +62,38 @@ export class SampleResolver extends ownedRecordResolver(Sample) {
     @Arg('filter', () => SampleFilterInput, { nullable: true, description: 'Filters; all must match.' })
     filter: SampleFilterInput | undefined,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ) {
-    return sampleConnection(ctx, { ...(filter ?? {}) }, args);
+    return sampleConnection(ctx, { ...(filter ?? {}) }, args, info);
   }
 
-  @Mutation(() => Sample, { description: 'Creates a sample record.' })
+  @Mutation(() => SampleType, { description: 'Creates a sample record.' })
   createSample(
     @Arg('input', { description: 'The new sample.' }) input: CreateSampleInput,
     @Ctx() ctx: RequestContext,
-  ) {
-    return ctx.services.sample.create(ctx, input);
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<SampleRow> {
+    return ctx.services.sample.create(ctx, input, includeOf(info.fieldNodes, info));
   }
 
-  @Mutation(() => Sample, { description: 'Changes fields of a sample.' })
+  @Mutation(() => SampleType, { description: 'Changes fields of a sample.' })
   updateSample(
     @Arg('id', () => ID, { description: 'The sample MFID.' }) id: string,
     @Arg('input', { description: 'The changes.' }) input: UpdateSampleInput,
     @Ctx() ctx: RequestContext,
-  ) {
-    return ctx.services.sample.update(ctx, id, input);
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<SampleRow> {
+    return ctx.services.sample.update(ctx, id, input, includeOf(info.fieldNodes, info));
   }
 
   @FieldResolver(() => SampleCapabilities, {
     nullable: true,
     description: 'What you may do next; computed on single reads, null in collections (not calculated).',
   })
-  capabilities(@Root() sample: Sample, @Ctx() ctx: RequestContext) {
-    return ctx.canonical.has(sample) ? ctx.services.sample.policy.capabilities(ctx, sample) : null;
+  capabilities(@Root() sample: SampleRow, @Ctx() ctx: RequestContext) {
+    return ctx.canonical.has(sample)
+      ? ctx.services.sample.policy.capabilities(ctx, ownedRecordOf(sample))
+      : null;
   }
 }
 
@@ -82,11 +106,13 @@ export class ProjectSamplesResolver {
     @Arg('filter', () => SampleFilterInput, { nullable: true, description: 'Further filters.' })
     filter: SampleFilterInput | undefined,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ) {
     return sampleConnection(
       ctx,
       { ...(filter ?? {}), projectMfid: project.uniqueId, projectId: undefined },
       args,
+      info,
     );
   }
 }

@@ -1,6 +1,8 @@
 import { recordRoutes } from '../../core/rest/record-routes';
 import type { Route } from '../../core/rest/route';
 import {
+  detailOptions,
+  itemOptions,
   recordCreateBody,
   recordCreateInput,
   recordPatchBody,
@@ -12,10 +14,11 @@ import {
   parseSampleFilter,
   SAMPLE,
   SAMPLE_QUERY,
+  legacyInclude,
   sampleDetail,
   sampleItems,
   sampleListJson,
-  toLegacySample,
+  sampleWritten,
 } from './sample.legacy';
 import { QBool } from '../../core/rest/schema';
 
@@ -33,8 +36,13 @@ export const sampleRoutes: Route[] = recordRoutes({
   parseFilter: parseSampleFilter,
   parseCreate: (body) => recordCreateInput(SAMPLE_TEXT, body),
   parsePatch: (body) => recordPatchInput(SAMPLE_TEXT, body),
-  items: (ctx, page, q) => sampleItems(ctx, page.items, q),
+  include: {
+    list: (q) => legacyInclude(itemOptions(q)),
+    detail: (q) => legacyInclude(detailOptions(q)),
+    written: legacyInclude({ includeOwner: true }),
+  },
+  items: sampleItems,
   listJson: sampleListJson,
   detail: sampleDetail,
-  written: (ctx, sample, capabilities) => toLegacySample(ctx, sample, { includeOwner: true, capabilities }),
+  written: sampleWritten,
 });

@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../core/context';
-import type { PageRequest, ProjectedPage, Projection, RowPage, Total } from '../../core/db/page';
+import type { JsonRowPage } from '../owned-record/owned-record-row';
+import type { PageRequest, Projection, Total } from '../../core/db/page';
 import type { AccessService } from '../permission/access.service';
 import type { AccessSelectors } from '../project/access-selectors';
 import type { UserService } from '../user/user.service';
@@ -12,7 +13,8 @@ import {
 import { Sample } from './sample.entity';
 import type { MetadataStore } from '../metadata-store/metadata-store';
 import type { SamplePolicy } from './sample.policy';
-import { SampleQuery, type SampleFilter } from './sample.query';
+import { SampleQuery, type SampleFilter, type SamplePage } from './sample.query';
+import { SAMPLE_ROWS, type SampleInclude, type SampleRow } from './sample-row';
 import { SAMPLE_TEXT, type SampleTextField } from './sample.fields';
 import type { EventService } from '../outbox/event.service';
 
@@ -33,31 +35,57 @@ export interface SampleDeps {
 export class SampleService {
   readonly policy: SamplePolicy;
   private readonly query: SampleQuery;
-  private readonly records: OwnedRecords<Sample, SampleTextField>;
+  private readonly records: OwnedRecords<Sample, SampleTextField, SampleRow, SampleInclude>;
 
   constructor(deps: SampleDeps) {
     this.policy = deps.policy;
     this.query = new SampleQuery(deps);
-    this.records = new OwnedRecords({ entity: Sample, type: 'sample', text: SAMPLE_TEXT }, deps);
+    this.records = new OwnedRecords(
+      { entity: Sample, rows: SAMPLE_ROWS, type: 'sample', text: SAMPLE_TEXT },
+      deps,
+    );
   }
 
-  /** A sample the caller may read; 404 otherwise (also for malformed ids). */
+  /** A sample the caller may read, as an entity to change; 404 otherwise (also for malformed ids). */
   get(ctx: RequestContext, uniqueId: string): Promise<Sample> {
     return this.records.get(ctx, uniqueId);
   }
 
-  list(ctx: RequestContext, filter: SampleFilter, page: PageRequest): Promise<RowPage<Sample>> {
-    return this.query.page(ctx, filter, page);
+  /** A sample the caller may read, as a row with `include`; 404 otherwise. */
+  read(ctx: RequestContext, uniqueId: string, include: SampleInclude = {}): Promise<SampleRow> {
+    return this.records.read(ctx, uniqueId, include);
   }
 
-  /** The page {@link list} gives, as `projection` selects it from the rows rather than as entities. */
-  listProjected<R extends object>(
+  /**
+   * The row of a sample as committed after a change the caller made, with `include`; no
+   * permission check (a transfer may have taken it out of the caller's reach).
+   */
+  reread(ctx: RequestContext, uniqueId: string, include: SampleInclude = {}): Promise<SampleRow> {
+    return this.records.written(ctx.em, uniqueId, include);
+  }
+
+  /** A page of rows with `include`, newest first. */
+  list(
     ctx: RequestContext,
     filter: SampleFilter,
     page: PageRequest,
-    projection: Projection,
-  ): Promise<ProjectedPage<R>> {
-    return this.query.projectedPage(ctx, filter, page, projection);
+    include: SampleInclude = {},
+  ): Promise<SamplePage> {
+    return this.query.page(ctx, filter, page, include);
+  }
+
+  /**
+   * The page {@link list} reads, each row selected by `select` over the projected row (alias
+   * `r`) instead of its columns: the REST list's JSON, written by PostgreSQL from the rows.
+   */
+  listJson(
+    ctx: RequestContext,
+    filter: SampleFilter,
+    page: PageRequest,
+    include: SampleInclude,
+    select: Projection,
+  ): Promise<JsonRowPage> {
+    return this.query.pageJson(ctx, filter, page, include, select);
   }
 
   count(ctx: RequestContext, filter: SampleFilter): Promise<number> {
@@ -69,11 +97,18 @@ export class SampleService {
     return this.query.total(ctx, filter);
   }
 
-  create(ctx: RequestContext, input: SampleCreateInput): Promise<Sample> {
-    return this.records.create(ctx, input);
+  /** A new sample (its row with `include`). */
+  create(ctx: RequestContext, input: SampleCreateInput, include: SampleInclude = {}): Promise<SampleRow> {
+    return this.records.create(ctx, input, include);
   }
 
-  update(ctx: RequestContext, uniqueId: string, patch: SamplePatch): Promise<Sample> {
-    return this.records.update(ctx, uniqueId, patch);
+  /** Changes a sample's fields (its row with `include`). */
+  update(
+    ctx: RequestContext,
+    uniqueId: string,
+    patch: SamplePatch,
+    include: SampleInclude = {},
+  ): Promise<SampleRow> {
+    return this.records.update(ctx, uniqueId, patch, include);
   }
 }

@@ -1,13 +1,37 @@
-import { Field, InputType, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { IsOptional, MaxLength } from 'class-validator';
 import { connectionTypes } from '../../core/graphql/connection';
 import {
   OwnedRecordChangesInput,
   OwnedRecordFilterInput,
+  OwnedRecordType,
   RecordCapabilitiesType,
   withCreationFields,
 } from '../owned-record/owned-record.types';
-import { Sample } from './sample.entity';
+
+/**
+ * The GraphQL type `Sample`. Its nodes are sample rows (sample-row.ts): the column fields read
+ * them as they are; the other fields have resolvers.
+ */
+@ObjectType('Sample', {
+  description: 'A physical sample: it has parent/child samples and is associated with datasets.',
+})
+export class SampleType extends OwnedRecordType {
+  @Field(() => ID, { description: 'The sample MFID.' })
+  uniqueId!: string;
+
+  @Field(() => String, { description: 'Human-readable name.', nullable: true })
+  sampleName!: string | null;
+
+  @Field(() => String, { description: 'Kind of sample.', nullable: true })
+  sampleType!: string | null;
+
+  @Field(() => String, { description: 'Free-text description.', nullable: true })
+  description!: string | null;
+
+  @Field(() => String, { description: 'ISO 8601: when the sample was made or collected.', nullable: true })
+  timestamp!: string | null;
+}
 
 @ObjectType({ description: 'What you may do with a sample next (guidance; every mutation re-checks).' })
 export class SampleCapabilities extends RecordCapabilitiesType {
@@ -53,6 +77,6 @@ export class CreateSampleInput extends withCreationFields(SampleTextInput) {}
 @InputType({ description: 'Changes to a sample; project and owner change only through their workflows.' })
 export class UpdateSampleInput extends SampleTextInput {}
 
-export const { Connection: SampleConnection } = connectionTypes('Sample', Sample, 'A page of samples.', {
+export const { Connection: SampleConnection } = connectionTypes('Sample', SampleType, 'A page of samples.', {
   boundedTotal: true,
 });

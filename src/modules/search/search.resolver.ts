@@ -1,8 +1,8 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
 import { pageSize } from '../../core/pagination';
-import { Dataset } from '../dataset/dataset.entity';
-import { Sample } from '../sample/sample.entity';
+import { DatasetType } from '../dataset/dataset.types';
+import { SampleType } from '../sample/sample.types';
 import { Project } from '../project/project.entity';
 import { Instrument } from '../instrument/instrument.entity';
 import { User } from '../user/user.entity';
@@ -13,7 +13,7 @@ const LIMIT = { defaultValue: 20, description: 'How many results (at most 50).' 
 /** Typo-tolerant name search; only records you may read, best matches first. */
 @Resolver()
 export class SearchResolver {
-  @Query(() => [Dataset], { description: 'Datasets whose name resembles q.' })
+  @Query(() => [DatasetType], { description: 'Datasets whose name resembles q.' })
   searchDatasets(
     @Arg('q', Q) q: string,
     @Arg('first', () => Int, LIMIT) first: number,
@@ -24,7 +24,7 @@ export class SearchResolver {
     return ctx.services.search.datasets(ctx, { q, limit: pageSize('first', first), projectId });
   }
 
-  @Query(() => [Sample], { description: 'Samples whose name resembles q.' })
+  @Query(() => [SampleType], { description: 'Samples whose name resembles q.' })
   searchSamples(
     @Arg('q', Q) q: string,
     @Arg('first', () => Int, LIMIT) first: number,

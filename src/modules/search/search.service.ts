@@ -5,8 +5,9 @@ import { and, likeEscape, sql, type Sql } from '../../core/db/sql';
 import type { EntityDictionary, EntityName } from '@mikro-orm/core';
 import type { AccessService } from '../permission/access.service';
 import type { ProjectService } from '../project/project.service';
-import { Dataset } from '../dataset/dataset.entity';
-import { Sample } from '../sample/sample.entity';
+import { DATASET_ROWS, type DatasetRow } from '../dataset/dataset-row';
+import { SAMPLE_ROWS, type SampleRow } from '../sample/sample-row';
+import { rowsSelect, type RawRow } from '../owned-record/owned-record-row';
 import { Project } from '../project/project.entity';
 import { Instrument } from '../instrument/instrument.entity';
 import { User } from '../user/user.entity';
@@ -34,71 +35,85 @@ export class SearchService {
     private readonly projects: ProjectService,
   ) {}
 
-  async datasets(ctx: RequestContext, input: SearchInput): Promise<Dataset[]> {
+  async datasets(ctx: RequestContext, input: SearchInput): Promise<DatasetRow[]> {
     const where = and(
       await this.projectFilter(ctx, 'd', input.projectId),
       notHiddenByDeletion('d.unique_id'),
       await this.access.readableCondition(ctx, 'd'),
     );
-    return this.run(ctx, Dataset, 'dataset d', 'd.dataset_name', where, input);
+    const select = rowsSelect(DATASET_ROWS, {}, 'dataset d');
+    return this.run(ctx, select, 'd.dataset_name', where, input, (r: RawRow) => DATASET_ROWS.row(r));
   }
 
-  async samples(ctx: RequestContext, input: SearchInput): Promise<Sample[]> {
+  async samples(ctx: RequestContext, input: SearchInput): Promise<SampleRow[]> {
     const where = and(
       await this.projectFilter(ctx, 's', input.projectId),
       notHiddenByDeletion('s.unique_id'),
       await this.access.readableCondition(ctx, 's'),
     );
-    return this.run(ctx, Sample, 'sample s', 's.sample_name', where, input);
+    const select = rowsSelect(SAMPLE_ROWS, {}, 'sample s');
+    return this.run(ctx, select, 's.sample_name', where, input, (r: RawRow) => SAMPLE_ROWS.row(r));
   }
 
   /** Projects are directory records: every caller may find them by title or slug. */
   projectsByName(ctx: RequestContext, input: SearchInput): Promise<Project[]> {
     return this.run(
       ctx,
-      Project,
-      'project p',
+      'select p.* from project p',
       `(coalesce(p.title, '') || ' ' || p.project_id)`,
       sql('true'),
       input,
+      this.entities(ctx, Project),
     );
   }
 
   /** Instruments, by name, type and manufacturer. */
   instruments(ctx: RequestContext, input: SearchInput): Promise<Instrument[]> {
     const text = `(i.instrument_name || ' ' || coalesce(i.instrument_type, '') || ' ' || coalesce(i.manufacturer, ''))`;
-    return this.run(ctx, Instrument, 'instrument i', text, sql('true'), input);
+    return this.run(
+      ctx,
+      'select i.* from instrument i',
+      text,
+      sql('true'),
+      input,
+      this.entities(ctx, Instrument),
+    );
   }
 
   /** Users, by username, first and last name (callers render public profiles). */
   users(ctx: RequestContext, input: SearchInput): Promise<User[]> {
     const text = `(coalesce(u.username, '') || ' ' || coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, ''))`;
-    return this.run(ctx, User, 'app_user u', text, sql('true'), input);
+    return this.run(ctx, 'select u.* from app_user u', text, sql('true'), input, this.entities(ctx, User));
   }
 
-  private async run<T extends object>(
+  /** Rows of `select` as entities of `entity`. */
+  private entities<T extends object>(ctx: RequestContext, entity: EntityName<T>) {
+    return (row: RawRow) => ctx.em.map(entity, row as EntityDictionary<T>);
+  }
+
+  /** The matches among the rows of `select` (`select … from …`), mapped by `map`. */
+  private async run<T>(
     ctx: RequestContext,
-    entity: EntityName<T>,
-    from: string,
+    select: string,
     text: string,
     where: Sql,
     input: SearchInput,
+    map: (row: RawRow) => T,
   ): Promise<T[]> {
     const q = typeof input.q === 'string' ? input.q.trim() : '';
     if (q.length < MIN_QUERY) throw validationError('q', `must be at least ${MIN_QUERY} characters`);
     if (q.length > 200) throw validationError('q', 'must be at most 200 characters');
     if (!Number.isInteger(input.limit) || input.limit < 1)
       throw validationError('limit', 'must be at least 1');
-    const alias = from.split(' ')[1];
-    const rows = await rawQuery<Record<string, unknown>>(
+    const rows = await rawQuery<RawRow>(
       ctx.em,
-      `select ${alias}.* from ${from}
+      `${select}
        where (? <% ${text} or ${text} ilike ? escape '\\') and (${where.sql})
        order by word_similarity(?, ${text}) desc, ${text} asc
        limit ?`,
       [q, `%${likeEscape(q)}%`, ...where.params, q, Math.min(input.limit, MAX_LIMIT)],
     );
-    return rows.map((row) => ctx.em.map(entity, row as EntityDictionary<T>));
+    return rows.map(map);
   }
 
   private async projectFilter(ctx: RequestContext, alias: string, projectId?: string): Promise<Sql | null> {

@@ -1,10 +1,10 @@
-import type { MfidNode } from '../../core/graphql/preloaded';
 import { Arg, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import { selectsField } from '../../core/graphql/selection';
 import type { RequestContext } from '../../core/context';
 import { validationError } from '../../core/errors';
-import { Dataset } from '../dataset/dataset.entity';
+import type { DatasetRow } from '../dataset/dataset-row';
+import { DatasetType } from '../dataset/dataset.types';
 import { Thumbnail } from './thumbnail.entity';
 
 const MAX_BATCH = 1000;
@@ -68,11 +68,11 @@ export class ThumbnailResolver {
   }
 }
 
-@Resolver(() => Dataset)
+@Resolver(() => DatasetType)
 export class DatasetThumbnailsResolver {
   @FieldResolver(() => [Thumbnail], { description: 'Thumbnails of this dataset, oldest first.' })
   async thumbnails(
-    @Root() ds: MfidNode,
+    @Root() ds: DatasetRow,
     @Arg('first', () => Int, { nullable: true, description: 'At most this many.' })
     first: number | null | undefined,
     @Ctx() ctx: RequestContext,
@@ -92,7 +92,9 @@ export class DatasetThumbnailsResolver {
   }
 
   @FieldResolver(() => Thumbnail, { nullable: true, description: 'Its first thumbnail, if any.' })
-  firstThumbnail(@Root() ds: MfidNode, @Ctx() ctx: RequestContext, @Info() info: GraphQLResolveInfo) {
+  firstThumbnail(@Root() ds: DatasetRow, @Ctx() ctx: RequestContext, @Info() info: GraphQLResolveInfo) {
+    // read with the row when a list asked for it (no bytes: `thumbnailB64str` fetches them by id)
+    if (ds.firstThumbnail !== undefined) return ds.firstThumbnail;
     const loaders = ctx.loaders.thumbnails;
     return (selectsField(info, 'thumbnailB64str') ? loaders.firstWithData : loaders.first).load(ds.uniqueId);
   }

@@ -283,10 +283,9 @@ export class TransferService {
     return user;
   }
 
-  /** The record as committed (the request's identity map still holds the old values). */
-  private async reread(ctx: RequestContext, r: AnyResource): Promise<AnyResource> {
-    await ctx.em.refresh(r.record);
-    return r;
+  /** The record as committed. */
+  private reread(ctx: RequestContext, r: AnyResource): Promise<AnyResource> {
+    return this.deps.resources.reread(ctx, r);
   }
 }
 

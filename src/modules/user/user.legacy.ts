@@ -4,7 +4,10 @@ import type { User } from './user.entity';
 import type { UserPatch } from './user-admin.service';
 
 /** The public-safe user record (spec 2.1 rule 6): email only for yourself or platform admins. */
-export function toPublicUser(ctx: RequestContext, user: User): Record<string, unknown> {
+export function toPublicUser(
+  ctx: RequestContext,
+  user: Pick<User, 'uniqueId' | 'username' | 'firstName' | 'lastName' | 'email'>,
+): Record<string, unknown> {
   return {
     unique_id: user.uniqueId,
     username: user.username ?? null,

@@ -15,7 +15,7 @@ export interface DatasetAccessReport {
  * administrators; listing, creating and changing other users is for platform administrators.
  */
 export class UserPolicy {
-  canSeeEmail(ctx: RequestContext, user: User): boolean {
+  canSeeEmail(ctx: RequestContext, user: Pick<User, 'uniqueId'>): boolean {
     return ctx.isPlatformAdmin || (ctx.isAuthenticated && ctx.userId === user.uniqueId);
   }
 
