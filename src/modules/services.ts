@@ -14,17 +14,17 @@ import { UserService } from './user/user.service';
 import { UserPolicy } from './user/user.policy';
 import { UserAdminService } from './user/user-admin.service';
 import { UserAccessService } from './dataset/dataset-access.service';
-import { ProjectService } from './project/project.service';
+import { PROJECT_OWNERSHIP, ProjectService } from './project/project.service';
 import { ProjectPolicy } from './project/project.policy';
 import { ProjectLookup } from './project/project-lookup';
 import { ProjectMemberService } from './project/project-member.service';
-import { InstrumentService } from './instrument/instrument.service';
+import { INSTRUMENT_OWNERSHIP, InstrumentService } from './instrument/instrument.service';
 import { InstrumentPolicy } from './instrument/instrument.policy';
-import { DatasetService } from './dataset/dataset.service';
+import { DATASET_OWNERSHIP, DatasetService } from './dataset/dataset.service';
 import { DatasetPolicy } from './dataset/dataset.policy';
 import { KeywordService } from './keyword/keyword.service';
 import { AccountService } from './account/account.service';
-import { SampleService } from './sample/sample.service';
+import { SAMPLE_OWNERSHIP, SampleService } from './sample/sample.service';
 import { SamplePolicy } from './sample/sample.policy';
 import { ResourceService } from './resource/resource.service';
 import { MetadataService } from './metadata/metadata.service';
@@ -35,7 +35,7 @@ import { DeletionService } from './deletion/deletion.service';
 import { DeletionPolicy } from './deletion/deletion.policy';
 import { GraphService } from './graph/graph.service';
 import { SearchService } from './search/search.service';
-import { accessGrantRemoval } from './access/access.removal';
+import { accessGrantRemoval, userGrantRemoval } from './access/access.removal';
 import { keywordRemoval } from './keyword/keyword.removal';
 import { metadataRemoval } from './metadata-store/metadata.removal';
 import { linkRemoval } from './link/link.removal';
@@ -51,6 +51,8 @@ import { DownloadService } from './file/download.service';
 import { UploadService } from './upload/upload.service';
 import { ThumbnailService } from './thumbnail/thumbnail.service';
 import { fileRemoval } from './file/file.removal';
+import { thumbnailRemoval } from './thumbnail/thumbnail.removal';
+import { uploadSessionRemoval } from './upload/upload.removal';
 import { JobQueue } from '../core/jobs/queue';
 import { IngestionService, INGESTION_QUEUE } from './ingestion/ingestion.service';
 import { IngestionPolicy } from './ingestion/ingestion.policy';
@@ -90,7 +92,13 @@ export function createPeopleServices() {
     policy: projectPolicy,
     events,
   });
-  const userAdmin = new UserAdminService(user, user.policy, projectMember);
+  const owners = {
+    dataset: DATASET_OWNERSHIP,
+    sample: SAMPLE_OWNERSHIP,
+    project: PROJECT_OWNERSHIP,
+    instrument: INSTRUMENT_OWNERSHIP,
+  };
+  const userAdmin = new UserAdminService(user, user.policy, projectMember, owners, userGrantRemoval);
   return { events, access, user, projectPolicy, projectLookup, selectors, project, projectMember, userAdmin };
 }
 
@@ -197,6 +205,8 @@ export function createServices({ config, log }: ServiceDeps) {
   for (const hook of [
     jobRemoval(jobs, [INGESTION_QUEUE, ...ANALYSIS_QUEUES]),
     fileRemoval(store),
+    thumbnailRemoval,
+    uploadSessionRemoval(store),
     accessGrantRemoval,
     keywordRemoval,
     metadataRemoval,

@@ -107,9 +107,8 @@ async function indirectParts(
 ): Promise<Sql[]> {
   const assigned = selected !== undefined ? sql('d.project_mfid = ?', selected) : null;
   const parts: Sql[] = [];
-  const scope = await ctx.scope();
-  if (!scope.isPlatformAdmin) {
-    const grants = access.grantPrincipals(scope, 'g');
+  if (!(await access.readableTerms(ctx)).everything) {
+    const grants = access.grantPrincipals(await ctx.scope(), 'g');
     const notDirect = await access.readableCondition(ctx, 'd', { grants: false });
     const only = and(
       sql(
@@ -193,19 +192,22 @@ export async function totalSource(
       ...cond.params,
     );
   const parts: Sql[] = [];
-  const scope = await ctx.scope();
-  if (scope.isPlatformAdmin) {
+  // the visibility rule's terms (access.service.ts) as rows of the totals: everything is the A
+  // rows; public records the P rows; their own and their projects' private records the V rows
+  const terms = await access.readableTerms(ctx);
+  if (terms.everything) {
     if (f.public !== true) parts.push(rows(sql(`t.scope = 'A'`)));
     if (f.public === true) parts.push(rows(sql(`t.scope = 'P'`)));
     if (f.public === false) parts.push(rows(sql(`t.scope = 'P'`), '-'));
   } else {
     if (f.public !== false) parts.push(rows(sql(`t.scope = 'P'`)));
     if (f.public !== true) {
-      parts.push(rows(sql(`t.scope = 'V' and t.owner_id = ?`, scope.userId)));
-      const projects = [...scope.projectRoles.keys()];
-      if (projects.length > 0) {
+      parts.push(rows(sql(`t.scope = 'V' and t.owner_id = ?`, terms.ownerId)));
+      if (terms.projects.length > 0) {
         parts.push(
-          rows(sql(`t.scope = 'V' and t.project_mfid in (?) and t.owner_id <> ?`, projects, scope.userId)),
+          rows(
+            sql(`t.scope = 'V' and t.project_mfid in (?) and t.owner_id <> ?`, terms.projects, terms.ownerId),
+          ),
         );
       }
     }
@@ -232,22 +234,23 @@ export async function keywordTallySource(
   access: AccessService,
   keywordId: number,
 ): Promise<TallySource> {
-  const scope = await ctx.scope();
+  const terms = await access.readableTerms(ctx);
   const carries = sql(
     'exists (select 1 from dataset_keyword dk where dk.dataset_mfid = d.unique_id and dk.keyword_id = ?)',
     keywordId,
   );
   const parts: Sql[] = [];
-  if (scope.isPlatformAdmin) {
+  // the visibility rule's terms (access.service.ts) as rows of the keyword's tally
+  if (terms.everything) {
     parts.push(sql('select count(*) as n from dataset_keyword dk where dk.keyword_id = ?', keywordId));
   } else {
-    const projects = [...scope.projectRoles.keys()];
+    const projects = terms.projects;
     parts.push(sql('select t.n from keyword_tally t where t.keyword_id = ? and t.public', keywordId));
     parts.push(
       sql(
         'select t.n from keyword_tally t where t.keyword_id = ? and not t.public and t.owner_id = ?',
         keywordId,
-        scope.userId,
+        terms.ownerId,
       ),
     );
     if (projects.length > 0) {
@@ -256,7 +259,7 @@ export async function keywordTallySource(
           `select t.n from keyword_tally t where t.keyword_id = ? and not t.public and t.owner_id <> ?
            and t.project_mfid in (?)`,
           keywordId,
-          scope.userId,
+          terms.ownerId,
           projects,
         ),
       );

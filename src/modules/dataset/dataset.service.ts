@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { rawQuery } from '../../core/db/raw';
+import { OwnershipColumns } from '../../core/db/ownership-columns';
 import { conflict, validationError } from '../../core/errors';
 import type { UserService } from '../user/user.service';
 import type { ProjectService } from '../project/project.service';
@@ -49,8 +50,13 @@ export interface DatasetDeps {
 }
 
 /** Dataset records: create, read, update and list, under the dataset policy. */
+/** The ownership columns of `dataset`, written only through this module. */
+export const DATASET_OWNERSHIP = new OwnershipColumns('dataset');
+
 export class DatasetService {
   readonly policy: DatasetPolicy;
+  /** owner, project and public flag, for transfer, reassignment and user deletion (`…In(tx)`) */
+  readonly ownership = DATASET_OWNERSHIP;
   private readonly query: DatasetQuery;
   private readonly records: OwnedRecords<Dataset, TextField, DatasetRow, DatasetInclude>;
 
@@ -153,6 +159,17 @@ export class DatasetService {
    * permission checks: for ingestion, which never overwrites a value a dataset already has
    * (spec 1.5). Values an update would refuse are skipped. Returns the fields it filled.
    */
+  /**
+   * Adds `delta` bytes (negative: removes them, never below 0) to the dataset's size, inside the
+   * caller's transaction (the file module, as files are stored and removed).
+   */
+  async changeSizeIn(em: EntityManager, uniqueId: string, delta: number): Promise<void> {
+    await rawQuery(em, 'update dataset set size = greatest(size + ?, 0) where unique_id = ?', [
+      delta,
+      uniqueId,
+    ]);
+  }
+
   async fillEmptyIn(
     tx: EntityManager,
     uniqueId: string,

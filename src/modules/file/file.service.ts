@@ -200,10 +200,7 @@ export class FileService {
             ],
           );
           if (inserted.length) {
-            await rawQuery(tx, 'update dataset set size = size + ? where unique_id = ?', [
-              upload.size,
-              datasetId,
-            ]);
+            await this.deps.datasets.changeSizeIn(tx, datasetId, upload.size);
             await this.emitFile(tx, ctx, 'file.added', datasetId, inserted[0]);
             // the hooks' rows (the ingestion request) commit with the record or not at all
             await this.stored.recordedIn(tx, {
@@ -332,10 +329,7 @@ export class FileService {
         });
       }
       if (gone.length && file.storageKey) {
-        await rawQuery(tx, 'update dataset set size = greatest(size - ?, 0) where unique_id = ?', [
-          gone[0].size ?? 0,
-          file.dataset.uniqueId,
-        ]);
+        await this.deps.datasets.changeSizeIn(tx, file.dataset.uniqueId, -(gone[0].size ?? 0));
       }
     });
     ctx.em.getUnitOfWork().unsetIdentity(file);

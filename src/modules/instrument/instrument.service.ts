@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
+import { OwnershipColumns } from '../../core/db/ownership-columns';
 import { AppError, assertNoProblems, notFound, validationError, type FieldProblem } from '../../core/errors';
 import { isMfid, newMfid } from '../../core/ids';
 import { slugify, validateSlug } from '../../core/slugs';
@@ -41,7 +42,13 @@ export interface InstrumentPatch extends InstrumentText {
 }
 
 /** Registered instruments. */
+/** The ownership columns of `instrument`, written only through this module. */
+export const INSTRUMENT_OWNERSHIP = new OwnershipColumns('instrument');
+
 export class InstrumentService {
+  /** owner and public flag, for transfer, the public flag and user deletion (`…In(tx)`) */
+  readonly ownership = INSTRUMENT_OWNERSHIP;
+
   constructor(
     private readonly users: UserService,
     readonly policy: InstrumentPolicy,

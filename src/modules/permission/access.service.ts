@@ -84,6 +84,14 @@ export interface GrantRecord {
 export type GrantSnapshot = ReadonlyMap<string, readonly GrantRecord[]>;
 
 /**
+ * What a caller may read (`AccessService.readableTerms`): everything, or the union of public
+ * records (`public`), the records they own (`ownerId`), those of their projects (`projects`) and
+ * those a grant reaches them on.
+ */
+export type ReadableTerms =
+  { everything: true } | { everything: false; public: true; ownerId: string; projects: string[] };
+
+/**
  * Effective permission, computed one way for every module (DESIGN §5): the highest of
  * ownership; a direct user grant; grants to the caller's projects and named groups; the role
  * implied by membership of the record's project; viewer when public; everything for platform
@@ -191,6 +199,23 @@ export class AccessService {
   }
 
   /**
+   * Who may read what, as terms: the one statement of the visibility rule. A platform
+   * administrator reads everything; anyone else reads public records, their own, those of their
+   * projects, and what a grant reaches (`grantPrincipals`). `readableCondition` writes these terms
+   * as SQL over a record table; the tallies (dataset-tally.ts) as rows of their counts.
+   */
+  async readableTerms(ctx: RequestContext): Promise<ReadableTerms> {
+    const scope = await ctx.scope();
+    if (scope.isPlatformAdmin) return { everything: true };
+    return {
+      everything: false,
+      public: true,
+      ownerId: scope.userId,
+      projects: [...scope.projectRoles.keys()],
+    };
+  }
+
+  /**
    * The condition, on rows of a table aliased `alias` with columns `unique_id`, `owner_id`,
    * `public` and (optionally) `project_mfid`, that keeps what the caller may read. Null for
    * platform admins (no restriction). `grants: false` leaves out the grants (for tables without
@@ -201,14 +226,13 @@ export class AccessService {
     alias: string,
     opts: { project?: boolean; grants?: boolean } = {},
   ): Promise<Sql | null> {
-    const scope = await ctx.scope();
-    if (scope.isPlatformAdmin) return null;
-    const projects = [...scope.projectRoles.keys()];
+    const terms = await this.readableTerms(ctx);
+    if (terms.everything) return null;
     return or(
       sql(`${alias}.public = true`),
-      sql(`${alias}.owner_id = ?`, scope.userId),
-      opts.project === false ? null : inList(`${alias}.project_mfid`, projects),
-      opts.grants === false ? null : await this.grantedCondition(ctx, scope, alias),
+      sql(`${alias}.owner_id = ?`, terms.ownerId),
+      opts.project === false ? null : inList(`${alias}.project_mfid`, terms.projects),
+      opts.grants === false ? null : await this.grantedCondition(ctx, await ctx.scope(), alias),
     );
   }
 

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { RequestContext } from '../../core/context';
+import { OwnershipColumns } from '../../core/db/ownership-columns';
 import { AppError, assertNoProblems, notFound, validationError, type FieldProblem } from '../../core/errors';
 import { uniquely } from '../../core/db/unique';
 import { keysetFind, offsetFind } from '../../core/db/keyset';
@@ -49,7 +50,13 @@ const TEXT_LIMITS: Record<string, number> = {
 };
 
 /** Projects and their lead (membership: `ProjectMemberService`). */
+/** The ownership columns of `project`, written only through this module. */
+export const PROJECT_OWNERSHIP = new OwnershipColumns('project');
+
 export class ProjectService {
+  /** the owner, for transfer and user deletion (`…In(tx)`) */
+  readonly ownership = PROJECT_OWNERSHIP;
+
   constructor(
     private readonly users: UserService,
     readonly policy: ProjectPolicy,

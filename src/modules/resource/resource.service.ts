@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { AppError, forbidden, notFound, validationError } from '../../core/errors';
 import { rawQuery } from '../../core/db/raw';
+import type { OwnershipColumns } from '../../core/db/ownership-columns';
 import { isMfid } from '../../core/ids';
 import { RESOURCE_TYPES, type ResourceType } from '../permission/permission';
 import { allows, refusal, type Action, type Permission } from '../permission/permission';
@@ -135,11 +136,7 @@ export class ResourceService {
         projectMfid: row.projectMfid,
         public: row.public ?? false,
       });
-      await rawQuery(
-        tx,
-        `update ${OWNERSHIP_COLUMNS[r.type].table} set public = ?, modification_time = now() where unique_id = ?`,
-        [value, r.uniqueId],
-      );
+      await this.ownershipOf(r.type).setPublicIn(tx, r.uniqueId, value);
       if ((row.public ?? false) !== value) {
         await this.deps.events.emit(tx, {
           type: value ? 'access.public' : 'access.private',
@@ -237,25 +234,24 @@ export class ResourceService {
   }
 
   /** Gives a resource a new owner, inside the caller's transaction (ownership transfer). */
-  async setOwnerIn(em: EntityManager, type: ResourceType, uniqueId: string, ownerId: string): Promise<void> {
-    await rawQuery(
-      em,
-      `update ${OWNERSHIP_COLUMNS[type].table} set owner_id = ?, modification_time = now() where unique_id = ?`,
-      [ownerId, uniqueId],
-    );
+  setOwnerIn(em: EntityManager, type: ResourceType, uniqueId: string, ownerId: string): Promise<void> {
+    return this.ownershipOf(type).setOwnerIn(em, uniqueId, ownerId);
   }
 
   /** Assigns a dataset or sample to another project, inside the caller's transaction. */
-  async setProjectIn(
+  setProjectIn(
     em: EntityManager,
     type: 'dataset' | 'sample',
     uniqueId: string,
     projectMfid: string,
   ): Promise<void> {
-    await rawQuery(em, `update ${type} set project_mfid = ?, modification_time = now() where unique_id = ?`, [
-      projectMfid,
-      uniqueId,
-    ]);
+    return this.ownershipOf(type).setProjectIn(em, uniqueId, projectMfid);
+  }
+
+  /** The ownership columns of a type's table, as its module writes them. */
+  private ownershipOf(type: ResourceType): OwnershipColumns {
+    const { datasets, samples, projects, instruments } = this.deps;
+    return { dataset: datasets, sample: samples, project: projects, instrument: instruments }[type].ownership;
   }
 
   /** 404 when the caller may not read the resource, 403 when they may not do `action`. */

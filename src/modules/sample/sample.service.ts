@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../core/context';
+import { OwnershipColumns } from '../../core/db/ownership-columns';
 import type { JsonRowPage } from '../owned-record/owned-record-row';
 import type { PageRequest, Projection, Total } from '../../core/db/page';
 import type { AccessService } from '../permission/access.service';
@@ -32,8 +33,13 @@ export interface SampleDeps {
 }
 
 /** Sample records: create, read, update and list, under the sample policy. */
+/** The ownership columns of `sample`, written only through this module. */
+export const SAMPLE_OWNERSHIP = new OwnershipColumns('sample');
+
 export class SampleService {
   readonly policy: SamplePolicy;
+  /** owner, project and public flag, for transfer, reassignment and user deletion (`…In(tx)`) */
+  readonly ownership = SAMPLE_OWNERSHIP;
   private readonly query: SampleQuery;
   private readonly records: OwnedRecords<Sample, SampleTextField, SampleRow, SampleInclude>;
 

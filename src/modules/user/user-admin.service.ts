@@ -19,6 +19,20 @@ export interface ProjectMembershipsIn {
   ensureIn(inTx: RequestContext, projectId: string, user: User): Promise<void>;
 }
 
+/**
+ * The modules whose tables name an owner (dataset, sample, project, instrument), by table: each
+ * passes the records one user owns to another inside the caller's transaction (deleting a user).
+ */
+export type OwnerTablesIn = Record<
+  string,
+  { reassignOwnerIn(tx: EntityManager, from: string, to: string): Promise<number> }
+>;
+
+/** The grants made to a user, removed by the module that owns them when the user is deleted. */
+export interface UserGrantsIn {
+  removeUserGrantsIn(tx: EntityManager, userId: string): Promise<void>;
+}
+
 export interface UserPatch {
   username?: string | null;
   email?: string | null;
@@ -74,6 +88,8 @@ export class UserAdminService {
     private readonly users: UserService,
     readonly policy: UserPolicy,
     private readonly members: ProjectMembershipsIn,
+    private readonly owners: OwnerTablesIn,
+    private readonly grants: UserGrantsIn,
   ) {}
 
   /** A user by ORCID or MFID; 404 when there is none. */
@@ -338,15 +354,16 @@ export class UserAdminService {
       // with records owned, transferTo is given (refused above otherwise)
       if (transferTo)
         for (const o of owned) {
-          await rawQuery(
-            tx,
-            `update ${quoteIdent(o.table)} set ${quoteIdent(o.column)} = ? where ${quoteIdent(o.column)} = ?`,
-            [transferTo.uniqueId, user.uniqueId],
-          );
+          // a table naming an owner that no module reassigns is refused, never written from here
+          const owner = Object.hasOwn(this.owners, o.table) ? this.owners[o.table] : undefined;
+          if (!owner || o.column !== 'owner_id') {
+            throw conflict(
+              `${o.count} ${o.table} records name ${user.uniqueId} and cannot be given to another user`,
+            );
+          }
+          await owner.reassignOwnerIn(tx, user.uniqueId, transferTo.uniqueId);
         }
-      await rawQuery(tx, `delete from access_grant where principal_type = 'user' and principal_id = ?`, [
-        user.uniqueId,
-      ]);
+      await this.grants.removeUserGrantsIn(tx, user.uniqueId);
       await rawQuery(tx, 'delete from app_user where unique_id = ?', [user.uniqueId]);
       return { transferred: owned };
     });
