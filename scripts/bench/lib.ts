@@ -96,12 +96,14 @@ export async function scratchDatabase(prefix: string): Promise<{ url: string; dr
 }
 
 /**
- * The service in this process on a scratch database (`scratchDatabase(prefix)`), listening on a
- * free port; `env`: settings of its own (e.g. `GRAPH_MAX_NODES`).
+ * The service in this process on a scratch database (`scratchDatabase(prefix)`) or an `existing`
+ * one, listening on a free port; `env`: settings of its own (e.g. `GRAPH_MAX_NODES`).
  */
 export async function benchService(
   prefix: string,
   env: Record<string, string> = {},
+  /** an existing database to serve instead of a scratch one (never dropped) */
+  existing?: string,
 ): Promise<{
   app: App;
   base: string;
@@ -109,7 +111,7 @@ export async function benchService(
   close: (keep?: boolean) => Promise<void>;
   url: string;
 }> {
-  const db = await scratchDatabase(prefix);
+  const db = existing ? { url: existing, drop: async () => {} } : await scratchDatabase(prefix);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `catalog-${prefix}-`));
   const config = loadConfig({
     DATABASE_URL: db.url,

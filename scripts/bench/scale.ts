@@ -21,12 +21,17 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
 const ONLY = (process.env.BENCH_CASES ?? '').split(',').filter((c) => c !== '');
 /** `BENCH_KEEP=1` keeps the seeded databases (on a server) and prints their URLs, for EXPLAIN */
 const KEEP = process.env.BENCH_KEEP === '1';
+/**
+ * `BENCH_REUSE=<url>,<url>`: the databases a `BENCH_KEEP=1` run kept, one per size in
+ * `BENCH_SIZES` order, measured again without seeding (migrated and analyzed first)
+ */
+const REUSE = (process.env.BENCH_REUSE ?? '').split(',').filter((u) => u !== '');
 const BATCH = 20000;
 const PROJECTS = 100;
 const OWNERS = 200;
 const MEASUREMENTS = ['XRD', 'TEM', 'SEM', 'PL', 'XPS', 'AFM', 'Raman', 'SAXS'];
 const MATERIALS = Array.from({ length: 50 }, (_, i) => `material${i}`);
-/** a common word: in a quarter of the datasets; a rare one: in about ten */
+/** a common word: in a quarter of the datasets (name and metadata); a rare one: in ten (likewise) */
 const COMMON = 'anneal';
 const RARE = 'zirconolite';
 
@@ -83,7 +88,7 @@ async function seed(
           temperature: { value: 200 + (i % 200), unit: 'K' },
           sample: { material: MATERIALS[i % MATERIALS.length], thickness_nm: i % 97 },
           beam: { energy_kev: 8 + (i % 20) },
-          notes: `run ${i % 1000} of the ${i % 4 === 0 ? COMMON + 'ed' : 'plain'} series`,
+          notes: `run ${i % 1000} of the ${i % 4 === 0 ? COMMON + 'ed' : 'plain'} series${i % (size / 10) === 7 ? ` on ${RARE}` : ''}`,
         }),
       );
     }
@@ -212,8 +217,9 @@ async function rebuildDerived(em: EntityManager): Promise<void> {
   );
 }
 
-async function catalog(size: number): Promise<Catalog> {
-  const service = await benchService(`bench_scale_${size}`);
+async function catalog(size: number, reuse?: string): Promise<Catalog> {
+  const service = await benchService(`bench_scale_${size}`, {}, reuse);
+  if (reuse) return reused(service, size);
   const { app } = service;
   const em = app.orm.em.fork();
   const user = await app.services.user.create(em, { username: `bench-user-${size}` });
@@ -268,6 +274,34 @@ async function catalog(size: number): Promise<Catalog> {
   };
 }
 
+/** A kept catalog: new keys for its user and admin, its project and instrument found by name. */
+async function reused(service: Awaited<ReturnType<typeof benchService>>, size: number): Promise<Catalog> {
+  const { app } = service;
+  const em = app.orm.em.fork();
+  const key = async (username: string) => {
+    const user = await app.services.user.resolve(em, username);
+    if (!user) throw new Error(`no ${username} in ${service.url}`);
+    return (await app.services.user.issueKey(em, user)).secret;
+  };
+  const one = async (query: string, params: unknown[]) =>
+    (await rawQuery<{ id: string }>(em, query, params))[0].id;
+  await rawQuery(em, 'analyze');
+  const deep = await one('select unique_id as id from dataset order by unique_id desc offset ? limit 1', [
+    Math.floor(size / 2),
+  ]);
+  console.log(`Reusing ${service.url} (${size} datasets).`);
+  return {
+    size,
+    base: service.base,
+    userKey: await key(`bench-user-${size}`),
+    adminKey: await key(`bench-admin-${size}`),
+    project: await one('select unique_id as id from project where project_id = ?', [`p1-${size}`]),
+    instrument: await one('select unique_id as id from instrument where instrument_id = ?', [`i-${size}`]),
+    deepCursor: Buffer.from(`k:${deep}`).toString('base64url'),
+    close: () => service.close(true),
+  };
+}
+
 type Case = (c: Catalog, key: string) => Promise<unknown>;
 
 const restGet =
@@ -311,6 +345,8 @@ const CASES: [string, Case][] = [
   ['facets, measurement filter', restGet('/datasets/facets?measurement=XRD')],
   ['text, rare term', restGet(`/datasets?limit=100&text=${RARE}`)],
   ['text, common term (1/4)', restGet(`/datasets?limit=100&text=${COMMON}`)],
+  ['metadata search, rare term', restGet(`/resources/metadata/search?limit=50&q=${RARE}`)],
+  ['metadata search, common term (1/4)', restGet(`/resources/metadata/search?limit=50&q=${COMMON}`)],
   [
     'metadata equality',
     graphql(NESTED, { f: { metadata: [{ path: 'sample.material', op: 'eq', value: 'material7' }] } }),
@@ -326,7 +362,7 @@ const CASES: [string, Case][] = [
 ];
 
 async function main(): Promise<void> {
-  const [small, large] = [await catalog(SIZES[0]), await catalog(SIZES[1])];
+  const [small, large] = [await catalog(SIZES[0], REUSE[0]), await catalog(SIZES[1], REUSE[1])];
   try {
     console.log(`\nDatasets ${small.size} vs ${large.size}, ${ROUNDS} alternating rounds per case, ms`);
     console.log(

@@ -180,7 +180,7 @@ describe('scientific metadata REST', () => {
 });
 
 describe('metadata search', () => {
-  test('ranked full-text search with stemming over keys and values, readable resources only', async () => {
+  test('full-text search with stemming over keys and values, newest first, readable resources only', async () => {
     const word = `zq${unique('w').replace(/[^a-z0-9]/g, '')}`;
     const mine = await newDataset(t.url, owner.key, { dataset_name: 'mine' });
     await rest(t.url, 'PATCH', md(mine), {
@@ -201,14 +201,15 @@ describe('metadata search', () => {
     });
     expect(res.status).toBe(200);
     const ids = res.body.items.map((i: { unique_id: string }) => i.unique_id);
-    expect(ids).toEqual([mine, weaker]);
-    expect(res.body.items[0]).toMatchObject({
+    // newest first (docs/scale.md, "The metadata search"), not by relevance
+    expect(ids).toEqual([weaker, mine]);
+    expect(res.body.items[1]).toMatchObject({
       resource_type: 'dataset',
       name: 'mine',
       owner_orcid: owner.user.uniqueId,
       scientific_metadata: { notes: `${word} calibrations` },
     });
-    expect(res.body.items[0].rank).toBeGreaterThan(res.body.items[1].rank);
+    expect(res.body.items[1].rank).toBeGreaterThan(res.body.items[0].rank);
     // English stemming: "calibration" finds "calibrations"; keys are searchable too
     const stem = await rest(t.url, 'GET', '/resources/metadata/search', {
       key: owner.key,
@@ -227,7 +228,7 @@ describe('metadata search', () => {
       },
     );
     expect(gq.data.searchMetadata).toEqual([
-      { uniqueId: mine, rank: expect.any(Number), resourceType: 'dataset' },
+      { uniqueId: weaker, rank: expect.any(Number), resourceType: 'sample' },
     ]);
   });
 });

@@ -68,7 +68,9 @@ export class MetadataSearchHit {
   @Field({ description: 'When the resource last changed.' })
   modificationTime!: Date;
 
-  @Field(() => Float, { description: 'Relevance (ts_rank); higher is better.' })
+  @Field(() => Float, {
+    description: 'Relevance (ts_rank); higher is better. The hits are newest first, not in this order.',
+  })
   rank!: number;
 
   @Field(() => GraphQLJSONObject, { description: 'The whole metadata document.' })

@@ -36,15 +36,20 @@ export class MetadataResolver {
 
   @Query(() => [MetadataSearchHit], {
     description:
-      'Full-text search over scientific metadata (keys and values, English stemming, web-search syntax), best first; only resources you may read.',
+      'Full-text search over scientific metadata (keys and values, English stemming, web-search syntax), newest first (not by relevance: each hit carries its rank); only resources you may read.',
   })
   searchMetadata(
     @Arg('q', { description: 'Search text, e.g. `calibration -raw` or `"heater temp"`.' }) q: string,
     @Arg('limit', () => Int, { defaultValue: 20, description: 'How many results (at most 50).' })
     limit: number,
+    @Arg('after', () => ID, {
+      nullable: true,
+      description: 'Only hits older than this MFID: the uniqueId of the last hit of the previous page.',
+    })
+    after: string | undefined,
     @Ctx() ctx: RequestContext,
   ) {
-    return ctx.services.metadata.search(ctx, q, limit);
+    return ctx.services.metadata.search(ctx, q, limit, after ?? undefined);
   }
 
   @Mutation(() => GraphQLJSONObject, {

@@ -1,5 +1,5 @@
 import { defineRoute, type Route } from '../../core/rest/route';
-import { Checked, QBool, QInt, Type } from '../../core/rest/schema';
+import { Checked, QBool, QInt, QStr, Type } from '../../core/rest/schema';
 import { MAX_SEARCH_LIMIT } from './metadata-search';
 import { METADATA, METADATA_HIT, toLegacyMetadata, toLegacyHit } from './metadata.legacy';
 
@@ -14,9 +14,12 @@ export const metadataRoutes: Route[] = [
       path: '/resources/metadata/search',
       tag,
       summary: 'Full-text search in the metadata of the records you may read',
+      description:
+        "Newest first (MFID descending), not by relevance: each hit carries its `rank`, but the order is the dataset text filter's, so a page costs the same however many records match. `after` (the `unique_id` of the last hit of the previous page) gives the next page.",
       query: {
         q: Type.String({ description: 'the words to find (web-search syntax)' }),
         limit: QInt(`hits (at most ${MAX_SEARCH_LIMIT})`, { minimum: 1, default: 20 }),
+        after: QStr('only hits older than this MFID (the `unique_id` of the last hit of the previous page)'),
       },
       response: Type.Object({ items: Type.Array(METADATA_HIT) }),
     },
@@ -25,6 +28,7 @@ export const metadataRoutes: Route[] = [
         ctx,
         query.q,
         Math.min(query.limit ?? 20, MAX_SEARCH_LIMIT),
+        query.after,
       );
       return { items: hits.map(toLegacyHit) };
     },

@@ -84,8 +84,11 @@ export class MetadataService {
     return { uniqueId: r.uniqueId, resourceType: r.type, data };
   }
 
-  /** Ranked full-text search over the metadata of every resource the caller may read. */
-  search(ctx: RequestContext, q: unknown, limit: number): Promise<MetadataHit[]> {
-    return this.searcher.search(ctx, q, limit);
+  /**
+   * Full-text search over the metadata of every resource the caller may read: a page of `limit`
+   * hits newest first, after the MFID `after` (the last hit of the previous page).
+   */
+  search(ctx: RequestContext, q: unknown, limit: number, after?: string): Promise<MetadataHit[]> {
+    return this.searcher.search(ctx, q, limit, after);
   }
 }
