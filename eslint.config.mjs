@@ -28,6 +28,8 @@ export default tseslint.config(
       '*.js',
       '*.mjs',
       '*.cjs',
+      // jest loads its reporter untransformed: plain CommonJS
+      'test/support/*.cjs',
       'scripts/*.mjs',
     ],
   },

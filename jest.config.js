@@ -4,14 +4,17 @@ const os = require('node:os');
 module.exports = {
   // At least two workers: with one, jest runs the files in its own process, beside the embedded
   // database (global-setup.ts), so the service, the test and the database share one thread. Two
-  // workers keep both cores busy; the embedded database serves them all over its socket.
+  // workers keep both cores busy; each has a database of its own (test/support/worker-db.ts).
   maxWorkers: Math.max(2, os.availableParallelism() - 1),
   testEnvironment: 'node',
+  // the slowest files are printed at the end of every run (test/support/slowest-files-reporter.cjs)
+  reporters: ['default', '<rootDir>/test/support/slowest-files-reporter.cjs'],
   roots: ['<rootDir>/test', '<rootDir>/src'],
   testMatch: ['**/*.test.ts', '**/*.spec.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   setupFiles: ['<rootDir>/test/support/setup-env.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/support/file-cpu.ts'],
   // generous: the machine running CI may be shared and loaded (a hook that seeds a world took over 60 s at load 26)
   testTimeout: 180000,
   transform: {

@@ -10,12 +10,15 @@ import { stopDigestThread } from '../../src/core/storage/digest-thread';
 const MiB = 1024 * 1024;
 
 /** CRC32C written out independently of the service's implementation, for cross-checking. */
+const CRC_TABLE = Array.from({ length: 256 }, (_, byte) => {
+  let crc = byte;
+  for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0x82f63b78 : crc >>> 1;
+  return crc >>> 0;
+});
 function crc32c(data: Buffer): string {
   let crc = 0xffffffff;
-  for (const byte of data) {
-    crc ^= byte;
-    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0x82f63b78 : crc >>> 1;
-  }
+  // a byte at a time from the table: the same sum as bit by bit, eight times fewer steps
+  for (const byte of data) crc = CRC_TABLE[(crc ^ byte) & 0xff] ^ (crc >>> 8);
   const out = Buffer.alloc(4);
   out.writeUInt32BE((crc ^ 0xffffffff) >>> 0);
   return out.toString('base64');

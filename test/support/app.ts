@@ -17,7 +17,8 @@ export interface TestApp {
 
 /**
  * A whole service on a random loopback port, over the test database (embedded by default, or
- * the server in DATABASE_URL). Tests share one database: create your own records.
+ * the server in DATABASE_URL): the jest worker's own (worker-db.ts), which the files this worker ran
+ * before have written to: create your own records.
  */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-test-'));

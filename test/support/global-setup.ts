@@ -1,12 +1,17 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import type { Config } from '@jest/types';
+import { Client } from 'pg';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/core/db/embedded';
 import { createOrm, migrate } from '../../src/core/db/orm';
 import { ENTITIES } from '../../src/modules/entities';
 import { announceTemplate, templateDir } from './embedded-template';
+import { maintenanceUrl, workerDbEnv, workerDbName } from './worker-db';
 
 declare global {
-  var __EMBEDDED_PG__: EmbeddedPostgres | undefined;
+  var __EMBEDDED_PG__: EmbeddedPostgres[] | undefined;
+  var __WORKER_DBS__: { url: string; workers: number } | undefined;
 }
 
 async function migrateAt(url: string): Promise<void> {
@@ -41,29 +46,73 @@ async function writeTemplate(dir: string, pg: EmbeddedPostgres): Promise<void> {
   }
 }
 
+/** How many workers jest may start: each gets its own database (worker-db.ts). */
+function workerCount(globalConfig: Config.GlobalConfig): number {
+  return Math.max(1, globalConfig.maxWorkers);
+}
+
+/** The server database `url` names, cloned once per worker (its connections must be closed). */
+async function cloneForWorkers(url: string, workers: number): Promise<void> {
+  const parsed = new URL(url);
+  const db = decodeURIComponent(parsed.pathname.slice(1));
+  // from the maintenance database: a template must have no session, this one's included
+  const client = new Client({ connectionString: maintenanceUrl(url) });
+  await client.connect();
+  try {
+    for (let id = 1; id <= workers; id++) {
+      const name = workerDbName(db, id);
+      await client.query(`drop database if exists "${name}" with (force)`);
+      await client.query(`create database "${name}" template "${db}"`).catch((err: unknown) => {
+        // PostgreSQL refuses to copy a database anyone is connected to (a running service, psql)
+        throw new Error(
+          `cannot make worker ${id}'s database from ${db} (close every session on it): ${String(err)}`,
+        );
+      });
+      const own = new URL(url);
+      own.pathname = `/${encodeURIComponent(name)}`;
+      process.env[workerDbEnv(id)] = own.toString();
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 /**
- * Starts the embedded PostgreSQL once for the whole run (PGlite cannot start inside a test file)
- * unless DATABASE_URL names a server, then applies the migrations once. The embedded database
- * starts from the template of a migrated one when there is one, and makes it when there is not.
+ * Makes a database per jest worker from a migrated template (worker-db.ts). Without
+ * DATABASE_URL, embedded databases (PGlite cannot start inside a test file, so they run in this
+ * process), each started from the cached template of a migrated one, made first when there is
+ * none; with DATABASE_URL, the migrations run there and each worker gets a clone of it.
+ * DATABASE_URL is left naming the first (what runs outside a worker uses it).
  */
-export default async function globalSetup(): Promise<void> {
+export default async function globalSetup(globalConfig: Config.GlobalConfig): Promise<void> {
   const template = templateDir();
   const tar = path.join(template, 'pgdata.tar');
-  const cached = fs.existsSync(tar);
+  const workers = workerCount(globalConfig);
+  // where each file's CPU time is written (file-cpu.ts) for the reporter (slowest-files-reporter.cjs)
+  process.env.TEST_CPU_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-test-cpu-'));
   if (!process.env.DATABASE_URL) {
-    const pg = await startEmbeddedPostgres({
+    const cached = fs.existsSync(tar);
+    const first = await startEmbeddedPostgres({
       maxConnections: 64,
       initialData: cached ? fs.readFileSync(tar) : undefined,
     });
-    await migrateAt(pg.url);
-    if (!cached) await writeTemplate(template, pg);
-    process.env.DATABASE_URL = pg.url;
+    await migrateAt(first.url);
+    if (!cached) await writeTemplate(template, first);
+    const data = fs.readFileSync(tar);
+    const all = [first];
+    for (let id = 2; id <= workers; id++) {
+      all.push(await startEmbeddedPostgres({ maxConnections: 64, initialData: data }));
+    }
+    all.forEach((pg, i) => (process.env[workerDbEnv(i + 1)] = pg.url));
+    process.env.DATABASE_URL = first.url;
     // tests that need a PostgreSQL server (test/support/pg-server.ts) skip on this one
     process.env.TEST_DB_EMBEDDED = 'true';
-    globalThis.__EMBEDDED_PG__ = pg;
+    globalThis.__EMBEDDED_PG__ = all;
   } else {
     await migrateAt(process.env.DATABASE_URL);
-    if (!cached) {
+    await cloneForWorkers(process.env.DATABASE_URL, workers);
+    globalThis.__WORKER_DBS__ = { url: process.env.DATABASE_URL, workers };
+    if (!fs.existsSync(tar)) {
       const pg = await startEmbeddedPostgres();
       try {
         await migrateAt(pg.url);
