@@ -16,7 +16,8 @@ import { ENTITIES } from './modules/entities';
 import { holdLiveness } from './core/db/liveness';
 import type { RequestContext } from './core/context';
 import { ContextFactory, type CallerSource } from './core/context-factory';
-import { accessLog, authenticate, rebindScope, requestId } from './core/http/middleware';
+import { accessLog, authenticate, rebindScope, requestId, wireVersion } from './core/http/middleware';
+import { API_MOUNTS } from './core/rest/openapi';
 import { cors } from './core/http/cors';
 import { graphqlMetrics, httpMetrics, metricsEndpoint } from './core/metrics/http';
 import { CallerCache, noteStatement } from './core/auth/caller-cache';
@@ -240,15 +241,15 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const closeSubscriptions = serveSubscriptions({ server, schema, contexts, config, log });
 
   app.use(requestId);
-  // REST routers are mounted at /api/v2 (metrics label routes with their full template)
-  app.use(httpMetrics(['/api/v2']));
+  // REST routers are mounted at /api/v2 and /api/v3 (metrics label routes with their full template)
+  app.use(httpMetrics(API_MOUNTS));
   app.use(accessLog(log));
   app.use(cors(config.corsOrigins));
   app.get('/metrics', metricsEndpoint(config.metricsToken));
   app.use(pathAndQueryGuard);
   const healthRoutes = healthRouter(health);
   app.use(healthRoutes);
-  app.use('/api/v2', healthRoutes);
+  app.use(API_MOUNTS, healthRoutes);
   app.use(explorerRouter());
   app.use(
     '/graphql',
@@ -265,17 +266,18 @@ export async function createApp(opts: AppOptions): Promise<App> {
     graphqlRequestErrors(log),
   );
   const open = publicRoutes(services, contexts, log);
-  app.use('/api/v2', open);
+  app.use(API_MOUNTS, open);
   // the OpenAPI document and its browser: open, like the GraphQL schema
   const docs = docsRouter(apiDocument());
-  app.use('/api/v2', docs);
+  app.use(API_MOUNTS, docs);
   const api = express.Router();
   // the key is checked before any body is read
   api.use(authenticate(contexts));
-  api.use(jsonBodies(config.limits.maxJsonBodyBytes), rebindScope);
+  api.use(jsonBodies(config.limits.maxJsonBodyBytes), rebindScope, wireVersion);
   mountRoutes(api);
   api.use(noRoute(open, docs, healthRoutes, api));
-  app.use('/api/v2', api);
+  // one router for both wire versions: `wireVersion` tells the encoders which one was called
+  app.use(API_MOUNTS, api);
   app.use(webAppRouter());
   app.use(noRoute(healthRoutes));
   app.use(restErrorHandler(log));

@@ -24,6 +24,9 @@ export interface CallerKey {
   expiresAt?: Date | null;
 }
 
+/** The legacy REST wire versions: `/api/v2` (the 3.1 client) and `/api/v3` (the 3.2 client). */
+export type WireVersion = 2 | 3;
+
 /** Who is calling: the user behind the API key of this request. */
 export interface Caller {
   user: ContextTypes['user'];
@@ -63,6 +66,13 @@ export class RequestContext {
   /** Effective permissions computed during this request, by resource id. */
   readonly permissions = new Map<string, Promise<ContextTypes['permission']>>();
 
+  /**
+   * The legacy REST wire version the request came in on: 2 (`/api/v2`, the 3.1 client) or 3
+   * (`/api/v3`, the 3.2 client). Encoders consult it where the two clients read different shapes
+   * (docs/legacy-client.md, "/api/v3"); GraphQL and jobs leave it at 2.
+   */
+  wireVersion: WireVersion = 2;
+
   readonly loaders: ContextTypes['loaders'];
   readonly services: ContextTypes['services'];
   readonly config: Config;
@@ -96,6 +106,7 @@ export class RequestContext {
     const caller: Caller = { user, apiKey: this.caller.apiKey, token: '' };
     const context = new RequestContext(this.requestId, this.em, caller, this.setup, preloaded.grants);
     if (preloaded.scope) context.cache.scope = Promise.resolve(preloaded.scope);
+    context.wireVersion = this.wireVersion;
     return context;
   }
 
@@ -107,7 +118,9 @@ export class RequestContext {
    */
   within(tx: EntityManager): RequestContext {
     const caller = this.currentCaller ? { ...this.currentCaller, scope: undefined } : null;
-    return new RequestContext(this.requestId, tx, caller, this.setup, this.grants);
+    const context = new RequestContext(this.requestId, tx, caller, this.setup, this.grants);
+    context.wireVersion = this.wireVersion;
+    return context;
   }
 
   get isAuthenticated(): boolean {

@@ -29,3 +29,11 @@ export function slugify(name: string): string {
     .slice(0, 56);
   return base.length >= 2 ? base : `instrument-${base}`.replace(/-$/, '');
 }
+
+/**
+ * The filter of an exact, case-insensitive slug lookup (`?project_id=`, `?instrument_id=`):
+ * ILIKE on the value with its wildcards escaped, so `a_b` matches only `a_b` (and `A_B`).
+ */
+export function slugEquals(value: string): { $ilike: string } {
+  return { $ilike: value.replace(/[\\%_]/g, (c) => `\\${c}`) };
+}

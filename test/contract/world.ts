@@ -37,6 +37,9 @@ export interface World {
   /** a call as the test user (the legacy suite runs as an ordinary user) */
   as: (method: string, path: string, opts?: Parameters<typeof rest>[3]) => Promise<Reply>;
   asAdmin: (method: string, path: string, opts?: Parameters<typeof rest>[3]) => Promise<Reply>;
+  /** the same calls on `/api/v3`, as the 3.2 client makes them */
+  as3: (method: string, path: string, opts?: Parameters<typeof rest>[3]) => Promise<Reply>;
+  asAdmin3: (method: string, path: string, opts?: Parameters<typeof rest>[3]) => Promise<Reply>;
   /** a fresh dataset of the test user in the project */
   newDataset: () => Promise<string>;
   newSample: () => Promise<string>;
@@ -54,6 +57,8 @@ export async function buildWorld(t: TestApp): Promise<World> {
   const url = t.url;
   const as: World['as'] = (m, p, o = {}) => rest(url, m, p, { key: user.key, ...o });
   const asAdmin: World['asAdmin'] = (m, p, o = {}) => rest(url, m, p, { key: admin.key, ...o });
+  const as3: World['as3'] = (m, p, o = {}) => as(m, p, { version: 3, ...o });
+  const asAdmin3: World['asAdmin3'] = (m, p, o = {}) => asAdmin(m, p, { version: 3, ...o });
   const tag = unique('contract');
   const projectId = tag;
   await ok(
@@ -173,6 +178,8 @@ export async function buildWorld(t: TestApp): Promise<World> {
     tag,
     as,
     asAdmin,
+    as3,
+    asAdmin3,
     newDataset,
     newSample,
   };

@@ -14,9 +14,11 @@ export async function rest<T = any>(
     body?: unknown;
     query?: Record<string, string | string[] | number | boolean>;
     headers?: Record<string, string>;
+    /** the wire version: `/api/v2` (the 3.1 client, the default) or `/api/v3` (the 3.2 client) */
+    version?: 2 | 3;
   } = {},
 ): Promise<Reply<T>> {
-  const url = new URL(`${base}/api/v2${path}`);
+  const url = new URL(`${base}/api/v${opts.version ?? 2}${path}`);
   for (const [k, v] of Object.entries(opts.query ?? {})) {
     for (const item of Array.isArray(v) ? v : [v]) url.searchParams.append(k, String(item));
   }

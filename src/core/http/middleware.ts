@@ -41,6 +41,16 @@ export function accessLog(log: Logger): RequestHandler {
   };
 }
 
+/**
+ * Records on the request context which legacy wire version the request came in on: the REST
+ * router is mounted at both `/api/v2` and `/api/v3`, and encoders read `ctx.wireVersion`
+ * (docs/legacy-client.md, "/api/v3").
+ */
+export const wireVersion: RequestHandler = (req, _res, next) => {
+  if (req.ctx) req.ctx.wireVersion = req.baseUrl === '/api/v3' ? 3 : 2;
+  next();
+};
+
 /** Authenticates REST requests: every route behind it needs a valid API key. */
 export function authenticate(contexts: ContextFactory): RequestHandler {
   return (req, _res, next) => {

@@ -5,6 +5,8 @@ import type { ResponseSpec, RouteSpec } from './route';
 
 /** Where the REST shim lives; the document's paths are relative to it. */
 export const API_BASE = '/api/v2';
+/** The prefixes the REST routes answer at: the 3.1 client's `/api/v2` and the 3.2 client's `/api/v3`. */
+export const API_MOUNTS = ['/api/v2', '/api/v3'];
 
 export interface DocumentInfo {
   title: string;
@@ -163,7 +165,10 @@ export function openapiDocument(specs: readonly RouteSpec[], info: DocumentInfo)
       license: { name: info.license, identifier: info.license },
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
-    servers: [{ url: API_BASE }],
+    servers: [
+      { url: '/api/v3', description: 'the wire of the 3.2 client (docs/legacy-client.md, "/api/v3")' },
+      { url: API_BASE, description: 'the wire of the 3.1 client: the same routes, the 3.1 shapes' },
+    ],
     security: [{ apiKey: [] }],
     tags: Object.entries(info.tags)
       .filter(([name]) => used.includes(name))

@@ -24,3 +24,15 @@ export function pageOf(
 ): { limit: number; offset: number } {
   return { limit: limitOf(q, limits), offset: q.offset ?? 0 };
 }
+
+/** The sort of a list from `sort` and `direction` (null: the list's own order); direction alone is a 422. */
+export function sortOf<T extends string>(q: {
+  sort?: T;
+  direction?: 'asc' | 'desc';
+}): { sort: T; direction: 'asc' | 'desc' } | null {
+  if (q.sort === undefined) {
+    if (q.direction !== undefined) throw validationError('direction', 'needs sort: give sort as well');
+    return null;
+  }
+  return { sort: q.sort, direction: q.direction ?? 'asc' };
+}

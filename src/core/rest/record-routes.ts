@@ -2,7 +2,16 @@ import type { RequestContext } from '../context';
 import type { PageRequest, Total } from '../db/page';
 import { decodeCursor } from '../pagination';
 import { defineRoute, JsonText, type Route } from './route';
-import { keysetPage, LIMIT, QStr, type Static, type TObject, type TProperties, type TSchema } from './schema';
+import {
+  keysetPage,
+  LIMIT,
+  QInt,
+  QStr,
+  type Static,
+  type TObject,
+  type TProperties,
+  type TSchema,
+} from './schema';
 
 /**
  * What the routes of a record collection call: one service method each. Reads and writes answer
@@ -64,6 +73,18 @@ export interface RecordRoutes<R, F, C, P, I, Q extends TProperties, D extends TP
     page: PageRequest,
     q: Static<TObject<Q>>,
   ): Promise<JsonPage> | null;
+  /** parameters only the collection's own list takes (its sort), beside `listQuery` */
+  sortQuery?: TProperties;
+  /**
+   * A sorted page when the query asks for one (`sort`), its `cursor` passed as issued (a sorted
+   * list's cursor carries the sort key); null for the newest-first list.
+   */
+  sortedList?(
+    ctx: RequestContext,
+    filter: F,
+    page: { limit: number; cursor?: string },
+    q: Static<TObject<Q>>,
+  ): Promise<{ items: R[]; nextCursor: string | null }> | null;
   /** a record as single reads return it */
   detail(ctx: RequestContext, row: R, q: Static<TObject<D>>): Promise<unknown>;
   /** a record as creates and updates return it, with its capabilities */
@@ -86,7 +107,16 @@ export function recordRoutes<R, F, C, P, I, Q extends TProperties, D extends TPr
         path,
         tag,
         summary: `List ${noun}s (keyset pages)`,
-        query: { ...def.listQuery, limit: LIMIT, cursor: QStr('`next_cursor` of the previous page') },
+        query: {
+          ...def.listQuery,
+          ...def.sortQuery,
+          limit: LIMIT,
+          cursor: QStr('`next_cursor` of the previous page'),
+          // the 3.1 client sends `offset` when its caller passes one, and warns that it is ignored
+          offset: QInt('ignored: these lists page by `cursor` (the 3.1 client sends it and warns)', {
+            minimum: 0,
+          }),
+        },
         response: keysetPage(def.record, { totalExact: true }),
       },
       async (ctx, { query }) => {
@@ -94,10 +124,14 @@ export function recordRoutes<R, F, C, P, I, Q extends TProperties, D extends TPr
         const q = query as unknown as Static<TObject<Q>> & { limit?: number; cursor?: string };
         const filter = def.parseFilter(q);
         const limits = ctx.config.limits;
-        const request = {
-          limit: Math.min(q.limit ?? limits.defaultPageSize, limits.maxPageSize),
-          cursor: decodeCursor(q.cursor),
-        };
+        const limit = Math.min(q.limit ?? limits.defaultPageSize, limits.maxPageSize);
+        const sorted = def.sortedList?.(ctx, filter, { limit, cursor: q.cursor }, q);
+        if (sorted) {
+          const [page, total] = await Promise.all([sorted, records.total(ctx, filter)]);
+          const items = await def.items(ctx, page.items, q);
+          return { items, next_cursor: page.nextCursor, total: total.count, total_exact: total.exact };
+        }
+        const request = { limit, cursor: decodeCursor(q.cursor) };
         const json = def.listJson?.(ctx, filter, request, q);
         if (json) {
           const [p, total] = await Promise.all([json, records.total(ctx, filter)]);

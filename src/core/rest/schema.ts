@@ -122,3 +122,18 @@ export const keysetPage = (item: TSchema, opts: { totalExact?: boolean } = {}): 
 /** One of the given strings. */
 export const Enum = <T extends string>(values: readonly T[], opts: SchemaOptions = {}): TUnsafe<T> =>
   Type.Unsafe<T>({ ...opts, type: 'string', enum: [...values] });
+
+/** `direction` of a sorted list. */
+export const DIRECTIONS = ['asc', 'desc'] as const;
+export type Direction = (typeof DIRECTIONS)[number];
+
+/**
+ * `sort` (one of `values`) and `direction` of a list the 3.2 client sorts; `direction` without
+ * `sort` is a 422 (`sortOf`).
+ */
+export const sortQuery = <T extends string>(values: readonly T[], defaults: string) => ({
+  sort: Type.Optional(Enum(values, { description: `the sort key (absent: ${defaults})` })),
+  direction: Type.Optional(
+    Enum(DIRECTIONS, { description: 'asc or desc (default asc); only with `sort` (422 otherwise)' }),
+  ),
+});

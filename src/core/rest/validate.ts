@@ -49,12 +49,22 @@ function last(v: unknown): string | undefined {
 /**
  * The query parameters a schema declares, decoded from Express's strings: the last value of a
  * repeated parameter; every non-empty value of an array parameter; an empty integer or boolean
- * counts as absent. Undeclared parameters are ignored.
+ * counts as absent. An undeclared parameter is a 422 naming it (every one, in the order sent):
+ * a filter the route does not know would otherwise answer a wrong list (the 3.2 client relies on
+ * this refusal, `extra_forbidden` in its words).
  */
 export function decodeQuery(
   properties: Record<string, PropertySchema>,
   raw: Record<string, unknown>,
 ): Record<string, unknown> {
+  const unknown = Object.keys(raw).filter((name) => !Object.hasOwn(properties, name));
+  if (unknown.length) {
+    const problems: FieldProblem[] = unknown.slice(0, 20).map((name) => ({
+      field: name.slice(0, 100),
+      message: 'is not a query parameter of this route',
+    }));
+    throw new AppError('VALIDATION', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
+  }
   const out: Record<string, unknown> = {};
   for (const [name, schema] of Object.entries(properties)) {
     const v = raw[name];

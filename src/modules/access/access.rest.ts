@@ -108,6 +108,7 @@ export const accessRoutes: Route[] = [
       params: id,
       query: {
         group_name: QStr('the group: a project slug, or a user'),
+        read: QBool('sent by the 3.1 client (always true): a group grant always reads', true),
         write: QBool('editor instead of viewer', false),
       },
       status: 201,

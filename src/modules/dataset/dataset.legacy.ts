@@ -18,6 +18,8 @@ import {
   toLegacyRecord,
   type LegacyRecordOptions,
   type RecordWire,
+  recordListFilter,
+  recordListQuery,
 } from '../owned-record/owned-record.legacy';
 import { INCLUDE_QUERY, type IncludeFlags } from '../../core/rest/include';
 import { ownedRecordOf, withIncludes } from '../owned-record/owned-record-row';
@@ -183,6 +185,16 @@ export async function datasetListJson(
 const SCOPES: readonly ProjectScope[] = ['assigned', 'shared', 'all'];
 
 /** The list filters of `GET /datasets` and of the related-dataset lists, with the include flags. */
+/** The `<field>_is_null` filters of dataset lists: wire field -> column. */
+const DATASET_NULLABLE: Record<string, string> = {
+  data_format: 'data_format',
+  measurement: 'measurement',
+  session_name: 'session_name',
+  instrument_mfid: 'instrument_mfid',
+  project_mfid: 'project_mfid',
+  owner_id: 'owner_id',
+};
+
 export const DATASET_QUERY = {
   project_id: QStr('project slug'),
   project_mfid: QStr('project MFID'),
@@ -204,6 +216,7 @@ export const DATASET_QUERY = {
   text: QStr('full-text search over name, description, keywords and metadata (words, all required)'),
   accessible_to_user: QList('readable by these users (ORCIDs)'),
   accessible_to_project: QList('readable by these projects'),
+  ...recordListQuery(DATASET_NULLABLE),
   ...INCLUDE_QUERY,
 };
 export type DatasetQuery = Static<TObject<typeof DATASET_QUERY>>;
@@ -231,6 +244,7 @@ export function parseFilter(q: DatasetQuery): DatasetFilter {
     text: q.text,
     accessibleToUser: q.accessible_to_user,
     accessibleToProject: q.accessible_to_project,
+    ...recordListFilter(q, DATASET_NULLABLE),
   };
 }
 

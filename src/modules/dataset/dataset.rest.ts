@@ -1,6 +1,8 @@
 import { recordRoutes } from '../../core/rest/record-routes';
 import { defineRoute, type Route } from '../../core/rest/route';
-import { NullableString, Type } from '../../core/rest/schema';
+import { NullableString, sortQuery, Type } from '../../core/rest/schema';
+import { sortOf } from '../../core/rest/params';
+import type { DatasetOrderField } from './dataset-order';
 import { INCLUDE_QUERY } from '../../core/rest/include';
 import { FACET_SAMPLE, type DatasetFacets, type FacetValue } from './dataset-facets';
 import { UPDATABLE } from './dataset.fields';
@@ -23,6 +25,15 @@ import {
   legacyInclude,
   parseFilter,
 } from './dataset.legacy';
+
+/** The sort keys of `GET /datasets` (the 3.2 client's), on the read model's orders. */
+const DATASET_SORTS = ['created', 'updated', 'name'] as const;
+type DatasetSort = (typeof DATASET_SORTS)[number];
+const DATASET_SORT_FIELDS: Record<DatasetSort, DatasetOrderField> = {
+  created: 'creationTime',
+  updated: 'modificationTime',
+  name: 'datasetName',
+};
 
 const INSTRUMENT_FIELDS = [
   ['instrument_name', 'instrumentName'],
@@ -141,6 +152,13 @@ export const datasetRoutes: Route[] = [
       list: (q) => legacyInclude(itemOptions(q)),
       detail: (q) => legacyInclude(detailOptions(q)),
       written: legacyInclude({ includeOwner: true }),
+    },
+    sortQuery: sortQuery(DATASET_SORTS, 'newest first'),
+    sortedList: (ctx, filter, page, q) => {
+      const sort = sortOf(q as { sort?: DatasetSort; direction?: 'asc' | 'desc' });
+      if (!sort) return null;
+      const order = { field: DATASET_SORT_FIELDS[sort.sort], direction: sort.direction };
+      return ctx.services.dataset.list(ctx, filter, page, legacyInclude(itemOptions(q)), order);
     },
     items: datasetItems,
     listJson: datasetListJson,

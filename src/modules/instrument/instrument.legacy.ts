@@ -1,6 +1,6 @@
 import { NullableString, Type } from '../../core/rest/schema';
 import type { RequestContext } from '../../core/context';
-import { toLegacyFlags } from '../../core/rest/wire';
+import { CAPABILITY_VALUE, toWireCapabilities } from '../../core/rest/wire';
 import { toPublicUser } from '../user/user.legacy';
 import type { Instrument } from './instrument.entity';
 import type { InstrumentCapabilities } from './instrument.policy';
@@ -30,7 +30,7 @@ export async function toLegacyInstrument(
     creation_time: instrument.creationTime.toISOString(),
     modification_time: instrument.modificationTime.toISOString(),
     resource_type: 'instrument',
-    capabilities: capabilities ? toLegacyFlags(capabilities) : null,
+    capabilities: capabilities ? toWireCapabilities(ctx, capabilities, true) : null,
   };
 }
 
@@ -56,8 +56,14 @@ export const INSTRUMENT = Type.Object(
     creation_time: Type.String({ format: 'date-time' }),
     modification_time: Type.String({ format: 'date-time' }),
     resource_type: Type.Literal('instrument'),
-    capabilities: Type.Union([Type.Record(Type.String(), Type.Boolean()), Type.Null()]),
+    capabilities: Type.Union([Type.Record(Type.String(), CAPABILITY_VALUE), Type.Null()]),
     scientific_metadata: Type.Optional(nullableObject),
+    role: Type.Optional(NullableString({ description: "/api/v3: the caller's permission (null: a reader)" })),
+    members: Type.Optional(
+      Type.Union([Type.Array(Type.Object({})), Type.Null()], {
+        description: 'with include_members: the user grants',
+      }),
+    ),
   },
   { title: 'Instrument' },
 );

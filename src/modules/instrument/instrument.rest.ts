@@ -3,14 +3,21 @@ import { defineRoute, type Route } from '../../core/rest/route';
 import {
   echoed,
   NullableString,
+  Enum,
   OFFSET_PAGE,
   offsetPage,
+  QBool,
+  QList,
   QStr,
+  sortQuery,
   refused,
   RequiredString,
   Type,
 } from '../../core/rest/schema';
-import { pageOf } from '../../core/rest/params';
+import { pageOf, sortOf } from '../../core/rest/params';
+import { toLegacyGrant } from '../access/access.legacy';
+import type { InstrumentCapabilities } from './instrument.policy';
+import { INSTRUMENT_SORTS } from './instrument.service';
 import { AppError } from '../../core/errors';
 import { INCLUDE_QUERY, withMetadata } from '../../core/rest/include';
 import { INSTRUMENT, toLegacyInstrument } from './instrument.legacy';
@@ -71,6 +78,44 @@ async function written(ctx: RequestContext, instrument: Instrument): Promise<Rec
 
 const id = { id: 'the instrument MFID' };
 
+/** The exact text filters of `GET /instruments`: wire name, entity property. */
+const EXACT_WIRE = [
+  ['manufacturer', 'manufacturer'],
+  ['model', 'model'],
+  ['location', 'location'],
+  ['description', 'description'],
+  ['instrument_type', 'instrumentType'],
+  ['other_id', 'otherId'],
+  ['other_id_source', 'otherIdSource'],
+] as const;
+const AFFILIATIONS = ['owner', 'maintainer'] as const;
+
+/**
+ * An instrument as `/api/v3` answers it: with the caller's `role` (owner, admin, editor or
+ * contributor from a grant; null for a plain reader) and, when asked, its `members` (the user
+ * grants, null for callers who may not manage it). `/api/v2` answers today's record (`members`
+ * only when asked).
+ */
+async function instrumentRecord(
+  ctx: RequestContext,
+  instrument: Instrument,
+  capabilities: InstrumentCapabilities | null,
+  includeMembers?: boolean,
+): Promise<Record<string, unknown>> {
+  const out = await toLegacyInstrument(ctx, instrument, capabilities);
+  if (ctx.wireVersion >= 3) {
+    const p = await ctx.services.instrument.policy.permission(ctx, instrument);
+    out.role = p === 'viewer' ? null : p;
+  }
+  if (includeMembers) {
+    const listing = await ctx.services.grant.list(ctx, instrument.uniqueId);
+    out.members = listing.complete
+      ? listing.grants.filter((g) => g.principal.type === 'user').map((g) => toLegacyGrant(ctx, g))
+      : null;
+  }
+  return out;
+}
+
 export const instrumentRoutes: Route[] = [
   defineRoute(
     {
@@ -80,20 +125,46 @@ export const instrumentRoutes: Route[] = [
       summary: 'Instruments you may read',
       query: {
         instrument_name: QStr('exact name'),
+        instrument_id: QStr('the slug: exact and case-insensitive (`total` is the exact count, 0 or 1)'),
+        ...Object.fromEntries(EXACT_WIRE.map(([w]) => [w, QStr(`exact ${w.replace(/_/g, ' ')}`)])),
+        owner_id: QStr("the owner's ORCID or MFID"),
+        status: QList('one of these statuses (repeatable)'),
+        affiliation: Type.Optional(
+          Type.Array(Enum(AFFILIATIONS), {
+            description: 'instruments you own (owner) or maintain (maintainer: an editor or admin grant)',
+          }),
+        ),
+        ...sortQuery(INSTRUMENT_SORTS, 'by name'),
         include_metadata: INCLUDE_QUERY.include_metadata,
+        include_owner: QBool('`owner` (always included)', true),
+        include_members: QBool('`members`: the user grants (null unless you may manage the instrument)'),
+        include_total: QBool('`total` (always computed: the list is small)', true),
         ...OFFSET_PAGE,
       },
       response: offsetPage(INSTRUMENT),
     },
     async (ctx, { query }) => {
+      const exact: Record<string, string> = {};
+      for (const [wire, field] of EXACT_WIRE) {
+        const value = (query as Record<string, unknown>)[wire];
+        if (typeof value === 'string') exact[field] = value;
+      }
       const page = await ctx.services.instrument.list(
         ctx,
-        { instrumentName: query.instrument_name },
+        {
+          instrumentName: query.instrument_name,
+          instrumentId: query.instrument_id,
+          exact,
+          ownerId: query.owner_id,
+          status: query.status,
+          affiliation: query.affiliation,
+          sort: sortOf(query),
+        },
         pageOf(query, ctx.config.limits),
       );
       const items = await Promise.all(
         page.items.map(async (i) =>
-          withMetadata(query, await toLegacyInstrument(ctx, i), () =>
+          withMetadata(query, await instrumentRecord(ctx, i, null, query.include_members), () =>
             ctx.services.metadata.documentFor(ctx, { type: 'instrument', uniqueId: i.uniqueId, record: i }),
           ),
         ),
@@ -138,16 +209,21 @@ export const instrumentRoutes: Route[] = [
       tag,
       summary: 'An instrument',
       params: id,
-      query: { include_metadata: INCLUDE_QUERY.include_metadata },
+      query: {
+        include_metadata: INCLUDE_QUERY.include_metadata,
+        include_owner: QBool('`owner` (always included)', true),
+        include_members: QBool('`members`: the user grants (null unless you may manage the instrument)'),
+      },
       response: INSTRUMENT,
     },
     async (ctx, { params, query }) => {
       const instrument = await ctx.services.instrument.get(ctx, params.id);
       const r = { type: 'instrument' as const, uniqueId: instrument.uniqueId, record: instrument };
-      const out = await toLegacyInstrument(
+      const out = await instrumentRecord(
         ctx,
         instrument,
         await ctx.services.instrument.policy.capabilities(ctx, instrument),
+        query.include_members,
       );
       return withMetadata(query, out, () => ctx.services.metadata.documentFor(ctx, r));
     },

@@ -3,7 +3,9 @@ import type { RequestContext } from '../../core/context';
 import { OwnershipColumns } from '../../core/db/ownership-columns';
 import { AppError, assertNoProblems, notFound, validationError, type FieldProblem } from '../../core/errors';
 import { isMfid, newMfid } from '../../core/ids';
-import { slugify, validateSlug } from '../../core/slugs';
+import { slugEquals, slugify, validateSlug } from '../../core/slugs';
+import type { FilterQuery } from '@mikro-orm/core';
+import { AccessGrant } from '../access/access-grant.entity';
 import { uniquely } from '../../core/db/unique';
 import { keysetFind, offsetFind } from '../../core/db/keyset';
 import type { KeysetPage } from '../../core/pagination';
@@ -25,6 +27,32 @@ export const INSTRUMENT_TEXT_FIELDS = {
 type TextField = keyof typeof INSTRUMENT_TEXT_FIELDS;
 
 export type InstrumentText = Partial<Record<TextField, string | null>>;
+
+/** The sort keys of `GET /instruments` (the 3.2 client's `INSTRUMENT_SORTS`). */
+export const INSTRUMENT_SORTS = ['instrument_id', 'name', 'created', 'updated'] as const;
+export type InstrumentSort = (typeof INSTRUMENT_SORTS)[number];
+const INSTRUMENT_SORT_FIELDS: Record<InstrumentSort, string> = {
+  instrument_id: 'instrumentId',
+  name: 'instrumentName',
+  created: 'creationTime',
+  updated: 'modificationTime',
+};
+
+/** The filters of an instrument list (REST `GET /instruments`, GraphQL `instruments`). */
+export interface InstrumentFilter {
+  /** the name, exact */
+  instrumentName?: string;
+  /** the slug, exact and case-insensitive */
+  instrumentId?: string;
+  /** exact values of text fields, by entity property */
+  exact?: Partial<Record<TextField, string>>;
+  /** the owner's MFID or ORCID */
+  ownerId?: string;
+  status?: string[];
+  /** instruments the caller owns, or maintains (an editor or admin grant) */
+  affiliation?: ('owner' | 'maintainer')[];
+  sort?: { sort: InstrumentSort; direction: 'asc' | 'desc' } | null;
+}
 
 export interface InstrumentCreateInput extends InstrumentText {
   instrumentName: string;
@@ -111,11 +139,44 @@ export class InstrumentService {
 
   async list(
     ctx: RequestContext,
-    filter: { instrumentName?: string },
+    filter: InstrumentFilter,
     page: { limit: number; offset: number },
   ): Promise<{ items: Instrument[]; total: number }> {
-    const where = filter.instrumentName !== undefined ? { instrumentName: filter.instrumentName } : {};
-    return offsetFind(ctx.em, Instrument, where, { instrumentName: 'asc' }, page);
+    const sort = filter.sort;
+    const dir = sort?.direction ?? 'asc';
+    const orderBy: Record<string, 'asc' | 'desc'> = sort
+      ? { [INSTRUMENT_SORT_FIELDS[sort.sort]]: dir, uniqueId: dir }
+      : { instrumentName: 'asc' };
+    return offsetFind(ctx.em, Instrument, await this.listWhere(ctx, filter), orderBy, page);
+  }
+
+  /** The condition of a filtered instrument list (instruments are a directory: no visibility filter). */
+  private async listWhere(ctx: RequestContext, filter: InstrumentFilter): Promise<FilterQuery<Instrument>> {
+    const where: FilterQuery<Instrument>[] = [];
+    if (filter.instrumentName !== undefined) where.push({ instrumentName: filter.instrumentName });
+    if (filter.instrumentId !== undefined) where.push({ instrumentId: slugEquals(filter.instrumentId) });
+    for (const [key, value] of Object.entries(filter.exact ?? {})) where.push({ [key]: value });
+    if (filter.ownerId !== undefined) where.push({ owner: filter.ownerId });
+    if (filter.status?.length) where.push({ status: { $in: filter.status } });
+    if (filter.affiliation?.length) {
+      const either: FilterQuery<Instrument>[] = [];
+      if (filter.affiliation.includes('owner')) either.push({ owner: ctx.userId });
+      if (filter.affiliation.includes('maintainer')) {
+        const grants = await ctx.em.find(
+          AccessGrant,
+          {
+            resourceType: 'instrument',
+            principalType: 'user',
+            principalId: ctx.userId,
+            permission: { $in: ['editor', 'admin'] },
+          },
+          { fields: ['resourceId'] },
+        );
+        either.push({ uniqueId: { $in: grants.map((g) => g.resourceId) } });
+      }
+      where.push({ $or: either });
+    }
+    return where.length ? { $and: where } : {};
   }
 
   async page(
@@ -127,11 +188,8 @@ export class InstrumentService {
     return keysetFind(ctx.em, Instrument, where, page);
   }
 
-  async count(ctx: RequestContext, filter: { instrumentName?: string }): Promise<number> {
-    return ctx.em.count(
-      Instrument,
-      filter.instrumentName !== undefined ? { instrumentName: filter.instrumentName } : {},
-    );
+  async count(ctx: RequestContext, filter: InstrumentFilter): Promise<number> {
+    return ctx.em.count(Instrument, await this.listWhere(ctx, filter));
   }
 
   async create(ctx: RequestContext, input: InstrumentCreateInput): Promise<Instrument> {

@@ -9,24 +9,29 @@ export interface RelativeFilter {
   childrenOf?: string;
   /** parents of this record */
   parentsOf?: string;
+  /** with `childrenOf` or `parentsOf`: only links of this relationship type */
+  relationshipType?: string;
 }
 
 export function relativeConditions(type: 'dataset' | 'sample', alias: string, f: RelativeFilter): Sql[] {
   const table = LINK_TABLE[type];
   const out: Sql[] = [];
+  const typed = f.relationshipType !== undefined;
+  const typeCondition = typed ? ' and l.relationship_type = ?' : '';
+  const withType = (id: string) => (typed ? [id, f.relationshipType] : [id]);
   if (f.childrenOf !== undefined) {
     out.push(
       sql(
-        `exists (select 1 from ${table} l where l.child_mfid = ${alias}.unique_id and l.parent_mfid = ?)`,
-        f.childrenOf,
+        `exists (select 1 from ${table} l where l.child_mfid = ${alias}.unique_id and l.parent_mfid = ?${typeCondition})`,
+        ...withType(f.childrenOf),
       ),
     );
   }
   if (f.parentsOf !== undefined) {
     out.push(
       sql(
-        `exists (select 1 from ${table} l where l.parent_mfid = ${alias}.unique_id and l.child_mfid = ?)`,
-        f.parentsOf,
+        `exists (select 1 from ${table} l where l.parent_mfid = ${alias}.unique_id and l.child_mfid = ?${typeCondition})`,
+        ...withType(f.parentsOf),
       ),
     );
   }

@@ -37,19 +37,22 @@ const unlinked = (info: LinkInfo) => ({
 
 type Limits = RequestContext['config']['limits'];
 
+const RELATIONSHIP_FILTER = QStr('only links of this relationship type (children and parents)');
+
 /** An offset page `{items, total}` of the datasets related to the record `id`. */
 async function relatedDatasets(
   ctx: RequestContext,
   id: string,
   query: DatasetQuery & { limit?: number; offset?: number },
   relation: 'children' | 'parents' | 'ofSample',
+  relationshipType?: string,
   limits: Limits = ctx.config.limits,
 ) {
   const page = await ctx.services.link.datasetRelatives(
     ctx,
     id,
     relation,
-    parseFilter(query),
+    { ...parseFilter(query), relationshipType },
     pageOf(query, limits),
   );
   return { items: await datasetItems(ctx, page.items, query), total: page.total };
@@ -61,12 +64,13 @@ async function relatedSamples(
   id: string,
   query: SampleQuery & { limit?: number; offset?: number },
   relation: 'children' | 'parents' | 'ofDataset',
+  relationshipType?: string,
 ) {
   const page = await ctx.services.link.sampleRelatives(
     ctx,
     id,
     relation,
-    parseSampleFilter(query),
+    { ...parseSampleFilter(query), relationshipType },
     pageOf(query, ctx.config.limits),
   );
   return { items: await sampleItems(ctx, page.items, query), total: page.total };
@@ -176,10 +180,11 @@ export const linkRoutes: Route[] = [
         tag,
         summary: `A dataset's ${relation}`,
         params: id,
-        query: { ...DATASET_QUERY, ...OFFSET_PAGE },
+        query: { ...DATASET_QUERY, relationship_type: RELATIONSHIP_FILTER, ...OFFSET_PAGE },
         response: offsetPage(DATASET),
       },
-      (ctx, { params, query }) => relatedDatasets(ctx, (params as { id: string }).id, query, relation),
+      (ctx, { params, query }) =>
+        relatedDatasets(ctx, (params as { id: string }).id, query, relation, query.relationship_type),
     ),
     defineRoute(
       {
@@ -188,10 +193,11 @@ export const linkRoutes: Route[] = [
         tag,
         summary: `A sample's ${relation}`,
         params: id,
-        query: { ...SAMPLE_QUERY, ...OFFSET_PAGE },
+        query: { ...SAMPLE_QUERY, relationship_type: RELATIONSHIP_FILTER, ...OFFSET_PAGE },
         response: offsetPage(SAMPLE),
       },
-      (ctx, { params, query }) => relatedSamples(ctx, (params as { id: string }).id, query, relation),
+      (ctx, { params, query }) =>
+        relatedSamples(ctx, (params as { id: string }).id, query, relation, query.relationship_type),
     ),
   ]),
   defineRoute(
@@ -220,7 +226,7 @@ export const linkRoutes: Route[] = [
     },
     async (ctx, { params, query }) => {
       const limits = ctx.config.limits;
-      const page = await relatedDatasets(ctx, params.id, query, 'ofSample', {
+      const page = await relatedDatasets(ctx, params.id, query, 'ofSample', undefined, {
         ...limits,
         defaultPageSize: limits.maxPageSize,
       });

@@ -9,7 +9,7 @@ import {
   type TProperties,
   type TSchema,
 } from '../../core/rest/schema';
-import { toLegacyFlags } from '../../core/rest/wire';
+import { CAPABILITY_VALUE, toWireCapabilities, type CapabilityFlags } from '../../core/rest/wire';
 import type { IncludeFlags } from '../../core/rest/include';
 import { toPublicUser } from '../user/user.legacy';
 import { toLegacyProjectRef } from '../project/project.legacy';
@@ -18,6 +18,8 @@ import { toLegacyDeletionRequest } from '../deletion/deletion.legacy';
 import type { OwnedRecordRow, OwnerRow } from './owned-record-row';
 import { textKeys, type TextSpec, type TextValues } from './owned-record.fields';
 import type { OwnedRecordCreate, OwnedRecordPatch } from './owned-record.service';
+import type { OwnedRecordFilter } from './owned-record.query';
+import { validationError } from '../../core/errors';
 
 /** Optional parts of a dataset or sample record on the legacy wire. */
 interface ExtrasOptions {
@@ -33,7 +35,7 @@ export interface LegacyRecordOptions extends ExtrasOptions {
   /** `owner`: the public-safe owner */
   includeOwner?: boolean;
   /** `capabilities` (single reads and writes; null otherwise) */
-  capabilities?: object | null;
+  capabilities?: CapabilityFlags | null;
 }
 
 /** How one kind of owned record appears on the legacy wire. */
@@ -68,7 +70,7 @@ export function toLegacyRecord<K extends string>(
   out.creation_time = record.creationTime.toISOString();
   out.modification_time = record.modificationTime.toISOString();
   out.resource_type = wire.type;
-  out.capabilities = opts.capabilities ? toLegacyFlags(opts.capabilities) : null;
+  out.capabilities = opts.capabilities ? toWireCapabilities(ctx, opts.capabilities, false) : null;
   return Object.assign(out, legacyTail(ctx, record.owner, opts, extras));
 }
 
@@ -264,7 +266,7 @@ export function recordWireSchema<K extends string>(
       creation_time: Type.String({ format: 'date-time' }),
       modification_time: Type.String({ format: 'date-time' }),
       resource_type: Type.String(),
-      capabilities: Type.Union([Type.Record(Type.String(), Type.Boolean()), Type.Null()], {
+      capabilities: Type.Union([Type.Record(Type.String(), CAPABILITY_VALUE), Type.Null()], {
         description: 'what the caller may do (single reads and writes; null in lists)',
       }),
       owner: Type.Optional(nullableObject),
@@ -274,4 +276,91 @@ export function recordWireSchema<K extends string>(
     },
     { title },
   );
+}
+
+/** `visibility` of a dataset or sample list: every readable record, or only public or private ones. */
+const VISIBILITIES = ['all', 'public', 'private'] as const;
+
+/**
+ * The list filters the 3.2 client adds on datasets and samples: `owner_id`, `visibility`,
+ * `affiliation` (owner: your own records), the creation and modification time ranges, and
+ * `<field>_is_null` for each of `nullable` (wire field -> column). `include_total` is accepted:
+ * the total is always computed.
+ */
+export function recordListQuery(nullable: Record<string, string>) {
+  const time = (what: string) => Type.Optional(Type.String({ format: 'date-time', description: what }));
+  return {
+    owner_id: Type.Optional(Type.String({ description: "the owner's ORCID or MFID" })),
+    visibility: Type.Optional(
+      Type.Unsafe<(typeof VISIBILITIES)[number]>({
+        type: 'string',
+        enum: [...VISIBILITIES],
+        description: 'all (default), public or private records',
+      }),
+    ),
+    affiliation: Type.Optional(
+      Type.Array(Type.Unsafe<'owner'>({ type: 'string', enum: ['owner'] }), {
+        description: 'owner: only your own records',
+      }),
+    ),
+    include_total: Type.Optional(Type.Boolean({ description: 'accepted; `total` is always given' })),
+    creation_time_gte: time('created at or after (ISO 8601)'),
+    creation_time_lte: time('created at or before (ISO 8601)'),
+    modification_time_gte: time('changed at or after (ISO 8601)'),
+    modification_time_lte: time('changed at or before (ISO 8601)'),
+    ...Object.fromEntries(
+      Object.keys(nullable).map((wire) => [
+        `${wire}_is_null`,
+        Type.Optional(Type.Boolean({ description: `true: ${wire} is empty; false: it is set` })),
+      ]),
+    ),
+  };
+}
+
+/** A query time (ISO 8601): 422 naming the parameter when it is not one. */
+function queryTime(name: string, value: unknown): Date | undefined {
+  if (typeof value !== 'string') return undefined;
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(value)) {
+    throw validationError(name, 'must be an ISO 8601 date-time');
+  }
+  return d;
+}
+
+/** The filter keys of {@link recordListQuery}'s parameters. */
+export function recordListFilter(
+  q: Record<string, unknown>,
+  nullable: Record<string, string>,
+): Partial<OwnedRecordFilter> {
+  const nullColumns: string[] = [];
+  const setColumns: string[] = [];
+  for (const [wire, column] of Object.entries(nullable)) {
+    const v = q[`${wire}_is_null`];
+    if (v === true) nullColumns.push(column);
+    else if (v === false) setColumns.push(column);
+  }
+  const visibility = q.visibility as string | undefined;
+  const out: Partial<OwnedRecordFilter> = {};
+  if (typeof q.owner_id === 'string') out.ownerId = q.owner_id;
+  if (visibility === 'public' || visibility === 'private') {
+    if (typeof q.public === 'boolean' && q.public !== (visibility === 'public')) {
+      throw validationError('visibility', `contradicts public=${q.public ? 'true' : 'false'}`);
+    }
+    out.public = visibility === 'public';
+  }
+  if ((q.affiliation as string[] | undefined)?.includes('owner')) out.ownedByCaller = true;
+  const times: [keyof OwnedRecordFilter & `${string}${'From' | 'To'}`, string][] = [
+    ['createdFrom', 'creation_time_gte'],
+    ['createdTo', 'creation_time_lte'],
+    ['modifiedFrom', 'modification_time_gte'],
+    ['modifiedTo', 'modification_time_lte'],
+  ];
+  // only the keys given: an absent filter key keeps the list's tallied totals (docs/scale.md)
+  for (const [key, wire] of times) {
+    const d = queryTime(wire, q[wire]);
+    if (d) out[key] = d;
+  }
+  if (nullColumns.length) out.nullColumns = nullColumns;
+  if (setColumns.length) out.setColumns = setColumns;
+  return out;
 }

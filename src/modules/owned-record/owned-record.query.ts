@@ -19,6 +19,19 @@ export interface OwnedRecordFilter extends AccessSelectorInput, RelativeFilter {
   projectMfid?: string;
   /** typed conditions on the scientific metadata; all must hold */
   metadata?: MetadataCondition[];
+  /** the owner (ORCID or MFID; the 3.2 client's `owner_id`) */
+  ownerId?: string;
+  /** creation and modification time ranges, both ends included */
+  createdFrom?: Date;
+  createdTo?: Date;
+  modifiedFrom?: Date;
+  modifiedTo?: Date;
+  /** columns (of the kind's table, from a fixed list) that must be empty: the `*_is_null` filters */
+  nullColumns?: readonly string[];
+  /** columns that must not be empty (`*_is_null=false`) */
+  setColumns?: readonly string[];
+  /** only the caller's own records (`affiliation=owner`) */
+  ownedByCaller?: boolean;
 }
 
 /** A filter key and the column (without alias) it must equal. */
@@ -27,6 +40,7 @@ export type ExactColumn<F> = [keyof F, string];
 const SHARED_EXACT: ExactColumn<OwnedRecordFilter>[] = [
   ['uniqueId', 'unique_id'],
   ['ownerOrcid', 'owner_id'],
+  ['ownerId', 'owner_id'],
   ['timestamp', 'timestamp'],
   ['public', 'public'],
 ];
@@ -64,6 +78,23 @@ export abstract class OwnedRecordQuery<F extends OwnedRecordFilter> {
     return parts;
   }
 
+  /** The time ranges, the `*_is_null` filters and `affiliation=owner` (the 3.2 client's filters). */
+  private rangeConditions(ctx: RequestContext, f: F): Sql[] {
+    const a = this.alias;
+    const parts: Sql[] = [];
+    const ranges: [Date | undefined, string][] = [
+      [f.createdFrom, `${a}.creation_time >= ?`],
+      [f.createdTo, `${a}.creation_time <= ?`],
+      [f.modifiedFrom, `${a}.modification_time >= ?`],
+      [f.modifiedTo, `${a}.modification_time <= ?`],
+    ];
+    for (const [value, condition] of ranges) if (value !== undefined) parts.push(sql(condition, value));
+    for (const column of f.nullColumns ?? []) parts.push(sql(`${a}.${column} is null`));
+    for (const column of f.setColumns ?? []) parts.push(sql(`${a}.${column} is not null`));
+    if (f.ownedByCaller) parts.push(sql(`${a}.owner_id = ?`, ctx.userId));
+    return parts;
+  }
+
   /**
    * The conditions every collection applies: association with `associatedMfid` (a record of the
    * other kind the caller must be able to read), relatives, metadata conditions, deletion,
@@ -82,6 +113,7 @@ export abstract class OwnedRecordQuery<F extends OwnedRecordFilter> {
       parts.push(associatedWith(this.type, this.alias, associatedMfid, otherVisible));
     }
     parts.push(...relativeConditions(this.type, this.alias, f));
+    parts.push(...this.rangeConditions(ctx, f));
     parts.push(await plannedMetadataCondition(ctx, this.alias, f.metadata ?? []));
     parts.push(notHiddenByDeletion(`${this.alias}.unique_id`));
     parts.push(await this.deps.selectors.recordCondition(ctx, f, this.type, this.alias, ordered));

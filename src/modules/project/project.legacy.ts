@@ -1,6 +1,6 @@
 import { NullableString, Type } from '../../core/rest/schema';
 import type { RequestContext } from '../../core/context';
-import { toLegacyFlags } from '../../core/rest/wire';
+import { CAPABILITY_VALUE, toWireCapabilities } from '../../core/rest/wire';
 import { toPublicUser, USER_FIELDS } from '../user/user.legacy';
 import type { Project } from './project.entity';
 import type { ProjectCapabilities } from './project.policy';
@@ -28,7 +28,7 @@ export async function toLegacyProject(
     creation_time: project.creationTime.toISOString(),
     modification_time: project.modificationTime.toISOString(),
     resource_type: 'project',
-    capabilities: capabilities ? toLegacyFlags(capabilities) : null,
+    capabilities: capabilities ? toWireCapabilities(ctx, capabilities, true) : null,
   };
 }
 
@@ -67,7 +67,13 @@ export const PROJECT = Type.Object(
     creation_time: Type.String({ format: 'date-time' }),
     modification_time: Type.String({ format: 'date-time' }),
     resource_type: Type.Literal('project'),
-    capabilities: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Boolean()), Type.Null()])),
+    capabilities: Type.Optional(Type.Union([Type.Record(Type.String(), CAPABILITY_VALUE), Type.Null()])),
+    role: Type.Optional(NullableString({ description: "/api/v3: the caller's role (owner for the lead)" })),
+    members: Type.Optional(
+      Type.Union([Type.Array(Type.Object({})), Type.Null()], {
+        description: 'with include_members: the members',
+      }),
+    ),
     scientific_metadata: Type.Optional(nullableObject),
   },
   { title: 'Project' },

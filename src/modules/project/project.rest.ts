@@ -5,13 +5,21 @@ import {
   NullableString,
   OFFSET_PAGE,
   offsetPage,
+  QBool,
   QList,
+  QStr,
   RequiredString,
+  sortQuery,
+  Enum,
   Type,
 } from '../../core/rest/schema';
-import { pageOf } from '../../core/rest/params';
+import { pageOf, sortOf } from '../../core/rest/params';
 import { INCLUDE_QUERY, withMetadata } from '../../core/rest/include';
-import { PROJECT, toLegacyProject } from './project.legacy';
+import { PROJECT, toLegacyMember, toLegacyProject } from './project.legacy';
+import type { RequestContext } from '../../core/context';
+import type { Project } from './project.entity';
+import type { ProjectCapabilities } from './project.policy';
+import { MEMBER_ROLES, PROJECT_SORTS } from './project.service';
 import type { ProjectCreateInput, ProjectPatch } from './project.service';
 
 const tag = 'projects';
@@ -67,6 +75,30 @@ function leadSelectors(body: Record<string, unknown>): [string, unknown][] {
 
 const pid = { pid: 'the project slug or MFID' };
 
+/**
+ * A project as `/api/v3` answers it: with the caller's `role` (owner for the lead, the member
+ * role, or null) and, when asked, its `members` (null for callers who may not list them).
+ * `/api/v2` answers today's record (`members` only when asked).
+ */
+async function projectRecord(
+  ctx: RequestContext,
+  project: Project,
+  capabilities: ProjectCapabilities | null,
+  includeMembers?: boolean,
+): Promise<Record<string, unknown>> {
+  const out = await toLegacyProject(ctx, project, capabilities);
+  if (ctx.wireVersion >= 3) {
+    const scope = await ctx.scope();
+    out.role =
+      project.owner.uniqueId === ctx.userId ? 'owner' : (scope.projectRoles.get(project.uniqueId) ?? null);
+  }
+  if (includeMembers) {
+    const members = await ctx.services.projectMember.visible(ctx, project);
+    out.members = members ? members.map((m) => toLegacyMember(ctx, m)) : null;
+  }
+  return out;
+}
+
 export const projectRoutes: Route[] = [
   defineRoute(
     {
@@ -75,14 +107,20 @@ export const projectRoutes: Route[] = [
       tag,
       summary: "A user's projects",
       params: { id: 'ORCID, MFID, username or email' },
-      query: OFFSET_PAGE,
+      query: { include_metadata: INCLUDE_QUERY.include_metadata, ...OFFSET_PAGE },
       response: offsetPage(PROJECT),
     },
     async (ctx, { params, query }) => {
       const { limit, offset } = pageOf(query, ctx.config.limits);
       const all = await ctx.services.projectMember.projectsOf(ctx, params.id);
       const items = await Promise.all(
-        all.slice(offset, offset + limit).map((m) => toLegacyProject(ctx, m.project)),
+        all
+          .slice(offset, offset + limit)
+          .map(async ({ project: p }) =>
+            withMetadata(query, await toLegacyProject(ctx, p), () =>
+              ctx.services.metadata.documentFor(ctx, { type: 'project', uniqueId: p.uniqueId, record: p }),
+            ),
+          ),
       );
       return { items, total: all.length };
     },
@@ -94,21 +132,42 @@ export const projectRoutes: Route[] = [
       tag,
       summary: 'Projects',
       query: {
+        project_id: QStr('the slug: exact and case-insensitive (`total` is the exact count, 0 or 1)'),
         accessible_to_user: QList('readable by these users'),
         accessible_to_project: QList('readable by these projects'),
+        member_ref: QList(
+          'projects with one of these users (ORCID, MFID, username or email) as a member or the lead; outside platform administrators, only among your own projects',
+        ),
+        member_role: Type.Optional(
+          Type.Array(Enum(MEMBER_ROLES), {
+            description: 'members holding one of these roles (owner: the lead)',
+          }),
+        ),
+        ...sortQuery(PROJECT_SORTS, 'by slug'),
         include_metadata: INCLUDE_QUERY.include_metadata,
+        include_members: QBool('`members` on each project (null where you may not list them)'),
         ...OFFSET_PAGE,
       },
       response: offsetPage(PROJECT),
     },
     async (ctx, { query }) => {
-      const page = await ctx.services.project.list(ctx, pageOf(query, ctx.config.limits), {
-        accessibleToUser: query.accessible_to_user ?? [],
-        accessibleToProject: query.accessible_to_project ?? [],
-      });
+      const page = await ctx.services.project.list(
+        ctx,
+        pageOf(query, ctx.config.limits),
+        {
+          accessibleToUser: query.accessible_to_user ?? [],
+          accessibleToProject: query.accessible_to_project ?? [],
+        },
+        {
+          projectId: query.project_id,
+          memberRefs: query.member_ref,
+          memberRoles: query.member_role,
+          sort: sortOf(query),
+        },
+      );
       const items = await Promise.all(
         page.items.map(async (p) =>
-          withMetadata(query, await toLegacyProject(ctx, p), () =>
+          withMetadata(query, await projectRecord(ctx, p, null, query.include_members), () =>
             ctx.services.metadata.documentFor(ctx, { type: 'project', uniqueId: p.uniqueId, record: p }),
           ),
         ),
@@ -150,15 +209,19 @@ export const projectRoutes: Route[] = [
       tag,
       summary: 'A project',
       params: pid,
-      query: { include_metadata: INCLUDE_QUERY.include_metadata },
+      query: {
+        include_metadata: INCLUDE_QUERY.include_metadata,
+        include_members: QBool('`members` (null when you may not list them)'),
+      },
       response: PROJECT,
     },
     async (ctx, { params, query }) => {
       const project = await ctx.services.project.get(ctx, params.pid);
-      const out = await toLegacyProject(
+      const out = await projectRecord(
         ctx,
         project,
         await ctx.services.project.policy.capabilities(ctx, project),
+        query.include_members,
       );
       return withMetadata(query, out, () =>
         ctx.services.metadata.documentFor(ctx, {

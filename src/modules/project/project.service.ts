@@ -7,13 +7,38 @@ import { uniquely } from '../../core/db/unique';
 import { keysetFind, offsetFind } from '../../core/db/keyset';
 import type { KeysetPage } from '../../core/pagination';
 import { newMfid } from '../../core/ids';
-import { validateSlug } from '../../core/slugs';
+import { slugEquals, validateSlug } from '../../core/slugs';
+import { ProjectMember } from './project-member.entity';
+import type { GrantablePermission } from '../permission/permission';
 import type { UserService } from '../user/user.service';
 import { User } from '../user/user.entity';
 import type { AccessSelectorInput, AccessSelectors } from './access-selectors';
 import { Project } from './project.entity';
 import type { ProjectPolicy } from './project.policy';
 import type { ProjectLookup } from './project-lookup';
+
+/** The sort keys of `GET /projects` (the 3.2 client's `PROJECT_SORTS`). */
+export const PROJECT_SORTS = ['project_id', 'title', 'created', 'updated'] as const;
+export type ProjectSort = (typeof PROJECT_SORTS)[number];
+const PROJECT_SORT_FIELDS: Record<ProjectSort, string> = {
+  project_id: 'projectId',
+  title: 'title',
+  created: 'creationTime',
+  updated: 'modificationTime',
+};
+/** The member roles `GET /projects?member_role=` names: the grantable levels and the lead's `owner`. */
+export const MEMBER_ROLES = ['viewer', 'contributor', 'editor', 'admin', 'owner'] as const;
+
+/** The 3.2 client's filters and sort of `GET /projects`. */
+export interface ProjectListOptions {
+  /** the slug, exact and case-insensitive */
+  projectId?: string;
+  /** projects with one of these users (ORCID, MFID, username or email) as a member or lead */
+  memberRefs?: string[];
+  /** … holding one of these roles (`owner`: the lead) */
+  memberRoles?: string[];
+  sort?: { sort: ProjectSort; direction: 'asc' | 'desc' } | null;
+}
 
 export interface ProjectCreateInput {
   projectId: string;
@@ -98,13 +123,67 @@ export class ProjectService {
     return project;
   }
 
-  /** Projects (a directory every caller may read), narrowed by access selectors when given. */
+  /**
+   * Projects (a directory every caller may read), narrowed by access selectors when given and by
+   * the 3.2 client's filters (`ProjectListOptions`), in slug order unless sorted.
+   */
   async list(
     ctx: RequestContext,
     page: { limit: number; offset: number },
     selectors: AccessSelectorInput = {},
+    options: ProjectListOptions = {},
   ): Promise<{ items: Project[]; total: number }> {
-    return offsetFind(ctx.em, Project, await this.where(ctx, selectors), { projectId: 'asc' }, page);
+    const where: FilterQuery<Project>[] = [await this.where(ctx, selectors)];
+    if (options.projectId !== undefined) where.push({ projectId: slugEquals(options.projectId) });
+    if (options.memberRefs?.length || options.memberRoles?.length) {
+      where.push({ uniqueId: { $in: await this.withMembers(ctx, options) } });
+    }
+    const sort = options.sort;
+    const dir = sort?.direction ?? 'asc';
+    const orderBy: Record<string, 'asc' | 'desc'> = sort
+      ? { [PROJECT_SORT_FIELDS[sort.sort]]: dir, uniqueId: dir }
+      : { projectId: 'asc' };
+    return offsetFind(ctx.em, Project, { $and: where }, orderBy, page);
+  }
+
+  /** The MFIDs of the projects with a member named by `memberRefs` holding one of `memberRoles`. */
+  private async withMembers(ctx: RequestContext, options: ProjectListOptions): Promise<string[]> {
+    const refs = options.memberRefs ?? [];
+    const roles = options.memberRoles ?? [];
+    const users = refs.length
+      ? await ctx.em.find(
+          User,
+          { $or: [{ uniqueId: { $in: refs } }, { username: { $in: refs } }, { email: { $in: refs } }] },
+          { fields: ['uniqueId'] },
+        )
+      : null;
+    if (users && users.length === 0) return [];
+    const ids = users?.map((u) => u.uniqueId);
+    const wantsOwner = roles.length === 0 || roles.includes('owner');
+    const memberRoles = roles.filter((r) => r !== 'owner');
+    const found = new Set<string>();
+    if (roles.length === 0 || memberRoles.length) {
+      const rows = await ctx.em.find(
+        ProjectMember,
+        {
+          ...(ids ? { user: { $in: ids } } : {}),
+          ...(memberRoles.length ? { role: { $in: memberRoles as GrantablePermission[] } } : {}),
+        },
+        { fields: ['project'] },
+      );
+      for (const r of rows) found.add(r.project.uniqueId);
+    }
+    // the lead owns the project (it is not a member row)
+    if (wantsOwner) {
+      const led = await ctx.em.find(Project, ids ? { owner: { $in: ids } } : {}, { fields: ['uniqueId'] });
+      for (const p of led) found.add(p.uniqueId);
+    }
+    if (ctx.isPlatformAdmin) return [...found];
+    // who is a member where is seen only inside a project (as member lists are): others' memberships
+    // narrow nothing beyond the caller's own projects
+    // (the scope's roles include the projects the caller leads)
+    const scope = await ctx.scope();
+    return [...found].filter((id) => scope.projectRoles.has(id));
   }
 
   async page(

@@ -8,6 +8,8 @@ import {
   toLegacyRecord,
   type LegacyRecordOptions,
   type RecordWire,
+  recordListFilter,
+  recordListQuery,
 } from '../owned-record/owned-record.legacy';
 import { INCLUDE_QUERY, type IncludeFlags } from '../../core/rest/include';
 import { ownedRecordOf, withIncludes } from '../owned-record/owned-record-row';
@@ -95,6 +97,14 @@ export function sampleListJson(
 }
 
 /** The list filters of `GET /samples` (and of the related-sample lists) from the query. */
+/** The `<field>_is_null` filters of sample lists: wire field -> column. */
+const SAMPLE_NULLABLE: Record<string, string> = {
+  sample_type: 'sample_type',
+  description: 'description',
+  project_mfid: 'project_mfid',
+  owner_id: 'owner_id',
+};
+
 export const SAMPLE_QUERY = {
   unique_id: QStr('exact MFID'),
   sample_name: QStr('exact name'),
@@ -104,9 +114,18 @@ export const SAMPLE_QUERY = {
   public: QBool('public or private samples only'),
   project_id: QStr('project slug'),
   project_mfid: QStr('project MFID'),
+  project_scope: Type.Optional(
+    Type.Unsafe<'assigned' | 'shared' | 'all'>({
+      type: 'string',
+      enum: ['assigned', 'shared', 'all'],
+      description: "which projects' samples (with project_id): assigned (default), shared with it, or all",
+    }),
+  ),
+  description: QStr('exact description'),
   dataset_mfid: QStr('linked to this dataset'),
   accessible_to_user: QList('readable by these users (ORCIDs)'),
   accessible_to_project: QList('readable by these projects'),
+  ...recordListQuery(SAMPLE_NULLABLE),
   ...INCLUDE_QUERY,
   include_datasets: QBool(
     'add the deprecated `datasets` list (default true on single reads, false in lists)',
@@ -127,6 +146,9 @@ export function parseSampleFilter(q: SampleQuery): SampleFilter {
     datasetMfid: q.dataset_mfid,
     accessibleToUser: q.accessible_to_user,
     accessibleToProject: q.accessible_to_project,
+    projectScope: q.project_scope,
+    description: q.description,
+    ...recordListFilter(q, SAMPLE_NULLABLE),
   };
 }
 

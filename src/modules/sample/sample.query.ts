@@ -26,11 +26,15 @@ export interface SampleFilter extends OwnedRecordFilter {
   sampleType?: string;
   /** associated with this dataset (which the caller must be able to read) */
   datasetMfid?: string;
+  description?: string;
+  /** with a project: assigned to it (default), shared with it by a grant, or both */
+  projectScope?: 'assigned' | 'shared' | 'all';
 }
 
 const EXACT: ExactColumn<SampleFilter>[] = [
   ['sampleName', 'sample_name'],
   ['sampleType', 'sample_type'],
+  ['description', 'description'],
 ];
 
 /** A page of sample rows. */
@@ -49,7 +53,25 @@ export class SampleQuery extends OwnedRecordQuery<SampleFilter> {
   async compile(ctx: RequestContext, f: SampleFilter, ordered = false): Promise<Sql> {
     const parts: (Sql | null)[] = this.exact(f, EXACT);
     if (f.projectId !== undefined || f.projectMfid !== undefined) {
-      parts.push(sql('s.project_mfid = ?', (await this.findProject(ctx, f)) ?? ''));
+      const project = (await this.findProject(ctx, f)) ?? '';
+      const assigned = sql('s.project_mfid = ?', project);
+      const shared = sql(
+        `s.project_mfid is distinct from ? and exists (select 1 from access_grant g
+         where g.resource_id = s.unique_id and g.principal_type = 'project' and g.principal_id = ?)`,
+        project,
+        project,
+      );
+      const scope = f.projectScope ?? 'assigned';
+      parts.push(
+        scope === 'assigned'
+          ? assigned
+          : scope === 'shared'
+            ? shared
+            : {
+                sql: `((${assigned.sql}) or (${shared.sql}))`,
+                params: [...assigned.params, ...shared.params],
+              },
+      );
     }
     parts.push(...(await this.shared(ctx, f, f.datasetMfid, ordered)));
     return and(...parts);
