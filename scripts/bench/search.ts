@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     const owner = await app.services.user.create(app.orm.em.fork(), { username: 'bench-owner' });
     const admin = await app.services.user.create(app.orm.em.fork(), {
       username: 'bench-admin',
-      isPlatformAdmin: true,
+      platformRole: 'admin',
     });
     const adminCtx = await app.contexts.forUser(admin.uniqueId, 'bench');
     const project = await app.services.project.create(adminCtx, {

@@ -88,7 +88,7 @@ async function main(): Promise<void> {
     const { secret } = await app.services.user.issueKey(app.orm.em.fork(), owner);
     const admin = await app.services.user.create(app.orm.em.fork(), {
       username: 'bench-admin',
-      isPlatformAdmin: true,
+      platformRole: 'admin',
     });
     const adminCtx = await app.contexts.forUser(admin.uniqueId, 'bench');
     const bulk = await app.services.project.create(adminCtx, {

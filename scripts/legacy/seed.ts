@@ -36,7 +36,7 @@ async function main(): Promise<void> {
         firstName: 'Client',
         lastName: 'Tester',
       }));
-    const admin = await em.findOne(User, { isPlatformAdmin: true }, { orderBy: { id: 'asc' } });
+    const admin = await em.findOne(User, { platformRole: 'admin' }, { orderBy: { id: 'asc' } });
     if (!admin) throw new Error('no platform administrator: start the service once first');
     const contexts = createContexts(orm, services, config, log);
     const asAdmin = await contexts.forUser(admin.uniqueId, 'seed');

@@ -45,7 +45,8 @@ const userRow = (u: User) => ({
   unique_id: u.uniqueId,
   username: u.username ?? null,
   email: u.email ?? null,
-  admin: u.isPlatformAdmin,
+  admin: u.platformRole === 'admin',
+  platform_role: u.platformRole,
   service_account: u.isServiceAccount,
   disabled: Boolean(u.disabledAt),
   created: u.creationTime,
@@ -63,7 +64,7 @@ export const userCommands: Record<string, (a: AdminArgs) => Promise<void>> = {
           email: a.values.email ?? null,
           firstName: a.values.first ?? null,
           lastName: a.values.last ?? null,
-          isPlatformAdmin: a.values.admin,
+          platformRole: a.values.admin ? 'admin' : undefined,
           isServiceAccount: a.values['service-account'],
         });
         const secret = a.values['no-key']

@@ -2,6 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { RequestContext, type Caller, type CallerKey, type ContextSetup, type ContextTypes } from './context';
 import { unauthenticated } from './errors';
 import { bearerToken } from './auth/api-keys';
+import { withPrivilegeMode, type PrivilegeMode } from './auth/privilege';
 
 /** Where the factory finds callers; the application's user service is one. */
 export interface CallerSource {
@@ -27,12 +28,15 @@ export class ContextFactory {
 
   /**
    * A context for one request. A malformed, unknown, revoked or expired key is always 401; a
-   * missing key is 401 unless `anonymous` is allowed (GraphQL introspection only).
+   * missing key is 401 unless `anonymous` is allowed (GraphQL introspection only). The caller
+   * acts under `privilegeMode` (parsed from the `Crucible-Privilege-Mode` header by
+   * `parsePrivilegeMode`): `elevated` from a caller who may not elevate is 403.
    */
   async forRequest(
     requestId: string,
     authorization: string | undefined,
     anonymous = false,
+    privilegeMode: PrivilegeMode | null = null,
   ): Promise<RequestContext> {
     const em = this.orm.em.fork();
     let caller = null;
@@ -42,6 +46,7 @@ export class ContextFactory {
       if (!token) throw unauthenticated('The Authorization header must be "Bearer <api key>"');
       caller = await this.callers.authenticate(em, token);
       if (!caller) throw unauthenticated('The API key is invalid, expired or revoked');
+      caller = withPrivilegeMode(caller, privilegeMode);
     } else if (!anonymous) {
       throw unauthenticated('An API key is required: send "Authorization: Bearer <api key>"');
     }

@@ -2,6 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { unauthenticated } from './errors';
+import {
+  canElevate,
+  effectiveMode,
+  effectiveRole,
+  type PlatformRole,
+  type PrivilegeMode,
+} from './auth/privilege';
 
 /**
  * The application's own types inside a request context: its user entity, its DataLoaders, its
@@ -35,6 +42,11 @@ export interface Caller {
   token: string;
   /** the caller's access scope, when authentication loaded it in the same statement */
   scope?: ContextTypes['scope'];
+  /**
+   * The privilege mode the caller asked for on this request (null: none asked, an
+   * administrator acts as one); set by `withPrivilegeMode` (core/auth/privilege.ts).
+   */
+  privilegeMode?: PrivilegeMode | null;
 }
 
 /** What every request context of a process shares, handed to core by the application. */
@@ -103,7 +115,9 @@ export class RequestContext {
     user: ContextTypes['user'],
     preloaded: { scope?: ContextTypes['scope']; grants?: ContextTypes['grants'] } = {},
   ): RequestContext {
-    const caller: Caller = { user, apiKey: this.caller.apiKey, token: '' };
+    // the caller seen as themself keeps the mode of this request; anyone else acts with their role
+    const privilegeMode = user.uniqueId === this.currentCaller?.user.uniqueId ? this.requestedMode : null;
+    const caller: Caller = { user, apiKey: this.caller.apiKey, token: '', privilegeMode };
     const context = new RequestContext(this.requestId, this.em, caller, this.setup, preloaded.grants);
     if (preloaded.scope) context.cache.scope = Promise.resolve(preloaded.scope);
     context.wireVersion = this.wireVersion;
@@ -137,8 +151,34 @@ export class RequestContext {
     return this.caller.user.uniqueId;
   }
 
+  /** The privilege mode the caller asked for on this request (null: none). */
+  get requestedMode(): PrivilegeMode | null {
+    return this.currentCaller?.privilegeMode ?? null;
+  }
+
+  /**
+   * The platform role the caller acts with on this request: their stored role, except that an
+   * administrator in `normal` mode acts as an ordinary member (`contributor`). Every policy and
+   * visibility condition reads this (through `isPlatformAdmin` and the access scope), never the
+   * stored role. `none` for anonymous contexts.
+   */
+  get platformRole(): PlatformRole {
+    if (!this.currentCaller) return 'none';
+    return effectiveRole(this.currentCaller.user.platformRole, this.requestedMode);
+  }
+
+  /** The mode the caller is in: `elevated` only for an administrator who did not ask for `normal`. */
+  get privilegeMode(): PrivilegeMode {
+    return effectiveMode(this.currentCaller?.user.platformRole ?? 'none', this.requestedMode);
+  }
+
+  /** Whether the caller may act elevated (their stored role is `admin`), whatever this request's mode. */
+  get canElevate(): boolean {
+    return !!this.currentCaller && canElevate(this.currentCaller.user.platformRole);
+  }
+
   get isPlatformAdmin(): boolean {
-    return this.currentCaller?.user.isPlatformAdmin === true;
+    return this.platformRole === 'admin';
   }
 
   /** The caller's access scope, computed on first use and shared for the rest of the request. */

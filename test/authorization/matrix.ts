@@ -83,13 +83,20 @@ function keyOf(m: Matrix, role: Role): string | null {
   return role === 'anonymous' ? null : m.cast.users[role].key;
 }
 
+/** The headers of a role's calls: its key, and the normal privilege mode for `normalAdmin`. */
+function callerHeaders(m: Matrix, role: Role): Record<string, string> {
+  const key = keyOf(m, role);
+  return {
+    ...(key ? { authorization: `Bearer ${key}` } : {}),
+    ...(role === 'normalAdmin' ? { 'crucible-privilege-mode': 'normal' } : {}),
+  };
+}
+
 async function callRest(m: Matrix, row: Row, role: Role, w: World, fresh: Fresh): Promise<Answer> {
   const call = row.rest!(w, fresh);
   const url = new URL(`${m.t.url}${row.root ? '' : '/api/v2'}${call.path}`);
   for (const [k, v] of Object.entries(call.query ?? {})) url.searchParams.append(k, v);
-  const headers: Record<string, string> = { ...(call.headers ?? {}) };
-  const key = keyOf(m, role);
-  if (key) headers.authorization = `Bearer ${key}`;
+  const headers: Record<string, string> = { ...(call.headers ?? {}), ...callerHeaders(m, role) };
   if (call.body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(url, {
     method: row.op.split(' ')[0],
@@ -115,9 +122,7 @@ const CODES: Record<string, Outcome> = { UNAUTHENTICATED: 401, FORBIDDEN: 403, N
 async function callGraphql(m: Matrix, row: Row, role: Role, w: World, fresh: Fresh): Promise<Answer> {
   const { doc, vars, upload } = row.graphql!;
   const variables = vars?.(w, fresh) ?? {};
-  const headers: Record<string, string> = {};
-  const key = keyOf(m, role);
-  if (key) headers.authorization = `Bearer ${key}`;
+  const headers: Record<string, string> = callerHeaders(m, role);
   let body: string | FormData;
   if (upload) {
     const form = new FormData();

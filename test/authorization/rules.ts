@@ -3,7 +3,9 @@ import { rank, type Permission } from '../../src/modules/permission/permission';
 /**
  * The callers of the authorization matrix. Each holds one relationship to the records of the
  * matrix world (see `levelOf`): nothing, a direct grant of one level, ownership, membership
- * of the record's project, or platform administration.
+ * of the record's project, or platform administration. `normalAdmin` is a platform
+ * administrator who sends `Crucible-Privilege-Mode: normal` and holds the member's relationships:
+ * in normal mode they must get exactly the member's answers (docs/access-control.md).
  */
 export const ROLES = [
   'anonymous',
@@ -15,6 +17,7 @@ export const ROLES = [
   'owner',
   'member',
   'platformAdmin',
+  'normalAdmin',
 ] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -72,7 +75,7 @@ const GRANTED: Partial<Record<Role, Permission>> = {
 export function levelOf(role: Role, on: Subject, visibility: Visibility): Permission | null {
   if (role === 'platformAdmin' || role === 'owner') return 'owner';
   let level: Permission | null = GRANTED[role] ?? null;
-  if (role === 'member' && on !== 'instrument') level = 'contributor';
+  if ((role === 'member' || role === 'normalAdmin') && on !== 'instrument') level = 'contributor';
   const everyone = on === 'project' || on === 'instrument' || visibility === 'public';
   if (everyone && rank(level) < rank('viewer')) level = 'viewer';
   return level;
@@ -95,7 +98,7 @@ export function expected(rule: Rule, role: Role, visibility: Visibility): Outcom
     case 'holder':
       return role === 'owner' || role === 'platformAdmin' ? 'allowed' : 404;
     case 'insider':
-      return ['owner', 'member', 'admin', 'platformAdmin'].includes(role) ? 'allowed' : 403;
+      return ['owner', 'member', 'normalAdmin', 'admin', 'platformAdmin'].includes(role) ? 'allowed' : 403;
     case 'level': {
       const level = levelOf(role, rule.on, visibility);
       if (!level) return 404;

@@ -162,6 +162,10 @@ export const TABLE: Row[] = [
   R('GET /users/:id', ANY, (w) => `/users/${w.heir.id}`),
   R('PATCH /users/:id', PLATFORM_ADMIN, (w) => body(`/users/${w.heir.id}`, { first_name: 'Heir' })),
   R('GET /users/:id/apikey/verify', SELF, (w) => `/users/${w.owner.id}/apikey/verify`),
+  R('PATCH /users/:id/platform_role', PLATFORM_ADMIN, (w) =>
+    body(`/users/${w.heir.id}/platform_role`, { platform_role: 'contributor' }),
+  ),
+  R('DELETE /users/:id/apikey', PLATFORM_ADMIN, (w) => `/users/${w.serviceAccount}/apikey`),
   R('GET /users/:id/projects', SELF, (w) => `/users/${w.owner.id}/projects`),
   R('GET /users/:id/datasets', PLATFORM_ADMIN, (w) => `/users/${w.heir.id}/datasets`),
   R('GET /users/:id/datasets/:dsid', PLATFORM_ADMIN, (w) => `/users/${w.heir.id}/datasets/${w.dataset}`),
@@ -180,6 +184,11 @@ export const TABLE: Row[] = [
     },
   ),
   R('POST /service_accounts', PLATFORM_ADMIN, () => body('/service_accounts', { username: unique('svc') })),
+  R('GET /service_accounts', PLATFORM_ADMIN, () => ({ path: '/service_accounts', query: { q: 'svc' } })),
+  R('GET /service_accounts/:id', PLATFORM_ADMIN, (w) => `/service_accounts/${w.serviceAccount}`),
+  R('PATCH /service_accounts/:id', PLATFORM_ADMIN, (w) =>
+    body(`/service_accounts/${w.serviceAccount}`, { platform_role: 'contributor' }),
+  ),
   R(
     'POST /service_accounts/:id/rotate_key',
     PLATFORM_ADMIN,

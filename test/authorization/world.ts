@@ -39,13 +39,15 @@ async function ok<T = any>(reply: Promise<{ status: number; body: T }>): Promise
 export async function buildCast(t: TestApp): Promise<Cast> {
   const users = {} as Cast['users'];
   for (const role of ROLES) {
-    if (role !== 'anonymous') users[role] = await makeUser(t.app, { admin: role === 'platformAdmin' });
+    if (role !== 'anonymous')
+      users[role] = await makeUser(t.app, { admin: role === 'platformAdmin' || role === 'normalAdmin' });
   }
   const heir = await makeUser(t.app);
   const admin = users.platformAdmin;
   const project = await makeProject(t.app, users.owner.user, unique('matrix'));
   const target = await makeProject(t.app, admin.user, unique('matrix-target'));
   await addMember(t.app, project, users.member.user, 'contributor');
+  await addMember(t.app, project, users.normalAdmin.user, 'contributor');
   for (const role of ROLES) {
     if (role !== 'anonymous' && role !== 'platformAdmin')
       await addMember(t.app, target, users[role].user, 'contributor');

@@ -28,6 +28,13 @@ describe('authentication', () => {
     expect(typeof ready.body.version).toBe('string');
     expect(ready.body.schema_revision).toMatch(/^Migration\d{14}/);
     expect(ready.body.deployment).toHaveProperty('git_commit');
+    // the 3.2 client's nested form
+    expect(Object.keys(ready.body.build).sort()).toEqual(['api_version', 'branch', 'git_commit']);
+    expect(ready.body.build).toMatchObject({
+      api_version: ready.body.version,
+      git_commit: ready.body.deployment.git_commit,
+    });
+    expect(ready.body.database.schema_revisions).toEqual([ready.body.schema_revision]);
   });
 
   test('REST: no key, malformed header, unknown key -> 401 with a detail', async () => {

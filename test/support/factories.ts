@@ -7,6 +7,7 @@ import { ProjectMember } from '../../src/modules/project/project-member.entity';
 import { AccessGrant } from '../../src/modules/access/access-grant.entity';
 import { type ResourceType } from '../../src/modules/permission/permission';
 import { newMfid } from '../../src/core/ids';
+import type { PlatformRole } from '../../src/core/auth/privilege';
 
 export const unique = (prefix: string): string => `${prefix}-${randomBytes(4).toString('hex')}`;
 
@@ -18,7 +19,14 @@ export interface TestUser {
 /** A user with a fresh API key. */
 export async function makeUser(
   app: App,
-  opts: { admin?: boolean; serviceAccount?: boolean; orcid?: string; username?: string; email?: string } = {},
+  opts: {
+    admin?: boolean;
+    role?: PlatformRole;
+    serviceAccount?: boolean;
+    orcid?: string;
+    username?: string;
+    email?: string;
+  } = {},
 ): Promise<TestUser> {
   const em = app.orm.em.fork();
   const username = opts.username ?? unique('user');
@@ -28,7 +36,7 @@ export async function makeUser(
     email: opts.email ?? `${username}@example.org`,
     firstName: 'Test',
     lastName: username,
-    isPlatformAdmin: opts.admin ?? false,
+    platformRole: opts.role ?? (opts.admin ? 'admin' : 'contributor'),
     isServiceAccount: opts.serviceAccount ?? false,
   });
   const { secret } = await app.services.user.issueKey(em, user);

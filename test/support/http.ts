@@ -54,8 +54,9 @@ export async function gql<T = any>(
   key: string | null,
   query: string,
   variables: Record<string, unknown> = {},
+  extraHeaders: Record<string, string> = {},
 ): Promise<GqlReply<T>> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...extraHeaders };
   if (key) headers.authorization = `Bearer ${key}`;
   const res = await fetch(`${base}/graphql`, {
     method: 'POST',

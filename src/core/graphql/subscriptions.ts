@@ -16,6 +16,7 @@ import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Config } from '../config';
 import type { ContextFactory } from '../context-factory';
+import { parsePrivilegeMode, PRIVILEGE_HEADER, type PrivilegeMode } from '../auth/privilege';
 import type { RequestContext } from '../context';
 import type { Logger } from '../logger';
 import { checkLimits, listEstimator } from './limits';
@@ -47,6 +48,8 @@ function coded(err: unknown, code: string): GraphQLError {
 /** A socket's caller, once `connection_init` carried a valid key. */
 interface Connected {
   authorization: string;
+  /** the privilege mode asked for in `connection_init` (`Crucible-Privilege-Mode`), kept for every subscription */
+  mode: PrivilegeMode | null;
   keyId: string;
   /** the ids of its open subscriptions */
   ids: Set<string>;
@@ -112,8 +115,14 @@ export function serveSubscriptions(opts: {
         const authorization = ctx.connectionParams?.authorization;
         if (typeof authorization !== 'string') return false;
         let rc: RequestContext;
+        let mode: PrivilegeMode | null;
         try {
-          rc = await contexts.forRequest(randomUUID(), authorization);
+          const asked: unknown =
+            ctx.connectionParams?.[PRIVILEGE_HEADER] ??
+            ctx.connectionParams?.[PRIVILEGE_HEADER.toLowerCase()];
+          if (asked !== undefined && typeof asked !== 'string') return false;
+          mode = parsePrivilegeMode(asked);
+          rc = await contexts.forRequest(randomUUID(), authorization, false, mode);
         } catch {
           return false;
         }
@@ -127,7 +136,7 @@ export function serveSubscriptions(opts: {
           return false;
         }
         sockets.set(keyId, n + 1);
-        connected.set(ctx, { authorization, keyId, ids: new Set() });
+        connected.set(ctx, { authorization, mode, keyId, ids: new Set() });
         return true;
       },
       onSubscribe: async (ctx, id, payload) => {
@@ -190,7 +199,7 @@ export function serveSubscriptions(opts: {
         let rc: RequestContext;
         try {
           // the key again, per subscription: revoked since the socket opened is refused here
-          rc = await contexts.forRequest(randomUUID(), who.authorization);
+          rc = await contexts.forRequest(randomUUID(), who.authorization, false, who.mode);
         } catch (err) {
           release(ctx, id);
           return errorsOf(err);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { logScope, type Logger } from '../logger';
 import type { ContextFactory } from '../context-factory';
+import { parsePrivilegeMode, PRIVILEGE_HEADER } from '../auth/privilege';
 
 const SAFE_ID = /^[\w.:-]{1,128}$/;
 
@@ -54,8 +55,15 @@ export const wireVersion: RequestHandler = (req, _res, next) => {
 /** Authenticates REST requests: every route behind it needs a valid API key. */
 export function authenticate(contexts: ContextFactory): RequestHandler {
   return (req, _res, next) => {
-    contexts
-      .forRequest(req.requestId, req.get('authorization'))
+    Promise.resolve()
+      .then(() =>
+        contexts.forRequest(
+          req.requestId,
+          req.get('authorization'),
+          false,
+          parsePrivilegeMode(req.get(PRIVILEGE_HEADER)),
+        ),
+      )
       .then((ctx) => {
         req.ctx = ctx;
         logScope.run({ requestId: req.requestId }, next);

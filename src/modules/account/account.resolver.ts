@@ -1,6 +1,7 @@
 import { Ctx, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
 import { Viewer } from './account.types';
+import { accountCapabilities } from '../permission/platform';
 
 @Resolver(() => Viewer)
 export class AccountResolver {
@@ -10,7 +11,11 @@ export class AccountResolver {
     return {
       user: w.user,
       orcid: w.user.uniqueId,
-      isPlatformAdmin: w.user.isPlatformAdmin,
+      isPlatformAdmin: ctx.isPlatformAdmin,
+      platformRole: w.user.platformRole,
+      effectivePrivilegeMode: ctx.privilegeMode,
+      canElevate: ctx.canElevate,
+      capabilities: accountCapabilities(ctx),
       accessGroupIds: w.accessGroups,
       apiKey: {
         uniqueId: w.apiKey.uniqueId,

@@ -1,6 +1,7 @@
 import { defineRoute, type Route } from '../../core/rest/route';
 import { NullableString, Type } from '../../core/rest/schema';
 import { KEY_STATUS, parseUserPatch, toLegacyUser, USER, userPatchBody } from '../user/user.legacy';
+import { ACCOUNT_CAPABILITIES, AUTHORIZATION, toLegacyProfile } from './account.legacy';
 
 const tag = 'account';
 
@@ -34,7 +35,7 @@ export const accountRoutes: Route[] = [
       return {
         user_unique_id: whoami.user.uniqueId,
         access_group_ids: whoami.accessGroups,
-        is_platform_admin: whoami.user.isPlatformAdmin,
+        is_platform_admin: ctx.isPlatformAdmin,
         user_info: toLegacyUser(ctx, whoami.user),
         api_key: {
           unique_id: key.uniqueId,
@@ -52,8 +53,17 @@ export const accountRoutes: Route[] = [
     },
   ),
   defineRoute(
-    { method: 'get', path: '/account/profile', tag, summary: "The caller's user record", response: USER },
-    (ctx) => Promise.resolve(toLegacyUser(ctx, ctx.caller.user)),
+    {
+      method: 'get',
+      path: '/account/profile',
+      tag,
+      summary: "The caller's user record, platform role, privilege mode and what the account may create",
+      response: Type.Object(
+        { ...USER.properties, authorization: AUTHORIZATION, capabilities: ACCOUNT_CAPABILITIES },
+        { title: 'AccountProfile' },
+      ),
+    },
+    (ctx) => Promise.resolve(toLegacyProfile(ctx)),
   ),
   defineRoute(
     {

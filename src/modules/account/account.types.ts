@@ -22,6 +22,26 @@ export class ApiKeyInfo {
   expiresAt!: Date | null;
 }
 
+@ObjectType('AccountCapabilities', {
+  description: 'What the caller may create, from the platform role they act with.',
+})
+export class AccountCapabilitiesInfo {
+  @Field({ description: 'Administer service accounts.' })
+  canManageServiceAccounts!: boolean;
+  @Field({ description: 'Administer users (platform roles, keys).' })
+  canManageUsers!: boolean;
+  @Field({ description: 'Create projects.' })
+  canCreateProject!: boolean;
+  @Field({ description: 'Register instruments.' })
+  canRegisterInstrument!: boolean;
+  @Field({ description: 'Create samples.' })
+  canCreateSample!: boolean;
+  @Field({ description: 'Create datasets.' })
+  canCreateDataset!: boolean;
+  @Field({ description: 'Create records owned by another user.' })
+  canCreateForOthers!: boolean;
+}
+
 @ObjectType({ description: 'Who you are: the full authentication context of the current API key.' })
 export class Viewer {
   @Field(() => User, { description: 'Your user record.' })
@@ -30,8 +50,26 @@ export class Viewer {
   @Field({ description: 'Your canonical id: the ORCID, or the MFID of a service account.' })
   orcid!: string;
 
-  @Field({ description: 'Whether you are a platform administrator.' })
+  @Field({
+    description:
+      'Whether you act as a platform administrator on this request (false in normal privilege mode).',
+  })
   isPlatformAdmin!: boolean;
+
+  @Field(() => String, { description: 'Your stored platform role: none, contributor or admin.' })
+  platformRole!: string;
+
+  @Field(() => String, {
+    description:
+      'The privilege mode of this request (header Crucible-Privilege-Mode): elevated when you act as a platform administrator, else normal.',
+  })
+  effectivePrivilegeMode!: string;
+
+  @Field({ description: 'Whether you may act elevated (your platform role is admin).' })
+  canElevate!: boolean;
+
+  @Field(() => AccountCapabilitiesInfo, { description: 'What you may create on this request.' })
+  capabilities!: AccountCapabilitiesInfo;
 
   @Field(() => [String], {
     description: 'Legacy access-group names: your id and the slugs of your projects.',

@@ -12,8 +12,22 @@ const READINESS = Type.Object(
       status: Type.String(),
       latency_ms: Type.Union([Type.Number(), Type.Null()]),
       schema_revision: NullableString(),
+      schema_revisions: Type.Array(Type.String(), {
+        description:
+          'the applied schema heads (one: the migrations are a single chain); empty when unreachable',
+      }),
       error: Type.Optional(Type.String()),
     }),
+    build: Type.Object(
+      {
+        api_version: Type.String(),
+        git_commit: NullableString(),
+        branch: NullableString({
+          description: 'the checked-out branch, when the service runs from a checkout',
+        }),
+      },
+      { description: 'what the 3.2 client shows in `crucible status`' },
+    ),
     version: Type.String(),
     schema_revision: NullableString(),
     deployment: Type.Object({

@@ -12,11 +12,13 @@ export interface Readiness {
     status: 'ok' | 'error';
     latency_ms: number | null;
     schema_revision: string | null;
+    schema_revisions: string[];
     error?: string;
   };
   version: string;
   schema_revision: string | null;
   deployment: { git_commit: string | null; role: string; started_at: string };
+  build: { api_version: string; git_commit: string | null; branch: string | null };
 }
 
 /** The version in package.json (also the OpenAPI document's `info.version`). */
@@ -39,8 +41,26 @@ export function packageVersion(): string {
 }
 
 /** Reads the version from package.json and the commit from the environment or the checkout. */
-export function provenance(config: Config): { version: string; commit: string | null } {
-  return { version: packageVersion(), commit: config.gitCommit ?? gitHead(process.cwd()) };
+export function provenance(config: Config): {
+  version: string;
+  commit: string | null;
+  branch: string | null;
+} {
+  return {
+    version: packageVersion(),
+    commit: config.gitCommit ?? gitHead(process.cwd()),
+    branch: gitBranch(process.cwd()),
+  };
+}
+
+/** The branch of the checkout the process runs from (null: detached, or no checkout). */
+function gitBranch(dir: string): string | null {
+  try {
+    const head = fs.readFileSync(path.join(dir, '.git', 'HEAD'), 'utf8').trim();
+    return head.startsWith('ref: refs/heads/') ? head.slice('ref: refs/heads/'.length) : null;
+  } catch {
+    return null;
+  }
 }
 
 function gitHead(dir: string): string | null {
@@ -60,7 +80,7 @@ function gitHead(dir: string): string | null {
 
 /** Liveness and readiness, without authentication. */
 export class HealthService {
-  private readonly meta: { version: string; commit: string | null };
+  private readonly meta: { version: string; commit: string | null; branch: string | null };
   private readonly startedAt = new Date().toISOString();
 
   constructor(
@@ -96,11 +116,13 @@ export class HealthService {
         status: dbOk ? 'ok' : 'error',
         latency_ms: latency,
         schema_revision: revision,
+        schema_revisions: revision ? [revision] : [],
         ...(error ? { error: 'unreachable' } : {}),
       },
       version: this.meta.version,
       schema_revision: revision,
       deployment: { git_commit: this.meta.commit, role: this.config.role, started_at: this.startedAt },
+      build: { api_version: this.meta.version, git_commit: this.meta.commit, branch: this.meta.branch },
     };
   }
 }

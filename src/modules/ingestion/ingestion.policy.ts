@@ -23,8 +23,7 @@ export class IngestionPolicy {
   }
 
   assertMayReport(ctx: RequestContext): void {
-    const user = ctx.caller.user;
-    if (user.isPlatformAdmin || user.isServiceAccount) return;
+    if (ctx.isPlatformAdmin || ctx.caller.user.isServiceAccount) return;
     throw forbidden(
       'Only platform admins and service accounts (ingestion workers) may update ingestion requests',
     );

@@ -13,7 +13,7 @@ export type InstrumentCapabilities = DirectoryCapabilities;
  */
 export class InstrumentPolicy extends DirectoryRecordPolicy<Instrument> {
   constructor(access: AccessService) {
-    super(access, 'Only platform administrators may register instruments');
+    super(access, 'Only platform administrators may register instruments', 'instrument');
   }
 
   subject(instrument: Instrument): AccessSubject {

@@ -5,6 +5,7 @@ import type { RequestContext } from '../../core/context';
 import { and, inList, or, sql, type Sql } from '../../core/db/sql';
 import { higher, rank, type GrantablePermission, type Permission } from './permission';
 import type { ResourceType } from './permission';
+import type { PlatformRole } from '../../core/auth/privilege';
 
 /** Records granted to a caller are listed by MFID in visibility conditions up to this many (else probed per row). */
 export const GRANTED_ID_LIST = 1000;
@@ -41,11 +42,20 @@ export function scopeRowsSql(users: string): string {
          join access_group g on g.id = m.group_id where m.user_id ${users}`;
 }
 
-/** An empty scope of `user`, filled by `addScopeRow`. */
-export function emptyScope(user: { uniqueId: string; isPlatformAdmin: boolean }): AccessScope {
+/** Whose scope is loaded: their id and the platform role they act with. */
+export interface ScopeUser {
+  uniqueId: string;
+  platformRole: PlatformRole;
+}
+
+/**
+ * An empty scope of `user`, filled by `addScopeRow`. `isPlatformAdmin` is the role `user` acts
+ * with: a request's caller passes the effective role of their privilege mode (`ctx.platformRole`).
+ */
+export function emptyScope(user: ScopeUser): AccessScope {
   return {
     userId: user.uniqueId,
-    isPlatformAdmin: user.isPlatformAdmin,
+    isPlatformAdmin: user.platformRole === 'admin',
     projectRoles: new Map(),
     memberRoles: new Map(),
     groups: [],
@@ -115,17 +125,14 @@ export class AccessService {
    * they lead) and the named access groups they belong to.
    */
   async loadScope(ctx: RequestContext): Promise<AccessScope> {
-    const user = ctx.caller.user;
+    const user: ScopeUser = { uniqueId: ctx.userId, platformRole: ctx.platformRole };
     const scope = (await this.loadScopes(ctx.em, [user])).get(user.uniqueId);
     if (!scope) throw new Error(`no access scope loaded for ${user.uniqueId}`); // loadScopes makes one per user
     return scope;
   }
 
   /** The scopes of many users in one statement (previews ask about every affected user). */
-  async loadScopes(
-    em: EntityManager,
-    users: readonly { uniqueId: string; isPlatformAdmin: boolean }[],
-  ): Promise<Map<string, AccessScope>> {
+  async loadScopes(em: EntityManager, users: readonly ScopeUser[]): Promise<Map<string, AccessScope>> {
     const scopes = new Map<string, AccessScope>();
     for (const user of users) scopes.set(user.uniqueId, emptyScope(user));
     if (users.length === 0) return scopes;

@@ -2,6 +2,7 @@ import type { RequestContext } from '../../core/context';
 import { forbidden } from '../../core/errors';
 import type { AccessService, AccessSubject } from './access.service';
 import { allows, refusal, type Action, type Permission } from './permission';
+import { roleCreates } from './platform';
 
 /** What every directory record's capabilities say (spec §3: what the caller may do next). */
 export interface DirectoryCapabilities {
@@ -22,6 +23,8 @@ export abstract class DirectoryRecordPolicy<T> {
     protected readonly access: AccessService,
     /** the refusal of `assertCanCreate` to callers who are not platform administrators */
     private readonly createRefusal: string,
+    /** what the platform roles say about creating one (permission/platform.ts) */
+    private readonly kind: 'project' | 'instrument',
   ) {}
 
   abstract subject(record: T): AccessSubject;
@@ -45,7 +48,7 @@ export abstract class DirectoryRecordPolicy<T> {
   }
 
   assertCanCreate(ctx: RequestContext): void {
-    if (!ctx.isPlatformAdmin) throw forbidden(this.createRefusal);
+    if (!roleCreates(ctx.platformRole, this.kind)) throw forbidden(this.createRefusal);
   }
 
   /** The shared capabilities of a record on which the caller holds `p`. */

@@ -4,6 +4,7 @@ import { inList, type Sql } from '../../core/db/sql';
 import type { AccessService, AccessSubject } from '../permission/access.service';
 import { DirectoryRecordPolicy, type DirectoryCapabilities } from '../permission/directory-record.policy';
 import { allows } from '../permission/permission';
+import { assertRoleCreates } from '../permission/platform';
 import type { Project } from './project.entity';
 import type { User } from '../user/user.entity';
 
@@ -19,7 +20,7 @@ export interface ProjectCapabilities extends DirectoryCapabilities {
  */
 export class ProjectPolicy extends DirectoryRecordPolicy<Project> {
   constructor(access: AccessService) {
-    super(access, 'Only platform administrators may create projects');
+    super(access, 'Only platform administrators may create projects', 'project');
   }
 
   /** Members hold their role on the project itself; the lead owns it. */
@@ -84,13 +85,17 @@ export class ProjectPolicy extends DirectoryRecordPolicy<Project> {
     owner: User,
     what: string,
   ): Promise<void> {
+    assertRoleCreates(ctx, what === 'samples' ? 'sample' : 'dataset');
     const projectPermission = project ? await this.permission(ctx, project) : null;
     if (project && !allows(projectPermission, 'contribute')) {
       throw forbidden(`You may not create ${what} in project ${project.projectId}`);
     }
     if (owner.uniqueId === ctx.userId) return;
-    const caller = ctx.caller.user;
-    if (caller.isPlatformAdmin || caller.isServiceAccount || (project && allows(projectPermission, 'manage')))
+    if (
+      ctx.isPlatformAdmin ||
+      ctx.caller.user.isServiceAccount ||
+      (project && allows(projectPermission, 'manage'))
+    )
       return;
     throw forbidden(
       `Only platform admins, service accounts and project admins may create ${what} for another owner`,

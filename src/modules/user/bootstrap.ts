@@ -29,12 +29,12 @@ export async function ensureBootstrapAdmin(
       const existing = await tx.findOne(ApiKey, { hash: hashApiKey(adminApiKey) });
       if (existing) return {};
       const admin =
-        (await tx.findOne(User, { isPlatformAdmin: true }, { orderBy: { id: 'asc' } })) ??
+        (await tx.findOne(User, { platformRole: 'admin' }, { orderBy: { id: 'asc' } })) ??
         (await createAdmin(tx, users));
       await users.issueKey(tx, admin, { secret: adminApiKey, label: 'ADMIN_API_KEY' });
       return { user: admin };
     }
-    if ((await tx.count(User, { isPlatformAdmin: true })) > 0) return {};
+    if ((await tx.count(User, { platformRole: 'admin' })) > 0) return {};
     const admin = await createAdmin(tx, users);
     const { secret } = await users.issueKey(tx, admin, { label: 'bootstrap' });
     return { secret, user: admin };
@@ -47,6 +47,6 @@ async function createAdmin(em: EntityManager, users: UserService): Promise<User>
     username: taken ? null : 'admin',
     firstName: 'Catalog',
     lastName: 'Administrator',
-    isPlatformAdmin: true,
+    platformRole: 'admin',
   });
 }

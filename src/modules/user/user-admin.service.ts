@@ -10,6 +10,7 @@ import { ApiKey } from './api-key.entity';
 import { User } from './user.entity';
 import type { IssuedKey, UserService } from './user.service';
 import type { UserPolicy } from './user.policy';
+import type { PlatformRole } from '../../core/auth/privilege';
 
 /**
  * Project memberships as user administration needs them (the project module's member service,
@@ -95,6 +96,13 @@ export class UserAdminService {
   /** A user by ORCID or MFID; 404 when there is none. */
   get(ctx: RequestContext, uniqueId: string): Promise<User> {
     return this.users.require(ctx.em, uniqueId);
+  }
+
+  /** A user by ORCID, MFID, username or email; 404 when there is none. */
+  async resolve(ctx: RequestContext, id: string): Promise<User> {
+    const user = await this.users.resolve(ctx.em, id);
+    if (!user) throw notFound('User', id);
+    return user;
   }
 
   async getByUsername(ctx: RequestContext, username: string): Promise<User> {
@@ -245,6 +253,109 @@ export class UserAdminService {
       await this.users.revokeKeys(em, user);
       return { ...(await this.users.issueKey(em, user, { label: 'service account (rotated)' })), user };
     });
+  }
+
+  /**
+   * Sets a user's platform role (platform administrators acting elevated). `serviceAccount`
+   * limits it to service accounts (`PATCH /service_accounts/{id}`: 404 for a person). The last
+   * administrator cannot be demoted (409): the administrators are locked first, so two demotions
+   * at once cannot both pass.
+   */
+  async setPlatformRole(
+    ctx: RequestContext,
+    uniqueId: string,
+    role: PlatformRole,
+    opts: { serviceAccount?: boolean } = {},
+  ): Promise<User> {
+    this.policy.assertPlatformAdmin(ctx, 'change platform roles');
+    const user = opts.serviceAccount
+      ? await this.serviceAccount(ctx, uniqueId)
+      : await this.resolve(ctx, uniqueId);
+    if (user.platformRole === role) return user;
+    await ctx.em.transactional(async (tx) => {
+      const admins = await rawQuery<{ unique_id: string }>(
+        tx,
+        `select unique_id from app_user where platform_role = 'admin' order by unique_id for update`,
+      );
+      const demoted = user.platformRole === 'admin' && role !== 'admin';
+      if (demoted && admins.every((a) => a.unique_id === user.uniqueId)) {
+        throw conflict('The last platform administrator keeps the admin role');
+      }
+      await rawQuery(
+        tx,
+        `update app_user set platform_role = ?, modification_time = now() where unique_id = ?`,
+        [role, user.uniqueId],
+      );
+    });
+    user.platformRole = role;
+    return user;
+  }
+
+  /** Revokes every key of a user (platform administrators); their next request is 401. */
+  async revokeApiKeys(ctx: RequestContext, uniqueId: string): Promise<number> {
+    this.policy.assertPlatformAdmin(ctx, "revoke users' API keys");
+    const user = await this.resolve(ctx, uniqueId);
+    return this.users.revokeKeys(ctx.em, user);
+  }
+
+  /** A service account by MFID or username (platform administrators); 404 for anything else. */
+  async serviceAccount(ctx: RequestContext, uniqueId: string): Promise<User> {
+    this.policy.assertPlatformAdmin(ctx, 'administer service accounts');
+    const user = await this.users.resolve(ctx.em, uniqueId);
+    if (!user?.isServiceAccount) throw notFound('Service account', uniqueId);
+    return user;
+  }
+
+  /**
+   * Service accounts, oldest first (platform administrators), `q` matching the username, names
+   * or MFID case-insensitively.
+   */
+  async listServiceAccounts(
+    ctx: RequestContext,
+    q: string | undefined,
+    page: { limit: number; offset: number },
+  ): Promise<{ items: User[]; total: number }> {
+    this.policy.assertPlatformAdmin(ctx, 'list service accounts');
+    const pattern = q ? `%${likeEscape(q.toLowerCase())}%` : null;
+    const where = and(
+      sql('is_service_account = true'),
+      pattern
+        ? sql(
+            `(lower(coalesce(username, '') || ' ' || coalesce(first_name, '') || ' ' || coalesce(last_name, '')) like ? escape '\\' or lower(unique_id) like ? escape '\\')`,
+            pattern,
+            pattern,
+          )
+        : null,
+    );
+    return offsetRows(ctx.em, User, { select: '*', from: 'app_user', where, order: 'id' }, page);
+  }
+
+  /** The status of each user's newest unrevoked key, in one statement (no key: not valid). */
+  async keyStatuses(em: EntityManager, users: readonly User[]): Promise<Map<string, KeyStatus>> {
+    const out = new Map<string, KeyStatus>(
+      users.map((u) => [u.uniqueId, { valid: false, createdAt: null, expiresAt: null }]),
+    );
+    if (users.length === 0) return out;
+    const rows = await rawQuery<{
+      user_id: string;
+      created_at: string | Date;
+      expires_at: string | Date | null;
+    }>(
+      em,
+      `select distinct on (user_id) user_id, created_at, expires_at from api_key
+       where user_id in (?) and revoked_at is null order by user_id, created_at desc`,
+      [users.map((u) => u.uniqueId)],
+    );
+    const now = Date.now();
+    for (const r of rows) {
+      const expiresAt = r.expires_at === null ? null : new Date(r.expires_at);
+      out.set(r.user_id, {
+        valid: !expiresAt || expiresAt.getTime() > now,
+        createdAt: new Date(r.created_at),
+        expiresAt,
+      });
+    }
+    return out;
   }
 
   // --- operator operations (the admin command line acts as the platform operator: no caller) ---

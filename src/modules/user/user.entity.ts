@@ -1,5 +1,6 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import { OptionalProps, PrimaryKeyProp, Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
+import { OptionalProps, PrimaryKeyProp, Entity, Enum, Index, PrimaryKey, Property } from '@mikro-orm/core';
+import { PLATFORM_ROLES, type PlatformRole } from '../../core/auth/privilege';
 
 /**
  * A person (keyed by ORCID) or a service account (keyed by MFID). `id` is the legacy integer id
@@ -26,7 +27,7 @@ import { OptionalProps, PrimaryKeyProp, Entity, Index, PrimaryKey, Property } fr
 export class User {
   [PrimaryKeyProp]?: 'uniqueId';
   [OptionalProps]?:
-    'id' | 'isServiceAccount' | 'isPlatformAdmin' | 'disabledAt' | 'creationTime' | 'modificationTime';
+    'id' | 'isServiceAccount' | 'platformRole' | 'disabledAt' | 'creationTime' | 'modificationTime';
 
   @Field(() => ID, { description: 'ORCID for people, MFID for service accounts.' })
   @PrimaryKey({ length: 32 })
@@ -54,8 +55,13 @@ export class User {
   @Property({ default: false })
   isServiceAccount: boolean = false;
 
-  @Property({ default: false })
-  isPlatformAdmin: boolean = false;
+  /**
+   * What the user may create and whether they may act as a platform administrator
+   * (docs/access-control.md, "Platform roles and privilege mode"). Policies never read it: they
+   * read the role the caller acts with on the request (`ctx.platformRole`, `ctx.isPlatformAdmin`).
+   */
+  @Enum({ items: () => PLATFORM_ROLES, default: 'contributor' })
+  platformRole: PlatformRole = 'contributor';
 
   /** Set while the account is disabled (admin command line): its keys authenticate nothing. */
   @Property({ type: 'timestamptz', nullable: true })

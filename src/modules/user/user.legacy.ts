@@ -1,3 +1,4 @@
+import { PLATFORM_ROLES } from '../../core/auth/privilege';
 import { echoed, NullableString, Type } from '../../core/rest/schema';
 import type { RequestContext } from '../../core/context';
 import type { User } from './user.entity';
@@ -27,7 +28,8 @@ export function toLegacyUser(ctx: RequestContext, user: User): Record<string, un
     id: user.id,
     orcid: user.uniqueId,
     is_service_account: user.isServiceAccount,
-    is_platform_admin: user.isPlatformAdmin,
+    is_platform_admin: user.platformRole === 'admin',
+    platform_role: user.platformRole,
     creation_time: user.creationTime.toISOString(),
     modification_time: user.modificationTime.toISOString(),
   };
@@ -69,6 +71,11 @@ export function parseUserPatch(body: Record<string, unknown>): UserPatch {
 }
 
 const nullable = NullableString();
+/** A platform role (docs/access-control.md, "Platform roles and privilege mode"). */
+export const PLATFORM_ROLE = Type.Union(
+  PLATFORM_ROLES.map((r) => Type.Literal(r)),
+  { title: 'PlatformRole' },
+);
 /** The fields of the public-safe user (email only for oneself and platform admins). */
 const PUBLIC_USER_FIELDS = {
   unique_id: Type.String({ description: 'ORCID' }),
@@ -91,11 +98,45 @@ export const USER = Type.Object(
     ...USER_FIELDS,
     id: Type.Optional(Type.Integer()),
     is_platform_admin: Type.Optional(Type.Boolean()),
+    platform_role: Type.Optional(PLATFORM_ROLE),
     creation_time: Type.Optional(Type.String({ format: 'date-time' })),
     modification_time: Type.Optional(Type.String({ format: 'date-time' })),
   },
   { title: 'User' },
 );
+
+/** A service account as administrators see it (the client's admin record). */
+export const SERVICE_ACCOUNT = Type.Object(
+  {
+    ...USER.properties,
+    platform_role: PLATFORM_ROLE,
+    api_key_status: Type.Object(
+      {
+        valid: Type.Boolean(),
+        created_at: NullableString({ format: 'date-time' }),
+        expires_at: NullableString({ format: 'date-time' }),
+      },
+      { description: 'the newest unrevoked key (valid false, dates null, when there is none)' },
+    ),
+  },
+  { title: 'ServiceAccountAdmin' },
+);
+
+export function toLegacyServiceAccount(
+  ctx: RequestContext,
+  user: User,
+  status: { valid: boolean; createdAt: Date | null; expiresAt: Date | null } | undefined,
+): Record<string, unknown> {
+  return {
+    ...toLegacyUser(ctx, user),
+    platform_role: user.platformRole,
+    api_key_status: {
+      valid: status?.valid ?? false,
+      created_at: status?.createdAt?.toISOString() ?? null,
+      expires_at: status?.expiresAt?.toISOString() ?? null,
+    },
+  };
+}
 
 /** Whether an API key is valid, and when it expires. */
 export const KEY_STATUS = Type.Object(

@@ -1,3 +1,4 @@
+import type { PlatformRole } from '../../core/auth/privilege';
 import { uniquely } from '../../core/db/unique';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../../core/db/raw';
@@ -24,7 +25,7 @@ export interface NewUser {
   firstName?: string | null;
   lastName?: string | null;
   isServiceAccount?: boolean;
-  isPlatformAdmin?: boolean;
+  platformRole?: PlatformRole;
 }
 
 export interface IssuedKey {
@@ -145,7 +146,7 @@ export class UserService {
       firstName: input.firstName ?? null,
       lastName: input.lastName ?? null,
       isServiceAccount: input.isServiceAccount ?? false,
-      isPlatformAdmin: input.isPlatformAdmin ?? false,
+      platformRole: input.platformRole ?? 'contributor',
     });
     await this.assertIdentifiersFree(em, user);
     // a unique_id issued to a record of another kind, or a concurrent create
