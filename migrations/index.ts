@@ -26,8 +26,9 @@ import { Migration20261124211500_dataset_tally_statement_trigger as M23 } from '
 import { Migration20261124212000_keyword_tally_statement_trigger as M24 } from './Migration20261124212000_keyword_tally_statement_trigger';
 import { Migration20261124213000_metadata_value_reach as M25 } from './Migration20261124213000_metadata_value_reach';
 import { Migration20261126090000_issued_mfid as M26 } from './Migration20261126090000_issued_mfid';
-import { Migration20261126123000_metadata_search_statistics as M27 } from './Migration20261126123000_metadata_search_statistics';
-import { Migration20261126131302_platform_role as M28 } from './Migration20261126131302_platform_role';
+import { Migration20261126121223_sessions as M27 } from './Migration20261126121223_sessions';
+import { Migration20261126123000_metadata_search_statistics as M28 } from './Migration20261126123000_metadata_search_statistics';
+import { Migration20261126131302_platform_role as M29 } from './Migration20261126131302_platform_role';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -58,6 +59,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124212000_keyword_tally_statement_trigger', class: M24 },
   { name: 'Migration20261124213000_metadata_value_reach', class: M25 },
   { name: 'Migration20261126090000_issued_mfid', class: M26 },
-  { name: 'Migration20261126123000_metadata_search_statistics', class: M27 },
-  { name: 'Migration20261126131302_platform_role', class: M28 },
+  { name: 'Migration20261126121223_sessions', class: M27 },
+  { name: 'Migration20261126123000_metadata_search_statistics', class: M28 },
+  { name: 'Migration20261126131302_platform_role', class: M29 },
 ];

@@ -31,6 +31,9 @@ import { graphqlGate, graphqlRequestErrors } from './core/graphql/gate';
 import { statusByMediaType } from './core/graphql/media-type';
 import { bearerChallenge } from './core/auth/challenge';
 import { explorerRouter } from './core/graphql/explorer';
+import { authRouter } from './modules/session/auth.rest';
+import { OidcService } from './modules/session/oidc.service';
+import { randomBytes } from 'node:crypto';
 import { webAppRouter } from './core/http/web-app';
 import { restErrorHandler } from './core/rest/errors';
 import { jsonBodies, noRoute, pathAndQueryGuard } from './core/rest/input';
@@ -93,6 +96,13 @@ export function createContexts(
       const access = emptyScope(caller.user);
       for (const row of caller.attached as ScopeRow[]) addScopeRow(access, row);
       return { user: caller.user, apiKey: caller.apiKey, token, scope: access };
+    },
+    async authenticateSession(em, secret) {
+      const caller = await services.session.authenticate(em, secret, scope);
+      if (!caller) return null;
+      const access = emptyScope(caller.user);
+      for (const row of caller.attached as ScopeRow[]) addScopeRow(access, row);
+      return { ...caller, scope: access };
     },
     get: (em, uniqueId) => services.user.get(em, uniqueId),
   };
@@ -251,6 +261,14 @@ export async function createApp(opts: AppOptions): Promise<App> {
   app.use(healthRoutes);
   app.use(API_MOUNTS, healthRoutes);
   app.use(explorerRouter());
+  const oidc = config.oidc ? new OidcService(config.oidc, config.publicBaseUrl, services.user) : undefined;
+  oidc?.useStateKey(
+    await services.setting.getOrCreate(orm.em.fork(), 'oidc_state_secret', () =>
+      randomBytes(32).toString('base64url'),
+    ),
+  );
+  const auth = authRouter({ orm, config, users: services.user, sessions: services.session, oidc });
+  app.use(auth);
   app.use(
     '/graphql',
     // the caller is known, and the document bounded, before anything is parsed
@@ -279,7 +297,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   // one router for both wire versions: `wireVersion` tells the encoders which one was called
   app.use(API_MOUNTS, api);
   app.use(webAppRouter());
-  app.use(noRoute(healthRoutes));
+  app.use(noRoute(healthRoutes, auth));
   app.use(restErrorHandler(log));
 
   let closed = false;

@@ -154,6 +154,27 @@ export const userCommands: Record<string, (a: AdminArgs) => Promise<void>> = {
 
   'disable-user': (a) => setDisabled(a, true),
   'enable-user': (a) => setDisabled(a, false),
+  'activate-user': (a) =>
+    withDatabase(async (orm) => {
+      const em = orm.em.fork();
+      const user = await findUser(orm, userArg(a));
+      await admin.activateUser(em, await em.findOneOrFail(User, { uniqueId: user.uniqueId }));
+      printResult(
+        `Activated ${user.uniqueId}: its sign-ins now open sessions.`,
+        { user: user.uniqueId, active: true },
+        a.json,
+      );
+    }),
+  'sign-out': (a) =>
+    withDatabase(async (orm) => {
+      const user = await findUser(orm, userArg(a));
+      const ended = await admin.endSessions(orm.em.fork(), user.uniqueId);
+      printResult(
+        `Ended ${ended} browser session(s) of ${user.uniqueId}.`,
+        { user: user.uniqueId, ended },
+        a.json,
+      );
+    }),
 
   'delete-user': (a) =>
     withDatabase(async (orm) => {

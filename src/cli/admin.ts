@@ -25,7 +25,11 @@ Users and keys (<user>: ORCID, MFID, username or email):
   revoke-keys <user>
       Revokes every active key of a user.
   disable-user <user> | enable-user <user>
-      A disabled user's keys authenticate nothing; their records stay.
+      A disabled user's keys authenticate nothing and their browser sessions end; their records stay.
+  activate-user <user>
+      Activates an account a first sign-in through the OpenID provider left pending.
+  sign-out <user>
+      Ends every browser session of a user (sign out everywhere); keys are untouched.
   delete-user <user> [--transfer-to <user>]
       Deletes a user, their keys, memberships and the grants made to them. Refused while they own
       projects, instruments, datasets or samples, unless --transfer-to names the new owner.

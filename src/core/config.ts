@@ -126,6 +126,24 @@ export interface Config {
     /** at most one progress report per this long (and per 5 % of the file) */
     progressIntervalMs: number;
   };
+  /** Sign-in through an OpenID Connect provider (docs/authentication.md); absent: keys only. */
+  oidc?: {
+    issuer: string;
+    clientId: string;
+    /** absent: a public client (PKCE only) */
+    clientSecret?: string;
+    scopes: string;
+    providerName: string;
+    /** what the first sign-in of an unknown person does */
+    newUsers: 'create' | 'pending' | 'refuse';
+  };
+  /** Browser sessions (docs/authentication.md). */
+  sessions: {
+    /** a session with no request for this long has ended */
+    idleMinutes: number;
+    /** a session ends this long after sign-in, however busy */
+    maxHours: number;
+  };
   shutdownTimeoutMs: number;
   gitCommit?: string;
 }
@@ -308,6 +326,26 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
 
+  const oidcIssuer = r.url('OIDC_ISSUER', ['http:', 'https:']);
+  const oidcClientId = r.str('OIDC_CLIENT_ID');
+  const oidcNewUsers = r.oneOf('OIDC_NEW_USERS', 'pending', ['create', 'pending', 'refuse'] as const);
+  let oidc: Config['oidc'];
+  if (oidcIssuer) {
+    if (!oidcClientId) r.problems.push('OIDC_CLIENT_ID is required with OIDC_ISSUER');
+    const scopes = r.str('OIDC_SCOPES') ?? 'openid profile email';
+    if (!scopes.split(/\s+/).includes('openid')) r.problems.push('OIDC_SCOPES must include openid');
+    oidc = {
+      issuer: oidcIssuer,
+      clientId: oidcClientId ?? '',
+      clientSecret: r.str('OIDC_CLIENT_SECRET'),
+      scopes,
+      providerName: r.str('OIDC_PROVIDER_NAME') ?? 'your institution',
+      newUsers: oidcNewUsers,
+    };
+  } else if (oidcClientId || r.str('OIDC_CLIENT_SECRET')) {
+    r.problems.push('OIDC_ISSUER is required when OIDC_CLIENT_ID or OIDC_CLIENT_SECRET is set');
+  }
+
   const config: Config = {
     role,
     host,
@@ -391,6 +429,11 @@ export function loadConfig(env: Env = process.env): Config {
       localStoreName: storeName(r),
       progressMinBytes: r.int('INGEST_PROGRESS_MIN_BYTES', 1024 * 1024, 0, Number.MAX_SAFE_INTEGER),
       progressIntervalMs: r.int('INGEST_PROGRESS_INTERVAL_MS', 1000, 0, 3_600_000),
+    },
+    oidc,
+    sessions: {
+      idleMinutes: r.int('SESSION_IDLE_MINUTES', 720, 1, 30 * 24 * 60),
+      maxHours: r.int('SESSION_MAX_HOURS', 168, 1, 365 * 24),
     },
     shutdownTimeoutMs: r.int('SHUTDOWN_TIMEOUT_MS', 10000, 0, 600000),
     gitCommit: r.str('GIT_COMMIT'),

@@ -38,8 +38,10 @@ export type WireVersion = 2 | 3;
 export interface Caller {
   user: ContextTypes['user'];
   apiKey: CallerKey;
-  /** The secret the caller presented on this request (never stored). */
+  /** The API key secret the caller presented on this request (never stored); '' for a session. */
   token: string;
+  /** the browser session this request was made in (its public id), when a cookie authenticated it */
+  sessionId?: string;
   /** the caller's access scope, when authentication loaded it in the same statement */
   scope?: ContextTypes['scope'];
   /**

@@ -36,6 +36,8 @@ import { IngestionRequest } from './ingestion/ingestion-request.entity';
 import { AnalysisRequest } from './analysis/analysis-request.entity';
 import { DomainEvent } from './outbox/event.entity';
 import { WebhookDelivery, WebhookSubscription } from './webhook/webhook.entity';
+import { UserSession } from './session/session.entity';
+import { UserIdentity } from './session/identity.entity';
 
 /**
  * Every MikroORM entity, listed explicitly (no globbing: the same list in jest and in dist), the
@@ -83,4 +85,6 @@ export const ENTITIES = [
   DomainEvent,
   WebhookSubscription,
   WebhookDelivery,
+  UserSession,
+  UserIdentity,
 ];

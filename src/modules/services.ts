@@ -67,6 +67,7 @@ import { LiveEvents } from './event/live-events';
 import { RecordReferences } from './event/record-references';
 import { WebhookService } from './webhook/webhook.service';
 import { WebhookPolicy } from './webhook/webhook.policy';
+import { SessionService } from './session/session.service';
 
 export interface ServiceDeps {
   config: Config;
@@ -199,6 +200,7 @@ export function createServices({ config, log }: ServiceDeps) {
     events,
   });
   const analysis = new AnalysisService({ queue: jobs, datasets: dataset });
+  const session = new SessionService(config.sessions);
   // a new stored file gets its ingestion request: the file module does not depend on ingestion
   file.stored.register(ingestionOnStore(ingestion));
   // dependents first (in this order), then the records themselves; other modules add theirs here
@@ -254,6 +256,7 @@ export function createServices({ config, log }: ServiceDeps) {
     jobs,
     ingestion,
     analysis,
+    session,
   };
 }
 

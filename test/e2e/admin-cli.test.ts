@@ -101,6 +101,25 @@ test('disable-user stops every key of the user; enable-user restores them', asyn
   expect(await status(bob.api_key as string)).toBe(200);
 }, 300_000);
 
+test('sign-out ends the browser sessions of a user; activate-user activates a pending account', async () => {
+  const erin = await json('create-user', '--username', 'erin');
+  const base = api.replace(/\/api\/v2$/, '');
+  const signIn = () =>
+    fetch(`${base}/auth/key`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ api_key: erin.api_key }),
+    });
+  const started = await signIn();
+  const cookie = (started.headers.get('set-cookie') ?? '').split(';')[0];
+  const account = async () => (await fetch(`${api}/account`, { headers: { cookie } })).status;
+  expect(await account()).toBe(200);
+  expect(await json('sign-out', 'erin')).toEqual({ user: erin.user.unique_id, ended: 1 });
+  expect(await account()).toBe(401);
+  expect(await status(erin.api_key as string)).toBe(200);
+  expect(await json('activate-user', 'erin')).toEqual({ user: erin.user.unique_id, active: true });
+}, 300_000);
+
 test('delete-user refuses while the user owns records; --transfer-to hands them over', async () => {
   const carol = await json('create-user', '--username', 'carol');
   const key = carol.api_key as string;

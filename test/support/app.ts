@@ -41,7 +41,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       queries.push(sql);
     },
   });
-  const port = await app.listen(0, '127.0.0.1');
+  const port = await app.listen(Number(env.PORT ?? 0), '127.0.0.1');
   return {
     app,
     url: `http://127.0.0.1:${port}`,

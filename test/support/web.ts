@@ -23,7 +23,12 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+/**
+ * Signs the browser in with `key` on a fresh start: the session cookie is shared by every page of
+ * the browser context, so any earlier sign-in is forgotten first.
+ */
 export async function signInWith(page: Page, base: string, key: string): Promise<void> {
+  await page.context().clearCookies();
   await page.goto(`${base}/`);
   await page.getByLabel('API key').fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();

@@ -1,5 +1,5 @@
 import type { TypedDocumentString } from './gql/graphql';
-import { apiKey, signOut } from './session';
+import { csrfToken, session, sessionEnded } from './session';
 
 /** One GraphQL error as the service reports it (`extensions.code`: NOT_FOUND, FORBIDDEN, …). */
 export class ApiError extends Error {
@@ -17,27 +17,25 @@ interface Reply<T> {
   errors?: { message: string; extensions?: { code?: string } }[];
 }
 
-function unpack<T>(status: number, body: Reply<T>, key: string): T {
+function unpack<T>(status: number, body: Reply<T>, sessionId: string | null): T {
   const first = body.errors?.[0];
   if (first) {
     const code = first.extensions?.code;
-    // a key revoked or expired during the session ends it, with the reason on the sign-in form
-    if (status === 401 && apiKey.get() === key) signOut(first.message);
+    // a session revoked or expired while in use ends it, with the reason on the sign-in form
+    if (status === 401 && session.get()?.session_id === sessionId) sessionEnded(first.message);
     throw new ApiError(first.message, code, status);
   }
   if (!body.data) throw new ApiError(`The service answered ${status} without data`, undefined, status);
   return body.data;
 }
 
-/** Runs one typed operation with the session's key (or `key`, for signing in). */
-export async function request<R, V>(
-  doc: TypedDocumentString<R, V>,
-  variables?: V,
-  key = apiKey.get() ?? '',
-): Promise<R> {
+/** Runs one typed operation in the browser's session (its cookie, and the CSRF token). */
+export async function request<R, V>(doc: TypedDocumentString<R, V>, variables?: V): Promise<R> {
+  const sessionId = session.get()?.session_id ?? null;
   const res = await fetch('/graphql', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken() },
     body: JSON.stringify({ query: doc.toString(), variables }),
   });
   let body: Reply<R>;
@@ -46,7 +44,7 @@ export async function request<R, V>(
   } catch {
     throw new ApiError(`The service answered ${res.status} ${res.statusText}`, undefined, res.status);
   }
-  return unpack(res.status, body, key);
+  return unpack(res.status, body, sessionId);
 }
 
 /**
@@ -60,7 +58,7 @@ export function upload<R, V extends Record<string, unknown>>(
   file: File,
   onProgress: (loaded: number, total: number) => void,
 ): Promise<R> {
-  const key = apiKey.get() ?? '';
+  const sessionId = session.get()?.session_id ?? null;
   const form = new FormData();
   form.append(
     'operations',
@@ -71,7 +69,8 @@ export function upload<R, V extends Record<string, unknown>>(
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/graphql');
-    xhr.setRequestHeader('authorization', `Bearer ${key}`);
+    xhr.withCredentials = true;
+    xhr.setRequestHeader('x-csrf-token', csrfToken());
     // Apollo's CSRF prevention: a multipart POST must say it is not a simple form submission
     xhr.setRequestHeader('apollo-require-preflight', 'true');
     xhr.upload.onprogress = (e) => {
@@ -82,7 +81,7 @@ export function upload<R, V extends Record<string, unknown>>(
     };
     xhr.onload = () => {
       try {
-        resolve(unpack(xhr.status, JSON.parse(xhr.responseText) as Reply<R>, key));
+        resolve(unpack(xhr.status, JSON.parse(xhr.responseText) as Reply<R>, sessionId));
       } catch (e) {
         reject(
           e instanceof ApiError

@@ -4,7 +4,7 @@ import './styles.css';
 import { graphql } from './gql';
 import { useQuery } from './hooks';
 import { interceptLinks, navigate, useLocation } from './router';
-import { apiKey, signOut } from './session';
+import { loadSession, session, signOut } from './session';
 import { useSignal } from './signal';
 import { SignIn } from './pages/SignIn';
 import { Find } from './pages/Find';
@@ -92,8 +92,9 @@ function Shell() {
         <button
           type="button"
           onClick={() => {
-            signOut();
-            navigate('/');
+            void signOut().then(() => {
+              navigate('/');
+            });
           }}
         >
           Sign out
@@ -111,11 +112,13 @@ function Shell() {
 }
 
 function App() {
-  const key = useSignal(apiKey);
-  return key ? <Shell key={key} /> : <SignIn />;
+  const current = useSignal(session);
+  if (current === undefined) return <p role="status">Loading…</p>;
+  return current.signed_in && current.session_id ? <Shell key={current.session_id} /> : <SignIn />;
 }
 
 document.addEventListener('click', interceptLinks);
 const root = document.getElementById('app');
 if (!root) throw new Error('index.html has no #app element');
 render(<App />, root);
+void loadSession();

@@ -22,7 +22,8 @@ export function interceptLinks(e: MouseEvent): void {
   if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
   const a = (e.target as Element | null)?.closest('a');
   if (!a || a.target || a.hasAttribute('download') || a.origin !== window.location.origin) return;
-  if (a.pathname.startsWith('/api/') || a.pathname.startsWith('/graphql')) return;
+  if (a.pathname.startsWith('/api/') || a.pathname.startsWith('/auth/') || a.pathname.startsWith('/graphql'))
+    return;
   e.preventDefault();
   navigate(a.pathname + a.search);
 }

@@ -1,21 +1,90 @@
 import { signal } from './signal';
 
-const KEY = 'catalog.apiKey';
-
-/** The API key of this browser tab's session: kept in sessionStorage, gone when the tab closes. */
-export const apiKey = signal<string | null>(sessionStorage.getItem(KEY));
-
-/** Why the last session ended, shown on the sign-in form (a key refused mid-session, say). */
-export const signOutReason = signal<string | null>(null);
-
-export function signIn(key: string): void {
-  sessionStorage.setItem(KEY, key);
-  signOutReason.set(null);
-  apiKey.set(key);
+/** The page's session as the service reports it (`GET /auth/session`). */
+export interface SessionInfo {
+  signed_in: boolean;
+  user: {
+    unique_id: string;
+    username: string | null;
+    first_name: string | null;
+    last_name: string | null;
+    is_platform_admin: boolean;
+  } | null;
+  session_id: string | null;
+  expires_at: string | null;
+  /** sent as `X-CSRF-Token` with every write */
+  csrf_token: string | null;
+  sign_in: { api_key: boolean; oidc?: { name: string; login_url: string } | null };
 }
 
-export function signOut(reason: string | null = null): void {
-  sessionStorage.removeItem(KEY);
+/**
+ * The browser session: kept by the service (an HttpOnly cookie every tab of this browser
+ * shares), so reloads and new tabs stay signed in. `undefined` until the first answer.
+ */
+export const session = signal<SessionInfo | undefined>(undefined);
+
+/** Why the last session ended, shown on the sign-in form (a session revoked mid-use, say). */
+export const signOutReason = signal<string | null>(null);
+
+/** The CSRF token writes carry ('' when signed out). */
+export const csrfToken = (): string => session.get()?.csrf_token ?? '';
+
+async function readSession(res: Response): Promise<SessionInfo> {
+  const body = (await res.json()) as SessionInfo & { detail?: string };
+  if (!res.ok) throw new Error(body.detail ?? `The service answered ${res.status}`);
+  return body;
+}
+
+/** Asks the service which session this browser is in (at start). */
+export async function loadSession(): Promise<void> {
+  try {
+    session.set(await readSession(await fetch('/auth/session', { credentials: 'same-origin' })));
+  } catch (err) {
+    signOutReason.set(err instanceof Error ? err.message : String(err));
+    session.set({
+      signed_in: false,
+      user: null,
+      session_id: null,
+      expires_at: null,
+      csrf_token: null,
+      sign_in: { api_key: true },
+    });
+  }
+}
+
+/** Turns an API key into a session once (`POST /auth/key`); throws the service's reason. */
+export async function signIn(key: string): Promise<void> {
+  const res = await fetch('/auth/key', {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ api_key: key }),
+  });
+  const next = await readSession(res);
+  signOutReason.set(null);
+  session.set(next);
+}
+
+/** The session ended (revoked, expired, signed out in another tab): back to the sign-in form. */
+export function sessionEnded(reason: string | null): void {
+  const current = session.get();
   signOutReason.set(reason);
-  apiKey.set(null);
+  session.set({
+    signed_in: false,
+    user: null,
+    session_id: null,
+    expires_at: null,
+    csrf_token: null,
+    sign_in: current?.sign_in ?? { api_key: true },
+  });
+}
+
+/** Signs out: the service ends the session for every tab. */
+export async function signOut(): Promise<void> {
+  await fetch('/auth/logout', {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'x-csrf-token': csrfToken() },
+  }).catch(() => undefined);
+  sessionEnded(null);
 }

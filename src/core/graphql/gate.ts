@@ -1,7 +1,6 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import { Lexer, Source, TokenKind, GraphQLError } from 'graphql';
 import type { ContextFactory } from '../context-factory';
-import { parsePrivilegeMode, PRIVILEGE_HEADER } from '../auth/privilege';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { AppError, RETRY_AFTER_SECONDS, unauthenticated } from '../errors';
@@ -126,19 +125,10 @@ export function graphqlGate(contexts: ContextFactory, config: Config): RequestHa
   });
 
   const caller: RequestHandler = (req, _res, next) => {
-    Promise.resolve()
-      .then(() =>
-        contexts.forRequest(
-          req.requestId,
-          req.get('authorization'),
-          true,
-          parsePrivilegeMode(req.get(PRIVILEGE_HEADER)),
-        ),
-      )
-      .then((ctx) => {
-        req.ctx = ctx;
-        next();
-      }, next);
+    contexts.forHttp(req, true).then((ctx) => {
+      req.ctx = ctx;
+      next();
+    }, next);
   };
   const body: RequestHandler = (req, res, next) => {
     if (!req.ctx?.isAuthenticated) {

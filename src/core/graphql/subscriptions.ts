@@ -122,7 +122,7 @@ export function serveSubscriptions(opts: {
             ctx.connectionParams?.[PRIVILEGE_HEADER.toLowerCase()];
           if (asked !== undefined && typeof asked !== 'string') return false;
           mode = parsePrivilegeMode(asked);
-          rc = await contexts.forRequest(randomUUID(), authorization, false, mode);
+          rc = await contexts.forRequest(randomUUID(), authorization, false, { privilegeMode: mode });
         } catch {
           return false;
         }
@@ -199,7 +199,7 @@ export function serveSubscriptions(opts: {
         let rc: RequestContext;
         try {
           // the key again, per subscription: revoked since the socket opened is refused here
-          rc = await contexts.forRequest(randomUUID(), who.authorization, false, who.mode);
+          rc = await contexts.forRequest(randomUUID(), who.authorization, false, { privilegeMode: who.mode });
         } catch (err) {
           release(ctx, id);
           return errorsOf(err);

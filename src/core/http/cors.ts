@@ -14,9 +14,9 @@ const HEADER_LIST = /^[A-Za-z0-9-]+(\s*,\s*[A-Za-z0-9-]+)*$/;
  *
  * - Only the exact origins in `CORS_ORIGINS` are allowed; with none configured, no page on
  *   another origin can read a response (the browser's same-origin rule stands).
- * - No credentials: the API authenticates with `Authorization: Bearer <key>`, never with cookies,
- *   so `Access-Control-Allow-Credentials` is never sent and a page must not use
- *   `credentials: 'include'`.
+ * - No credentials: pages on other origins authenticate with `Authorization: Bearer <key>`;
+ *   `Access-Control-Allow-Credentials` is never sent, so no other origin can read an answer made
+ *   with the session cookie (the service's own page uses it; docs/authentication.md).
  * - Preflights (`OPTIONS` with `Access-Control-Request-Method`) are answered here for every path
  *   (`/graphql`, `/api/v2/...`, downloads): 204 for an allowed origin, 403 without CORS headers
  *   for any other. Ordinary requests from an allowed origin carry `Access-Control-Allow-Origin`

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { logScope, type Logger } from '../logger';
 import type { ContextFactory } from '../context-factory';
-import { parsePrivilegeMode, PRIVILEGE_HEADER } from '../auth/privilege';
 
 const SAFE_ID = /^[\w.:-]{1,128}$/;
 
@@ -52,18 +51,11 @@ export const wireVersion: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** Authenticates REST requests: every route behind it needs a valid API key. */
+/** Authenticates REST requests: every route behind it needs a valid API key or session. */
 export function authenticate(contexts: ContextFactory): RequestHandler {
   return (req, _res, next) => {
-    Promise.resolve()
-      .then(() =>
-        contexts.forRequest(
-          req.requestId,
-          req.get('authorization'),
-          false,
-          parsePrivilegeMode(req.get(PRIVILEGE_HEADER)),
-        ),
-      )
+    contexts
+      .forHttp(req)
       .then((ctx) => {
         req.ctx = ctx;
         logScope.run({ requestId: req.requestId }, next);

@@ -12,7 +12,7 @@ export function webAppDir(): string {
 }
 
 /** Paths the service answers itself: never shadowed by the web app's fallback page. */
-const RESERVED = /^\/(api|graphql|health|metrics|assets)(\/|$)/;
+const RESERVED = /^\/(api|auth|graphql|health|metrics|assets)(\/|$)/;
 
 // Everything the page loads comes from this origin; thumbnails are data: URLs, downloads are links.
 const CSP = [

@@ -1,3 +1,4 @@
+import { conflict } from '../../core/errors';
 import { defineRoute, type Route } from '../../core/rest/route';
 import { NullableString, Type } from '../../core/rest/schema';
 import { KEY_STATUS, parseUserPatch, toLegacyUser, USER, userPatchBody } from '../user/user.legacy';
@@ -88,9 +89,17 @@ export const accountRoutes: Route[] = [
       path: '/account/apikey',
       tag,
       summary: 'The API key this request was made with',
+      description: 'A request made in a browser session (the session cookie) has none: 409.',
       response: Type.Object({ api_key: Type.String() }),
     },
-    (ctx) => Promise.resolve({ api_key: ctx.caller.token }),
+    (ctx) => {
+      if (ctx.caller.sessionId) {
+        throw conflict(
+          'This request was made in a browser session, not with an API key: there is no key to show',
+        );
+      }
+      return Promise.resolve({ api_key: ctx.caller.token });
+    },
   ),
   defineRoute(
     {

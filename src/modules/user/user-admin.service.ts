@@ -358,6 +358,23 @@ export class UserAdminService {
     return out;
   }
 
+  /**
+   * Activates an account that awaits it (a person's first sign-in through the OpenID provider
+   * under `OIDC_NEW_USERS=pending`); platform admins. Activating an active account changes nothing.
+   */
+  async activate(ctx: RequestContext, uniqueId: string): Promise<User> {
+    this.policy.assertPlatformAdmin(ctx, 'activate accounts');
+    const user = await this.users.require(ctx.em, uniqueId);
+    return this.activateUser(ctx.em, user);
+  }
+
+  /** Ends every browser session of a user: the user themself, or a platform admin; how many ended. */
+  async signOutEverywhere(ctx: RequestContext, uniqueId: string): Promise<number> {
+    const user = await this.users.require(ctx.em, uniqueId);
+    this.policy.assertSelfOrAdmin(ctx, user, 'sign this user out everywhere');
+    return this.endSessions(ctx.em, user.uniqueId);
+  }
+
   // --- operator operations (the admin command line acts as the platform operator: no caller) ---
 
   /** Every key, or one user's, newest first. */
@@ -408,11 +425,38 @@ export class UserAdminService {
     return key;
   }
 
-  /** Disables (or enables) an account: while disabled, none of its keys authenticate. */
+  /** Clears an account's pending state: from now on its sign-ins open sessions. */
+  async activateUser(em: EntityManager, user: User): Promise<User> {
+    if (user.pendingSince) {
+      user.pendingSince = null;
+      await em.flush();
+    }
+    return user;
+  }
+
+  /**
+   * Disables (or enables) an account: while disabled, none of its keys authenticate, and
+   * disabling ends its browser sessions for good (enabling it again revives none).
+   */
   async setDisabled(em: EntityManager, user: User, disabled: boolean): Promise<User> {
     user.disabledAt = disabled ? (user.disabledAt ?? new Date()) : null;
-    await em.flush();
+    await em.transactional(async (tx) => {
+      await tx.flush();
+      if (disabled) await this.endSessions(tx, user.uniqueId);
+    });
     return user;
+  }
+
+  /** Ends every browser session of a user (sign out everywhere); returns how many were active. */
+  async endSessions(em: EntityManager, userId: string): Promise<number> {
+    const rows = await rawQuery<{ n: number }>(
+      em,
+      `with ended as (update user_session set revoked_at = now()
+         where user_id = ? and revoked_at is null and expires_at > now() returning 1)
+       select count(*)::int as n from ended`,
+      [userId],
+    );
+    return rows[0].n;
   }
 
   /**

@@ -27,7 +27,13 @@ import { PLATFORM_ROLES, type PlatformRole } from '../../core/auth/privilege';
 export class User {
   [PrimaryKeyProp]?: 'uniqueId';
   [OptionalProps]?:
-    'id' | 'isServiceAccount' | 'platformRole' | 'disabledAt' | 'creationTime' | 'modificationTime';
+    | 'id'
+    | 'isServiceAccount'
+    | 'platformRole'
+    | 'disabledAt'
+    | 'pendingSince'
+    | 'creationTime'
+    | 'modificationTime';
 
   @Field(() => ID, { description: 'ORCID for people, MFID for service accounts.' })
   @PrimaryKey({ length: 32 })
@@ -66,6 +72,13 @@ export class User {
   /** Set while the account is disabled (admin command line): its keys authenticate nothing. */
   @Property({ type: 'timestamptz', nullable: true })
   disabledAt?: Date | null;
+
+  /**
+   * Set while the account awaits an administrator's activation (a person first signed in through
+   * the OpenID provider under `OIDC_NEW_USERS=pending`): it has no rights and no session.
+   */
+  @Property({ type: 'timestamptz', nullable: true })
+  pendingSince?: Date | null;
 
   @Property({ type: 'timestamptz', defaultRaw: 'now()' })
   creationTime: Date = new Date();

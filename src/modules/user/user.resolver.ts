@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
 import { notFound } from '../../core/errors';
 import { User } from './user.entity';
@@ -50,6 +50,29 @@ export class UserResolver {
   ): Promise<IssuedServiceAccount> {
     const { user, secret } = await ctx.services.userAdmin.rotateServiceAccountKey(ctx, id);
     return { user, apiKey: secret };
+  }
+
+  @Mutation(() => User, {
+    description:
+      'Activates an account awaiting activation (a first sign-in through the OpenID provider; platform administrators).',
+  })
+  activateUser(
+    @Arg('id', () => ID, { description: 'The user (ORCID or MFID).' }) id: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.userAdmin.activate(ctx, id);
+  }
+
+  @Mutation(() => Int, {
+    description:
+      "Ends every browser session of a user (yourself by default; another user's: platform administrators); how many ended. API keys are untouched.",
+  })
+  signOutEverywhere(
+    @Arg('userId', () => ID, { nullable: true, description: 'The user; yourself when absent.' })
+    userId: string | null | undefined,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.userAdmin.signOutEverywhere(ctx, userId ?? ctx.userId);
   }
 
   @FieldResolver(() => String, {

@@ -338,4 +338,30 @@ export const userRoutes: Route[] = [
       return record;
     },
   ),
+  defineRoute(
+    {
+      method: 'post',
+      path: '/users/:id/activate',
+      tag,
+      summary: 'Activate an account awaiting activation (platform administrators)',
+      description:
+        'A person whose first sign-in through the OpenID provider made a pending account (OIDC_NEW_USERS=pending) can sign in once it is active. An active account is left as it is.',
+      params: { id: 'the user (ORCID or MFID)' },
+      response: USER,
+    },
+    async (ctx, { params }) => toLegacyUser(ctx, await ctx.services.userAdmin.activate(ctx, params.id)),
+  ),
+  defineRoute(
+    {
+      method: 'delete',
+      path: '/users/:id/sessions',
+      tag,
+      summary: 'End every browser session of a user (the user themself, or platform administrators)',
+      description:
+        'Sign out everywhere: every tab of every browser must sign in again. API keys are untouched.',
+      params: { id: 'the user (ORCID or MFID)' },
+      response: Type.Object({ ended: Type.Integer({ description: 'how many active sessions ended' }) }),
+    },
+    async (ctx, { params }) => ({ ended: await ctx.services.userAdmin.signOutEverywhere(ctx, params.id) }),
+  ),
 ];

@@ -223,7 +223,7 @@ export class UserService {
            ${attach} as k_attached
          from api_key k join app_user u on u.unique_id = k.user_id
          where k.hash = ? and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())
-           and u.disabled_at is null`,
+           and u.disabled_at is null and u.pending_since is null`,
         [hash],
       );
       row = rows.at(0);

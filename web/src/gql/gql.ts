@@ -48,7 +48,6 @@ type Documents = {
     "\n  query SamplePage($id: ID!) {\n    sample(id: $id) {\n      uniqueId\n      sampleName\n      sampleType\n      description\n      timestamp\n      public\n      creationTime\n      ownerOrcid\n      owner {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      project {\n        projectId\n        title\n      }\n      scientificMetadata\n      datasets {\n        uniqueId\n        datasetName\n      }\n      parents {\n        uniqueId\n        sampleName\n      }\n      children {\n        uniqueId\n        sampleName\n      }\n      deletionRequest {\n        id\n        status\n      }\n      capabilities {\n        canUpdate\n        canEditMetadata\n        canManageAccess\n        canTransferOwnership\n        canReassignProject\n        canRequestDeletion\n      }\n    }\n  }\n": typeof types.SamplePageDocument,
     "\n  mutation UpdateSample($id: ID!, $input: UpdateSampleInput!) {\n    updateSample(id: $id, input: $input) {\n      uniqueId\n    }\n  }\n": typeof types.UpdateSampleDocument,
     "\n  query FilterChoices {\n    me {\n      projects {\n        project {\n          uniqueId\n          projectId\n          title\n        }\n      }\n    }\n    instruments(first: 200) {\n      nodes {\n        uniqueId\n        instrumentName\n      }\n    }\n  }\n": typeof types.FilterChoicesDocument,
-    "\n  query SignInCheck {\n    me {\n      user {\n        uniqueId\n      }\n    }\n  }\n": typeof types.SignInCheckDocument,
 };
 const documents: Documents = {
     "\n  query Me {\n    me {\n      isPlatformAdmin\n      user {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n    }\n  }\n": types.MeDocument,
@@ -84,7 +83,6 @@ const documents: Documents = {
     "\n  query SamplePage($id: ID!) {\n    sample(id: $id) {\n      uniqueId\n      sampleName\n      sampleType\n      description\n      timestamp\n      public\n      creationTime\n      ownerOrcid\n      owner {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      project {\n        projectId\n        title\n      }\n      scientificMetadata\n      datasets {\n        uniqueId\n        datasetName\n      }\n      parents {\n        uniqueId\n        sampleName\n      }\n      children {\n        uniqueId\n        sampleName\n      }\n      deletionRequest {\n        id\n        status\n      }\n      capabilities {\n        canUpdate\n        canEditMetadata\n        canManageAccess\n        canTransferOwnership\n        canReassignProject\n        canRequestDeletion\n      }\n    }\n  }\n": types.SamplePageDocument,
     "\n  mutation UpdateSample($id: ID!, $input: UpdateSampleInput!) {\n    updateSample(id: $id, input: $input) {\n      uniqueId\n    }\n  }\n": types.UpdateSampleDocument,
     "\n  query FilterChoices {\n    me {\n      projects {\n        project {\n          uniqueId\n          projectId\n          title\n        }\n      }\n    }\n    instruments(first: 200) {\n      nodes {\n        uniqueId\n        instrumentName\n      }\n    }\n  }\n": types.FilterChoicesDocument,
-    "\n  query SignInCheck {\n    me {\n      user {\n        uniqueId\n      }\n    }\n  }\n": types.SignInCheckDocument,
 };
 
 /**
@@ -219,10 +217,6 @@ export function graphql(source: "\n  mutation UpdateSample($id: ID!, $input: Upd
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query FilterChoices {\n    me {\n      projects {\n        project {\n          uniqueId\n          projectId\n          title\n        }\n      }\n    }\n    instruments(first: 200) {\n      nodes {\n        uniqueId\n        instrumentName\n      }\n    }\n  }\n"): typeof import('./graphql').FilterChoicesDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query SignInCheck {\n    me {\n      user {\n        uniqueId\n      }\n    }\n  }\n"): typeof import('./graphql').SignInCheckDocument;
 
 
 export function graphql(source: string) {

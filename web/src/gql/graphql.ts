@@ -490,11 +490,6 @@ export type FilterChoicesQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type FilterChoicesQuery = { me: { projects: Array<{ project: { uniqueId: string, projectId: string, title: string | null } }> }, instruments: { nodes: Array<{ uniqueId: string, instrumentName: string }> } };
 
-export type SignInCheckQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type SignInCheckQuery = { me: { user: { uniqueId: string } } };
-
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -1253,12 +1248,3 @@ export const FilterChoicesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<FilterChoicesQuery, FilterChoicesQueryVariables>;
-export const SignInCheckDocument = new TypedDocumentString(`
-    query SignInCheck {
-  me {
-    user {
-      uniqueId
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<SignInCheckQuery, SignInCheckQueryVariables>;

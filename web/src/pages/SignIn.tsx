@@ -1,22 +1,11 @@
 import { useState } from 'preact/hooks';
-import { graphql } from '../gql';
-import { request } from '../client';
-import { signIn, signOutReason } from '../session';
+import { session, signIn, signOutReason } from '../session';
 import { useSignal } from '../signal';
 
-const Check = graphql(`
-  query SignInCheck {
-    me {
-      user {
-        uniqueId
-      }
-    }
-  }
-`);
-
-/** The key is checked against the service before the session keeps it. */
+/** Signing in: through the OpenID provider when one is configured, or with an API key once. */
 export function SignIn() {
   const reason = useSignal(signOutReason);
+  const oidc = useSignal(session)?.sign_in.oidc ?? null;
   const [key, setKey] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -30,8 +19,7 @@ export function SignIn() {
     setPending(true);
     setError(null);
     try {
-      await request(Check, {}, trimmed);
-      signIn(trimmed);
+      await signIn(trimmed);
     } catch (err) {
       setError(
         err instanceof Error && /invalid|expired|revoked|API key/i.test(err.message)
@@ -45,6 +33,16 @@ export function SignIn() {
   return (
     <main id="main" class="signin">
       <h1>Data catalog</h1>
+      {oidc && (
+        <p>
+          <a
+            class="button"
+            href={`${oidc.login_url}?return_to=${encodeURIComponent(location.pathname + location.search)}`}
+          >
+            Sign in with {oidc.name}
+          </a>
+        </p>
+      )}
       <form onSubmit={(e) => void submit(e)} aria-describedby="signin-help">
         <label for="apikey">API key</label>
         <input
@@ -61,7 +59,8 @@ export function SignIn() {
           {pending ? 'Signing in…' : 'Sign in'}
         </button>
         <p id="signin-help" class="hint">
-          The key is kept for this browser tab only; signing out or closing the tab forgets it.
+          The key is used once: the service keeps your session for every tab of this browser until you sign
+          out.
         </p>
         {(error ?? reason) && (
           <p id="signin-error" role="alert" class="error">

@@ -1,0 +1,274 @@
+import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { Config } from '../../core/config';
+import type { Caller } from '../../core/context';
+import { AppError, unauthenticated, validationError } from '../../core/errors';
+import {
+  assertSameOrigin,
+  assertSameSiteWrite,
+  clearedSessionCookie,
+  csrfTokenFor,
+  sessionCookie,
+  sessionSecretOf,
+} from '../../core/auth/sessions';
+import type { UserService } from '../user/user.service';
+import type { SessionService } from './session.service';
+import { plainProviderError, type OidcService } from './oidc.service';
+
+export interface AuthRouterDeps {
+  orm: MikroORM;
+  config: Config;
+  users: UserService;
+  sessions: SessionService;
+  /** present when an OpenID provider is configured */
+  oidc?: OidcService;
+}
+
+const STATE_COOKIE = 'catalog_oidc';
+
+function cookieOf(req: Request, name: string): string | undefined {
+  for (const part of (req.get('cookie') ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+
+/** A plain page for the browser (no stack, no provider internals), with a way back. */
+function plainPage(res: Response, status: number, title: string, message: string): void {
+  res.status(status);
+  res.setHeader('content-type', 'text/html; charset=utf-8');
+  res.setHeader('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
+  res.send(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
+      `<body><main><h1>${escapeHtml(title)}</h1><p role="alert">${escapeHtml(message)}</p>` +
+      `<p><a href="/">Back to the catalog</a></p></main></body></html>`,
+  );
+}
+
+/** `return_to`: a path of this service only (not `//host`, not a URL); `/` when absent. */
+function returnTo(query: Request['query']): string {
+  const extra = Object.keys(query).filter((k) => k !== 'return_to');
+  if (extra.length) throw validationError(extra[0], 'is not a parameter of this route');
+  const value = query.return_to;
+  if (value === undefined) return '/';
+  if (
+    typeof value !== 'string' ||
+    value.length > 2000 ||
+    !value.startsWith('/') ||
+    value.startsWith('//') ||
+    value.includes('\\') ||
+    [...value].some((c) => c.charCodeAt(0) < 0x20)
+  ) {
+    throw validationError('return_to', "must be a path of this service's pages, such as /datasets/…");
+  }
+  return value;
+}
+
+/** The largest body `POST /auth/key` reads (a key is 47 characters). */
+const KEY_BODY_BYTES = 4096;
+
+/** What the page learns about its session: who, until when, the CSRF token, how to sign in. */
+function sessionBody(config: Config, signedIn: { caller: Caller; secret: string } | null) {
+  const user = signedIn?.caller.user;
+  return {
+    signed_in: Boolean(signedIn),
+    user: user
+      ? {
+          unique_id: user.uniqueId,
+          username: user.username ?? null,
+          first_name: user.firstName ?? null,
+          last_name: user.lastName ?? null,
+          is_platform_admin: user.platformRole === 'admin',
+        }
+      : null,
+    session_id: signedIn?.caller.sessionId ?? null,
+    expires_at: signedIn?.caller.apiKey.expiresAt?.toISOString() ?? null,
+    csrf_token: signedIn ? csrfTokenFor(signedIn.secret) : null,
+    sign_in: {
+      api_key: true,
+      oidc: config.oidc ? { name: config.oidc.providerName, login_url: '/auth/login' } : null,
+    },
+  };
+}
+
+const handle =
+  (fn: (req: Request, res: Response) => Promise<void>): RequestHandler =>
+  (req, res, next) => {
+    fn(req, res).catch(next);
+  };
+
+function noStore(res: Response): void {
+  res.setHeader('Cache-Control', 'no-store');
+}
+
+/** `{"api_key": "..."}` and nothing else; 422 naming the field otherwise. */
+function keyOf(body: unknown): string {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw validationError('body', 'must be a JSON object {"api_key": "..."}');
+  }
+  const extra = Object.keys(body).filter((k) => k !== 'api_key');
+  if (extra.length) throw validationError(extra[0], 'is not a field of this request');
+  const key = (body as { api_key?: unknown }).api_key;
+  if (typeof key !== 'string' || !key.trim()) throw validationError('api_key', 'is required: your API key');
+  if (key.length > 200) throw validationError('api_key', 'is not an API key (too long)');
+  return key.trim();
+}
+
+/**
+ * The browser's sign-in routes (docs/authentication.md), outside /api/v2: the session the page
+ * is in (`GET /auth/session`), signing in with an API key once (`POST /auth/key`) and signing
+ * out (`POST /auth/logout`). Mounted before the API routes.
+ */
+export function authRouter(deps: AuthRouterDeps): Router {
+  const { orm, config, users, sessions, oidc } = deps;
+  const router = Router();
+  const json = express.json({ limit: KEY_BODY_BYTES, type: ['application/json', 'application/*+json'] });
+
+  const current = async (em: EntityManager, req: Request) => {
+    const secret = sessionSecretOf(req);
+    if (!secret) return { secret, caller: null };
+    return { secret, caller: await sessions.authenticate(em, secret) };
+  };
+
+  router.get(
+    '/auth/session',
+    handle(async (req, res) => {
+      noStore(res);
+      const { secret, caller } = await current(orm.em.fork(), req);
+      // a cookie whose session ended is removed: the page shows the sign-in form
+      if (secret && !caller) res.setHeader('Set-Cookie', clearedSessionCookie(req));
+      res.json(sessionBody(config, caller && secret ? { caller, secret } : null));
+    }),
+  );
+
+  router.post(
+    '/auth/key',
+    (req, _res, next) => {
+      try {
+        assertSameOrigin(req, config.publicBaseUrl);
+      } catch (err) {
+        next(err);
+        return;
+      }
+      if (!req.is(['application/json', 'application/*+json'])) {
+        next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send {"api_key": "..."} as application/json'));
+        return;
+      }
+      next();
+    },
+    json,
+    handle(async (req, res) => {
+      noStore(res);
+      const key = keyOf(req.body);
+      const em = orm.em.fork();
+      const caller = await users.authenticate(em, key);
+      if (!caller) throw unauthenticated('This API key was not accepted: it is wrong, expired or revoked');
+      const { session, secret } = await sessions.start(em, caller.user, 'api_key', sessionSecretOf(req));
+      res.setHeader('Set-Cookie', sessionCookie(req, secret));
+      const started: Caller = {
+        user: caller.user,
+        token: '',
+        sessionId: session.uniqueId,
+        apiKey: {
+          uniqueId: session.uniqueId,
+          prefix: 'session',
+          createdAt: session.createdAt,
+          expiresAt: session.expiresAt,
+        },
+      };
+      res.json(sessionBody(config, { caller: started, secret }));
+    }),
+  );
+
+  router.get(
+    '/auth/login',
+    handle(async (req, res) => {
+      noStore(res);
+      if (!oidc) throw new AppError('NOT_FOUND', 'No OpenID provider is configured: sign in with an API key');
+      const target = returnTo(req.query);
+      let begun;
+      try {
+        begun = await oidc.begin(target);
+      } catch (err) {
+        plainPage(res, 502, 'Sign-in is unavailable', plainProviderError(err));
+        return;
+      }
+      const secure = req.secure ? '; Secure' : '';
+      res.setHeader(
+        'Set-Cookie',
+        `${STATE_COOKIE}=${oidc.sealState(begun.state)}; Path=/auth; HttpOnly; SameSite=Lax; Max-Age=600${secure}`,
+      );
+      res.redirect(302, begun.url);
+    }),
+  );
+
+  router.get(
+    '/auth/callback',
+    handle(async (req, res) => {
+      noStore(res);
+      if (!oidc) throw new AppError('NOT_FOUND', 'No OpenID provider is configured');
+      const state = oidc.openState(cookieOf(req, STATE_COOKIE));
+      const secure = req.secure ? '; Secure' : '';
+      res.setHeader('Set-Cookie', `${STATE_COOKIE}=; Path=/auth; HttpOnly; SameSite=Lax; Max-Age=0${secure}`);
+      if (!state) {
+        plainPage(
+          res,
+          400,
+          'Sign-in failed',
+          'This sign-in was not started in this browser, or took too long: start again.',
+        );
+        return;
+      }
+      let claims;
+      try {
+        claims = await oidc.finish(new URL(req.originalUrl, config.publicBaseUrl), state);
+      } catch (err) {
+        plainPage(res, 400, 'Sign-in failed', plainProviderError(err));
+        return;
+      }
+      const em = orm.em.fork();
+      const outcome = await oidc.signIn(em, claims);
+      if (outcome.kind === 'refused') {
+        plainPage(res, 403, 'Sign-in refused', outcome.message);
+        return;
+      }
+      if (outcome.kind === 'pending') {
+        plainPage(
+          res,
+          403,
+          'Your account awaits activation',
+          'Your account was created and awaits activation by an administrator. Sign in again once it is active.',
+        );
+        return;
+      }
+      const { secret } = await sessions.start(em, outcome.user, 'oidc', sessionSecretOf(req));
+      res.setHeader('Set-Cookie', [
+        `${STATE_COOKIE}=; Path=/auth; HttpOnly; SameSite=Lax; Max-Age=0${secure}`,
+        sessionCookie(req, secret),
+      ]);
+      res.redirect(302, state.returnTo);
+    }),
+  );
+
+  router.post(
+    '/auth/logout',
+    handle(async (req, res) => {
+      noStore(res);
+      const secret = sessionSecretOf(req);
+      if (secret) {
+        assertSameSiteWrite(req, secret, config.publicBaseUrl);
+        await sessions.end(orm.em.fork(), secret);
+      }
+      res.setHeader('Set-Cookie', clearedSessionCookie(req));
+      res.status(204).end();
+    }),
+  );
+  return router;
+}
