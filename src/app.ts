@@ -221,6 +221,9 @@ export async function createApp(opts: AppOptions): Promise<App> {
     // main.ts owns SIGTERM/SIGINT: Apollo's own handler would stop it early and re-raise the signal
     stopOnTerminationSignals: false,
     formatError: formatGraphqlError(log),
+    // compact JSON: Apollo's default indents every answer (JSON.stringify(value, null, 2)), which
+    // costs time in the serializer and bytes on the wire for a page of 50 records
+    stringifyResult: (value) => JSON.stringify(value),
     // the gate in front (graphqlGate) has already refused longer documents
     parseOptions: { maxTokens: config.limits.graphqlMaxTokens },
     plugins: [

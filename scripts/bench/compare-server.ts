@@ -11,9 +11,11 @@ import { createApp } from '../../src/app';
 
 /**
  * One server of `bench:compare`, in a process of its own so the load driver does not share its
- * event loop: `ours` (the catalog service over DATABASE_URL) or `postgraphile` (PostGraphile v4
- * over PGL_URL, connected as the benchmark caller's role). Both count the SQL statements they
- * send (counted in the driver); a second port answers `GET /` with that count. Prints `{"port":..,"stats":..}` once ready.
+ * event loop: `ours` (the catalog service over DATABASE_URL), `postgraphile` (PostGraphile v4) or
+ * `postgraphile5` (PostGraphile 5, the `postgraphile5` alias of `postgraphile@5`, with its
+ * recommended Amber preset and grafserv's Node adaptor), both over PGL_URL, connected as the
+ * benchmark caller's role. All count the SQL statements they send (counted in the driver); a
+ * second port answers `GET /` with that count. Prints `{"port":..,"stats":..}` once ready.
  */
 const mode = process.argv[2];
 let statements = 0;
@@ -78,8 +80,33 @@ async function pgl(): Promise<http.Server> {
   return server;
 }
 
+async function pgl5(): Promise<http.Server> {
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded only in this mode */
+  const { postgraphile } = require('postgraphile5') as typeof import('postgraphile5');
+  const { PostGraphileAmberPreset } =
+    require('postgraphile5/presets/amber') as typeof import('postgraphile5/presets/amber');
+  const { makePgService } =
+    require('postgraphile5/adaptors/pg') as typeof import('postgraphile5/adaptors/pg');
+  const { grafserv } = require('postgraphile5/grafserv/node') as typeof import('postgraphile5/grafserv/node');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const pool = new pg.Pool({ connectionString: process.env.PGL_URL, max: 10 });
+  const instance = postgraphile({
+    extends: [PostGraphileAmberPreset],
+    // the same schema as v4's `disableDefaultMutations`: queries only
+    disablePlugins: ['PgMutationCreatePlugin', 'PgMutationUpdateDeletePlugin'],
+    pgServices: [makePgService({ pool, schemas: ['public'] })],
+    grafserv: { graphiql: false, watch: false, websockets: false },
+    grafast: { explain: false },
+  });
+  const serv = instance.createServ(grafserv);
+  const server = http.createServer();
+  await serv.addTo(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
 async function main(): Promise<void> {
-  const server = mode === 'ours' ? await ours() : await pgl();
+  const server = mode === 'ours' ? await ours() : mode === 'postgraphile5' ? await pgl5() : await pgl();
   const stats = http.createServer((_req, res) => {
     res.end(String(statements));
   });

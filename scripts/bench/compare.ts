@@ -14,12 +14,12 @@ import { notHiddenByDeletion } from '../../src/modules/permission/deletion-visib
 import { measure, ok, percentile, scratchDatabase, type Stats } from './lib';
 
 /**
- * `npm run bench:compare`: the catalog service, PostGraphile v4 and raw SQL side by side on one
- * PostgreSQL server and the same data (DATABASE_URL must name a PostgreSQL server; see README).
- * Seeds BENCH_DATASETS datasets (default 10 000) of which the benchmark caller reads 55%;
- * PostGraphile connects as a role of its own whose row-level security policy on `dataset` is
- * the very condition our service applies to that caller's dataset lists (built by the service's
- * own visibility code, parameters inlined). Each case runs BENCH_ROUNDS rounds alternating the targets; p50/p95
+ * `npm run bench:compare`: the catalog service, PostGraphile 5, PostGraphile v4 and raw SQL side
+ * by side on one PostgreSQL server and the same data (DATABASE_URL must name a PostgreSQL server;
+ * see README). Seeds BENCH_DATASETS datasets (default 10 000) of which the benchmark caller reads
+ * 55%; both PostGraphiles connect as a role of their own whose row-level security policy on
+ * `dataset` is the very condition our service applies to that caller's dataset lists (built by
+ * the service's own visibility code, parameters inlined), and answer the same document. Each case runs BENCH_ROUNDS rounds alternating the targets; p50/p95
  * pool the rounds' latencies, throughput is the median of the rounds. BENCH_CPU_PROF=<dir> writes
  * both servers' CPU profiles there.
  */
@@ -39,8 +39,66 @@ const PGL_LIST = `{ allDatasets(first: 50, orderBy: PRIMARY_KEY_DESC) { totalCou
   uniqueId datasetName measurement ownerId appUserByOwnerId { username }
   projectByProjectMfid { projectId title } instrumentByInstrumentMfid { instrumentName }
   datasetKeywordsByDatasetMfid { nodes { keywordByKeywordId { text } } }
-  thumbnailsByDatasetMfid(first: 1, orderBy: ID_ASC) { nodes { id thumbnailName mimeType } }
+  thumbnailsByDatasetMfid(first: 1, orderBy: PRIMARY_KEY_ASC) { nodes { id thumbnailName mimeType } }
   associatedFilesByDatasetMfid { totalCount } } } } }`;
+
+/** PostGraphile 5 names the Relay global id `id`, and a column `id` `rowId`: the same document. */
+const PGL5_LIST = PGL_LIST.replace('{ id thumbnailName', '{ id: rowId thumbnailName');
+
+interface OursNode {
+  uniqueId: string;
+  datasetName: string;
+  measurement: string | null;
+  ownerOrcid: string;
+  owner: { username: string } | null;
+  project: { projectId: string; title: string } | null;
+  instrument: { instrumentName: string } | null;
+  keywords: string[];
+  firstThumbnail: { id: number | string; thumbnailName: string; mimeType: string } | null;
+  files: { totalCount: number };
+}
+
+interface PglNode {
+  uniqueId: string;
+  datasetName: string;
+  measurement: string | null;
+  ownerId: string;
+  appUserByOwnerId: { username: string } | null;
+  projectByProjectMfid: { projectId: string; title: string } | null;
+  instrumentByInstrumentMfid: { instrumentName: string } | null;
+  datasetKeywordsByDatasetMfid: { nodes: { keywordByKeywordId: { text: string } }[] };
+  thumbnailsByDatasetMfid: { nodes: { id: number | string; thumbnailName: string; mimeType: string }[] };
+  associatedFilesByDatasetMfid: { totalCount: number };
+}
+
+/** One page in a shape all servers' answers map to (keywords as a set: PostGraphile keeps no rank). */
+function pageKey(nodes: OursNode[]): string {
+  return JSON.stringify(
+    nodes.map((n) => ({
+      ...n,
+      keywords: [...n.keywords].sort(),
+      firstThumbnail: n.firstThumbnail && { ...n.firstThumbnail, id: String(n.firstThumbnail.id) },
+    })),
+  );
+}
+
+const oursPage = (edges: unknown[]): string => pageKey((edges as { node: OursNode }[]).map((e) => e.node));
+
+const pglPage = (edges: unknown[]): string =>
+  pageKey(
+    (edges as { node: PglNode }[]).map(({ node: n }) => ({
+      uniqueId: n.uniqueId,
+      datasetName: n.datasetName,
+      measurement: n.measurement,
+      ownerOrcid: n.ownerId,
+      owner: n.appUserByOwnerId,
+      project: n.projectByProjectMfid,
+      instrument: n.instrumentByInstrumentMfid,
+      keywords: n.datasetKeywordsByDatasetMfid.nodes.map((k) => k.keywordByKeywordId.text),
+      firstThumbnail: n.thumbnailsByDatasetMfid.nodes[0] ?? null,
+      files: n.associatedFilesByDatasetMfid,
+    })),
+  );
 
 /** A parameter inlined as an SQL literal (the policy text cannot take parameters). */
 function literal(value: unknown): string {
@@ -60,7 +118,10 @@ interface Server {
   statements: () => Promise<number>;
 }
 
-async function startServer(mode: 'ours' | 'postgraphile', env: Record<string, string>): Promise<Server> {
+async function startServer(
+  mode: 'ours' | 'postgraphile' | 'postgraphile5',
+  env: Record<string, string>,
+): Promise<Server> {
   const script = path.join(__dirname, 'compare-server.js');
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF]
@@ -134,7 +195,8 @@ async function main(): Promise<void> {
     pglUrl.password = '';
     const ours = await startServer('ours', { DATABASE_URL: db.url });
     const pgl = await startServer('postgraphile', { PGL_URL: pglUrl.toString() });
-    servers.push(ours, pgl);
+    const pgl5 = await startServer('postgraphile5', { PGL_URL: pglUrl.toString() });
+    servers.push(ours, pgl, pgl5);
     const auth = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
     const post = (base: string, query: string, headers: Record<string, string>) =>
       fetch(`${base}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query }) })
@@ -145,13 +207,28 @@ async function main(): Promise<void> {
         });
     const pglHeaders = { 'content-type': 'application/json' };
 
-    // same answers first: the same total and page size from both
+    // same answers first: the same total and the same page (the same datasets with the same
+    // related records) from all three
     const a = await post(ours.base, OURS_LIST, auth);
     const b = await post(pgl.base, PGL_LIST, pglHeaders);
-    if (a.data.datasets.totalCount !== visible || b.data.allDatasets.totalCount !== visible) {
+    const b5 = await post(pgl5.base, PGL5_LIST, pglHeaders);
+    const totals = [
+      a.data.datasets.totalCount,
+      b.data.allDatasets.totalCount,
+      b5.data.allDatasets.totalCount,
+    ];
+    if (totals.some((t) => t !== visible)) {
       throw new Error(
-        `totals differ: ours ${a.data.datasets.totalCount}, PostGraphile ${b.data.allDatasets.totalCount}, SQL ${visible}`,
+        `totals differ: ours ${totals[0]}, PostGraphile 4 ${totals[1]}, PostGraphile 5 ${totals[2]}, SQL ${visible}`,
       );
+    }
+    const pages = [
+      oursPage(a.data.datasets.edges),
+      pglPage(b.data.allDatasets.edges),
+      pglPage(b5.data.allDatasets.edges),
+    ];
+    if (pages.some((p) => p !== pages[0] || p === '[]')) {
+      throw new Error(`pages differ (ours, PostGraphile 4, PostGraphile 5):\n${pages.join('\n')}`);
     }
 
     const rawList = `select coalesce(json_agg(x), '[]'::json) as items,
@@ -182,7 +259,8 @@ async function main(): Promise<void> {
         c,
         targets: [
           ['ours', () => post(ours.base, OURS_LIST, auth).then(() => undefined)],
-          ['PostGraphile', () => post(pgl.base, PGL_LIST, pglHeaders).then(() => undefined)],
+          ['PostGraphile 5', () => post(pgl5.base, PGL5_LIST, pglHeaders).then(() => undefined)],
+          ['PostGraphile 4', () => post(pgl.base, PGL_LIST, pglHeaders).then(() => undefined)],
           ['raw SQL', rawTask(rawNested)],
         ],
       });
@@ -213,7 +291,8 @@ async function main(): Promise<void> {
     };
     const statementCounts = {
       oursGraphql: await count(ours, cases[0].targets[0][1]),
-      pglGraphql: await count(pgl, cases[0].targets[1][1]),
+      pgl5Graphql: await count(pgl5, cases[0].targets[1][1]),
+      pglGraphql: await count(pgl, cases[0].targets[2][1]),
       oursRest: await count(ours, cases[2].targets[0][1]),
     };
 
@@ -258,7 +337,7 @@ async function main(): Promise<void> {
       '\np50 ratio: ours ÷ the other (lower is better); req/s ratio: ours ÷ the other (higher is better).',
     );
     console.log(
-      `SQL statements per request: GraphQL list — ours ${statementCounts.oursGraphql}, PostGraphile ${statementCounts.pglGraphql}, raw SQL 1; REST list — ours ${statementCounts.oursRest}, raw SQL 1.`,
+      `SQL statements per request: GraphQL list — ours ${statementCounts.oursGraphql}, PostGraphile 5 ${statementCounts.pgl5Graphql}, PostGraphile 4 ${statementCounts.pglGraphql}, raw SQL 1; REST list — ours ${statementCounts.oursRest}, raw SQL 1.`,
     );
     await sqlPool.end();
   } finally {
