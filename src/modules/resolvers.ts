@@ -1,11 +1,12 @@
 import type { NonEmptyArray } from 'type-graphql';
-import { AccountResolver } from './account/account.resolver';
+import { NodeRegistry, nodeResolver } from '../core/graphql/node';
+import { API_KEY_NODE, AccountResolver } from './account/account.resolver';
 import { LiveEventsResolver } from './event/live.resolver';
-import { UserResolver } from './user/user.resolver';
-import { ProjectResolver } from './project/project.resolver';
-import { InstrumentResolver } from './instrument/instrument.resolver';
-import { DatasetResolver, ProjectDatasetsResolver } from './dataset/dataset.resolver';
-import { ProjectSamplesResolver, SampleResolver } from './sample/sample.resolver';
+import { USER_NODE, UserResolver } from './user/user.resolver';
+import { PROJECT_NODE, ProjectResolver } from './project/project.resolver';
+import { INSTRUMENT_NODE, InstrumentResolver } from './instrument/instrument.resolver';
+import { DATASET_NODE, DatasetResolver, ProjectDatasetsResolver } from './dataset/dataset.resolver';
+import { ProjectSamplesResolver, SAMPLE_NODE, SampleResolver } from './sample/sample.resolver';
 import {
   DatasetMetadataField,
   InstrumentMetadataField,
@@ -19,15 +20,21 @@ import { SearchResolver } from './search/search.resolver';
 import { ResourceResolver } from './resource/resource.resolver';
 import {
   DatasetDeletionResolver,
+  DELETION_AUDIT_NODE,
+  DELETION_REQUEST_NODE,
   DeletionResolver,
   SampleDeletionResolver,
 } from './deletion/deletion.resolver';
-import { DatasetFilesResolver, FileResolver } from './file/file.resolver';
-import { DatasetThumbnailsResolver, ThumbnailResolver } from './thumbnail/thumbnail.resolver';
+import { DatasetFilesResolver, FILE_NODE, FileResolver } from './file/file.resolver';
+import { DatasetThumbnailsResolver, THUMBNAIL_NODE, ThumbnailResolver } from './thumbnail/thumbnail.resolver';
 import { AccessResolver } from './access/access.resolver';
-import { JoinRequestResolver } from './join-request/join-request.resolver';
+import { JOIN_REQUEST_NODE, JoinRequestResolver } from './join-request/join-request.resolver';
 import { TransferResolver } from './transfer/transfer.resolver';
-import { FileIngestionResolver, IngestionResolver } from './ingestion/ingestion.resolver';
+import {
+  FileIngestionResolver,
+  INGESTION_REQUEST_NODE,
+  IngestionResolver,
+} from './ingestion/ingestion.resolver';
 import {
   DatasetHistoryResolver,
   HistoryResolver,
@@ -35,7 +42,28 @@ import {
   ProjectHistoryResolver,
   SampleHistoryResolver,
 } from './event/history.resolver';
-import { WebhookResolver } from './webhook/webhook.resolver';
+import { WEBHOOK_DELIVERY_NODE, WEBHOOK_NODE, WebhookResolver } from './webhook/webhook.resolver';
+
+/**
+ * Every object type implementing `Node`, with how its module fetches it by global id
+ * (docs/api.md, "Global ids"): `node(id:)` and `nodes(ids:)` know no other.
+ */
+export const NODE_TYPES = new NodeRegistry().register(
+  DATASET_NODE,
+  SAMPLE_NODE,
+  PROJECT_NODE,
+  INSTRUMENT_NODE,
+  USER_NODE,
+  FILE_NODE,
+  THUMBNAIL_NODE,
+  INGESTION_REQUEST_NODE,
+  DELETION_REQUEST_NODE,
+  DELETION_AUDIT_NODE,
+  JOIN_REQUEST_NODE,
+  WEBHOOK_NODE,
+  WEBHOOK_DELIVERY_NODE,
+  API_KEY_NODE,
+);
 
 /** Every GraphQL resolver class. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -78,4 +106,5 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   TransferResolver,
   IngestionResolver,
   FileIngestionResolver,
+  nodeResolver(NODE_TYPES),
 ];

@@ -143,7 +143,21 @@ export const TABLE: Row[] = [
   R('GET /.*/', OPEN, () => ({ path: '/find/', headers: { accept: 'text/html' } }), { root: true }),
   // --- URLs that are their own credential (an upload session token, a download signature)
   R('PUT /upload-sessions/:token', credential(404), () => `/upload-sessions/${newMfid()}`),
-  R('GET /signed/objects/*key', credential(403), (w) => `/signed/objects/${w.dataset}/x?expires=1&sig=bad`),
+  R(
+    'GET /signed/objects/*key',
+    credential(403),
+    (w) => `/signed/objects/${w.dataset}%2Fx?name=x&type=text%2Fplain&expires=1&signature=bad`,
+  ),
+
+  // --- browser sign-in (outside /api/v2): the session state is open; the key exchange takes a
+  // key as its credential; with no OpenID provider configured its routes are 404 for everyone
+  R('GET /auth/session', OPEN, () => '/auth/session', { root: true }),
+  R('POST /auth/key', credential(401), () => body('/auth/key', { api_key: `cat_${'x'.repeat(43)}` }), {
+    root: true,
+  }),
+  R('POST /auth/logout', OPEN, () => ({ path: '/auth/logout', body: {} }), { root: true }),
+  R('GET /auth/login', credential(404), () => '/auth/login', { root: true }),
+  R('GET /auth/callback', credential(404), () => '/auth/callback', { root: true }),
 
   // --- account and users
   R('GET /account', ANY, () => '/account'),
@@ -166,6 +180,8 @@ export const TABLE: Row[] = [
     body(`/users/${w.heir.id}/platform_role`, { platform_role: 'contributor' }),
   ),
   R('DELETE /users/:id/apikey', PLATFORM_ADMIN, (w) => `/users/${w.serviceAccount}/apikey`),
+  R('POST /users/:id/activate', PLATFORM_ADMIN, (w) => body(`/users/${w.heir.id}/activate`, {})),
+  R('DELETE /users/:id/sessions', SELF, (w) => `/users/${w.owner.id}/sessions`),
   R('GET /users/:id/projects', SELF, (w) => `/users/${w.owner.id}/projects`),
   R('GET /users/:id/datasets', PLATFORM_ADMIN, (w) => `/users/${w.heir.id}/datasets`),
   R('GET /users/:id/datasets/:dsid', PLATFORM_ADMIN, (w) => `/users/${w.heir.id}/datasets/${w.dataset}`),
@@ -494,6 +510,17 @@ export const TABLE: Row[] = [
 
   // === GraphQL queries
   G('Query.me', ANY, '{ me { orcid } }'),
+  G(
+    'Mutation.activateUser',
+    PLATFORM_ADMIN,
+    'mutation($id: ID!) { activateUser(id: $id) { uniqueId } }',
+    (w) => ({
+      id: w.heir.id,
+    }),
+  ),
+  G('Mutation.signOutEverywhere', SELF, 'mutation($id: ID) { signOutEverywhere(userId: $id) }', (w) => ({
+    id: w.owner.id,
+  })),
   G('Query.user', ANY, 'query($id: String!) { user(id: $id) { uniqueId } }', (w) => ({
     id: w.heir.username,
   })),
@@ -538,8 +565,15 @@ export const TABLE: Row[] = [
   })),
   G('Query.samples', ANY, '{ samples { totalCount } }'),
   G('Query.searchSamples', ANY, '{ searchSamples(q: "matrix") { uniqueId } }'),
-  G('Query.node', read('dataset'), 'query($id: ID!) { node(id: $id) { __typename } }', (w) => ({
+  G('Query.resource', read('dataset'), 'query($id: ID!) { resource(id: $id) { __typename } }', (w) => ({
     id: w.dataset,
+  })),
+  // an unreadable record is null, like a missing one (node.test.ts): never refused
+  G('Query.node', ANY, 'query($id: ID!) { node(id: $id) { nodeId } }', (w) => ({
+    id: Buffer.from(`Dataset:${w.dataset}`).toString('base64url'),
+  })),
+  G('Query.nodes', ANY, 'query($ids: [ID!]!) { nodes(ids: $ids) { nodeId } }', (w) => ({
+    ids: [Buffer.from(`Dataset:${w.dataset}`).toString('base64url')],
   })),
   G('Query.resourceType', read('dataset'), 'query($id: ID!) { resourceType(id: $id) }', (w) => ({
     id: w.dataset,

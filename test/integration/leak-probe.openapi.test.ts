@@ -6,6 +6,7 @@ import { makeProject, makeUser, unique, type TestUser } from '../support/factori
 import { newDataset, newSample } from '../support/catalog';
 import { formUpload } from '../support/files';
 import { newMfid } from '../../src/core/ids';
+import { toGlobalId } from '../../src/core/graphql/node';
 
 /**
  * The cross-user probe, driven by the documents rather than by a list of routes: every GET path of
@@ -16,7 +17,9 @@ import { newMfid } from '../../src/core/ids';
  * exactly as a never-issued MFID does; nothing answers 5xx. Creates through every documented body
  * with a `unique_id` (and every GraphQL input with `uniqueId`) are tried with the other user's
  * MFIDs; bob's unfiltered webhook log and the history of the record carol linked to are probed
- * after carol's private work.
+ * after carol's private work. The GraphQL global ids (`nodeId`) of the records are probed like
+ * their MFIDs: in every identifier argument, compared with a never-issued one of the same type,
+ * and looked for in every answer.
  */
 let t: TestApp;
 let admin: TestUser;
@@ -27,6 +30,10 @@ const SECRET = 'secretalloy42';
 const hidden: Record<string, string> = {};
 /** records bob may read */
 const open: Record<string, string> = {};
+/** the global ids of carol's private records, with their types */
+const hiddenNodes: { id: string; type: string }[] = [];
+/** the global ids of records bob may read */
+const openNodes: string[] = [];
 let webhookId = '';
 let receiver: http.Server;
 /** the bodies bob's webhook receiver got */
@@ -109,6 +116,26 @@ beforeAll(async () => {
     body: { note: SECRET },
   });
   await t.app.webhooks.drain();
+  const ingestion = await gql(
+    t.url,
+    carol.key,
+    'query($id: ID) { ingestionRequests(datasetId: $id) { nodes { nodeId } } }',
+    { id: hidden.dataset },
+  );
+  const ingestionId = ingestion.data.ingestionRequests.nodes[0].nodeId as string;
+  hiddenNodes.push(
+    { id: toGlobalId('Dataset', hidden.dataset), type: 'Dataset' },
+    { id: toGlobalId('Sample', hidden.sample), type: 'Sample' },
+    { id: toGlobalId('File', hidden.file), type: 'File' },
+    { id: ingestionId, type: 'IngestionRequest' },
+  );
+  openNodes.push(
+    toGlobalId('Dataset', open.bobDataset),
+    toGlobalId('Sample', open.bobSample),
+    toGlobalId('Dataset', open.publicDataset),
+    toGlobalId('Project', open.project),
+    toGlobalId('Webhook', webhookId),
+  );
 });
 
 afterAll(async () => {
@@ -125,6 +152,9 @@ function leaks(name: string, body: unknown, sent: string[]): string[] {
   const hiddenIds = new Set(Object.values(hidden));
   for (const id of text.match(MFID) ?? []) {
     if (hiddenIds.has(id) && !sent.includes(id)) problems.push(`${name}: shows ${id}`);
+  }
+  for (const { id } of hiddenNodes) {
+    if (text.includes(id) && !sent.includes(id)) problems.push(`${name}: shows ${id}`);
   }
   if (text.toLowerCase().includes(SECRET)) problems.push(`${name}: shows the secret`);
   return problems;
@@ -221,6 +251,13 @@ const INTROSPECT = `{ __schema { queryType { name } mutationType { name } types 
   fragment T on __Type { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } } }`;
 
 const named = (t0: TypeRef): TypeRef => (t0.ofType ? named(t0.ofType) : t0);
+/** A type as a variable declares it (`[ID!]!`). */
+const printed = (t0: TypeRef): string =>
+  t0.kind === 'NON_NULL'
+    ? `${printed(t0.ofType!)}!`
+    : t0.kind === 'LIST'
+      ? `[${printed(t0.ofType!)}]`
+      : t0.name!;
 const required = (t0: TypeRef) => t0.kind === 'NON_NULL';
 
 test('every GraphQL query field, with every MFID in every identifier argument, shows bob nothing of carol', async () => {
@@ -230,22 +267,31 @@ test('every GraphQL query field, with every MFID in every identifier argument, s
   };
   const types = new Map(schema.types.map((ty) => [ty.name, ty]));
   /** scalars of a type, and one level of its objects' scalars; fields with required arguments left out */
-  const selection = (name: string, depth: number): string => {
+  /** `prefix`: aliases the fields (the members of a union or interface may share names of other types) */
+  const selection = (name: string, depth: number, prefix = ''): string => {
     const ty = types.get(name)!;
     if (ty.kind === 'UNION' || ty.kind === 'INTERFACE') {
-      return `__typename ${(ty.possibleTypes ?? []).map((p) => `... on ${p.name} { ${selection(p.name, depth)} }`).join(' ')}`;
+      return `__typename ${(ty.possibleTypes ?? []).map((p) => `... on ${p.name} { ${selection(p.name, depth, `${p.name}_`)} }`).join(' ')}`;
     }
     const parts: string[] = ['__typename'];
     for (const f of ty.fields ?? []) {
       if (f.args.some((a) => required(a.type))) continue;
       const inner = named(f.type);
       const innerKind = types.get(inner.name!)!.kind;
-      if (innerKind === 'SCALAR' || innerKind === 'ENUM') parts.push(f.name);
-      else if (depth > 0) parts.push(`${f.name} { ${selection(inner.name!, depth - 1)} }`);
+      const as = prefix ? `${prefix}${f.name}: ${f.name}` : f.name;
+      if (innerKind === 'SCALAR' || innerKind === 'ENUM') parts.push(as);
+      else if (depth > 0) parts.push(`${as} { ${selection(inner.name!, depth - 1)} }`);
     }
     return parts.join(' ');
   };
   const ids = [...Object.values(hidden), ...Object.values(open), webhookId];
+  // global ids too: a never-issued one of the same type is what a hidden one must answer like
+  const nodeIds = [...hiddenNodes.map((n) => n.id), ...openNodes];
+  const freshOf = (id: string) => {
+    const node = hiddenNodes.find((n) => n.id === id);
+    if (node) return toGlobalId(node.type, node.type === 'IngestionRequest' ? '2147483000' : newMfid());
+    return Object.values(hidden).includes(id) ? newMfid() : null;
+  };
   const problems: string[] = [];
   let asked = 0;
   const ask = async (name: string, query: string, variables: Record<string, unknown>, sent: string[]) => {
@@ -267,9 +313,7 @@ test('every GraphQL query field, with every MFID in every identifier argument, s
     const inner = named(field.type);
     const innerKind = types.get(inner.name!)!.kind;
     const sel = innerKind === 'SCALAR' || innerKind === 'ENUM' ? '' : `{ ${selection(inner.name!, 1)} }`;
-    const decl = [...idArgs, ...otherRequired].map(
-      (a) => `$${a.name}: ${named(a.type).name}${required(a.type) ? '!' : ''}`,
-    );
+    const decl = [...idArgs, ...otherRequired].map((a) => `$${a.name}: ${printed(a.type)}`);
     const call = [...idArgs, ...otherRequired].map((a) => `${a.name}: $${a.name}`);
     const query = `query${decl.length ? `(${decl.join(', ')})` : ''} { f: ${field.name}${call.length ? `(${call.join(', ')})` : ''} ${sel} }`;
     const base: Record<string, unknown> = {};
@@ -279,10 +323,14 @@ test('every GraphQL query field, with every MFID in every identifier argument, s
       continue;
     }
     for (const arg of idArgs) {
-      for (const id of ids) {
+      for (const id of [...ids, ...nodeIds]) {
         const res = await ask(`${field.name}(${arg.name})`, query, { ...base, [arg.name]: id }, [id]);
-        if (!Object.values(hidden).includes(id)) continue;
-        const fresh = newMfid();
+        // a global id reaches its record through node and nodes: the probe reads, it is not refused
+        if (['node', 'nodes'].includes(field.name) && nodeIds.includes(id) && res.errors) {
+          problems.push(`${field.name}(${id}): ${res.errors[0].message}`);
+        }
+        const fresh = freshOf(id);
+        if (fresh === null) continue;
         const asFresh = await ask(`${field.name}(${arg.name})`, query, { ...base, [arg.name]: fresh }, [
           fresh,
         ]);
@@ -298,6 +346,16 @@ test('every GraphQL query field, with every MFID in every identifier argument, s
   }
   expect(problems).toEqual([]);
   expect(asked).toBeGreaterThan(100);
+  // the global ids went through node and nodes (and were found there by whoever may read them)
+  for (const { id } of hiddenNodes) {
+    const mine = await gql(t.url, carol.key, 'query($id: ID!) { node(id: $id) { nodeId } }', { id });
+    expect(mine.data.node).toEqual({ nodeId: id });
+    const many = await gql(t.url, bob.key, 'query($ids: [ID!]!) { nodes(ids: $ids) { nodeId } }', {
+      ids: [id, ...openNodes],
+    });
+    expect(many.data.nodes[0]).toBeNull();
+    expect(many.data.nodes.slice(1).every((n: unknown) => n !== null)).toBe(true);
+  }
 });
 
 test("creates through every documented body and GraphQL input with a unique_id never take carol's MFIDs", async () => {
@@ -378,7 +436,7 @@ test("bob's unfiltered webhook (its log and what it posts) and the history of wh
     const nested = await gql(
       t.url,
       bob.key,
-      'query($id: ID!) { node(id: $id) { ... on Dataset { history { nodes { type payload } } } ... on Sample { history { nodes { type payload } } } } }',
+      'query($id: ID!) { resource(id: $id) { ... on Dataset { history { nodes { type payload } } } ... on Sample { history { nodes { type payload } } } } }',
       { id },
     );
     problems.push(...leaks(`nested history of ${id}`, nested, []));

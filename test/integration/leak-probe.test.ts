@@ -320,7 +320,7 @@ test.each(['alice', 'bob', 'carol'])(
         { id },
         hidden,
       );
-      const node = `query($id: ID!) { node(id: $id) { ... on Dataset { ${NESTED} } ... on Sample { ${sampleFields} } } }`;
+      const node = `query($id: ID!) { resource(id: $id) { ... on Dataset { ${NESTED} } ... on Sample { ${sampleFields} } } }`;
       const one = await probe('node', node, { id }, hidden);
       const links = await probe('links', 'query($id: ID!) { links(id: $id) { uniqueId } }', { id }, hidden);
       if (hidden)

@@ -90,15 +90,15 @@ describe('generic resources', () => {
     ).toEqual([]);
   });
 
-  test('GraphQL node(id) and resourceType(id)', async () => {
+  test('GraphQL resource(id) and resourceType(id)', async () => {
     const ds = await newDataset(t.url, owner.key, { dataset_name: 'node' });
     const sample = await newSample(t.url, owner.key, { sample_name: 'node s' });
     const res = await gql(
       t.url,
       owner.key,
       `query($a: ID!, $b: ID!) {
-        a: node(id: $a) { __typename ... on Dataset { datasetName capabilities { canUpdate } } }
-        b: node(id: $b) { __typename ... on Sample { sampleName } }
+        a: resource(id: $a) { __typename ... on Dataset { datasetName capabilities { canUpdate } } }
+        b: resource(id: $b) { __typename ... on Sample { sampleName } }
         t: resourceType(id: $b)
       }`,
       { a: ds, b: sample },
@@ -109,14 +109,14 @@ describe('generic resources', () => {
       b: { __typename: 'Sample', sampleName: 'node s' },
       t: 'sample',
     });
-    const hidden = await gql(t.url, stranger.key, `query($a: ID!) { node(id: $a) { __typename } }`, {
+    const hidden = await gql(t.url, stranger.key, `query($a: ID!) { resource(id: $a) { __typename } }`, {
       a: ds,
     });
     expect(hidden.errors?.[0].extensions?.code).toBe('NOT_FOUND');
     const wrongType = await gql(
       t.url,
       owner.key,
-      `query($a: ID!) { node(id: $a, type: sample) { __typename } }`,
+      `query($a: ID!) { resource(id: $a, type: sample) { __typename } }`,
       { a: ds },
     );
     expect(wrongType.errors?.[0].extensions?.code).toBe('NOT_FOUND');

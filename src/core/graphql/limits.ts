@@ -59,22 +59,27 @@ export interface ListSizes {
 
 /**
  * The field extension (`@Extensions(listCap(...))`) of an unpaged list whose cap is not
- * GRAPHQL_LIST_MAX: `factor` times the size `size` names, or a fixed number of items. On a field
+ * GRAPHQL_LIST_MAX: `factor` times the size `size` names, a fixed number of items, or as many
+ * items as the list argument `lengthOf` holds (within GRAPHQL_LIST_MAX: `nodes(ids:)`). On a field
  * that is not a list, the number of times its children are charged, whatever its page
  * arguments say (`items: 1` for one object whose own lists carry their caps, such as a page
  * of a graph).
  */
 export interface ListCap {
-  listCap: { size?: keyof ListSizes; factor?: number; items?: number };
+  listCap: { size?: keyof ListSizes; factor?: number; items?: number; lengthOf?: string };
 }
 export function listCap(cap: ListCap['listCap']): ListCap {
   return { listCap: cap };
 }
 
-function capOf(extensions: unknown, sizes: ListSizes): number | null {
+function capOf(extensions: unknown, sizes: ListSizes, args: Record<string, unknown>): number | null {
   const cap = (extensions as Partial<ListCap> | undefined)?.listCap;
   if (!cap) return null;
   if (cap.items !== undefined) return cap.items;
+  if (cap.lengthOf !== undefined) {
+    const list = args[cap.lengthOf];
+    return Math.min(Array.isArray(list) ? list.length : 1, sizes.listMax);
+  }
   return sizes[cap.size ?? 'listMax'] * (cap.factor ?? 1);
 }
 
@@ -88,7 +93,7 @@ function capOf(extensions: unknown, sizes: ListSizes): number | null {
 export function listEstimator(sizes: ListSizes): ComplexityEstimator {
   return ({ type, field, args, childComplexity }) => {
     if (type.name.startsWith('__')) return undefined;
-    const cap = capOf(field.extensions, sizes);
+    const cap = capOf(field.extensions, sizes, args);
     if (cap !== null && !isListType(getNullableType(field.type))) return 1 + childComplexity * cap;
     if (field.args.some((a) => a.name === 'first' || a.name === 'limit')) {
       const given = (args as { first?: unknown }).first ?? (args as { limit?: unknown }).limit;

@@ -1,10 +1,15 @@
 import { Extensions, Field, ObjectType } from 'type-graphql';
 import { listCap } from '../../core/graphql/limits';
+import { Node } from '../../core/graphql/node';
 import { USER_MAX_PROJECTS } from '../project/project-member.service';
 import { User } from '../user/user.entity';
 import { ProjectMembership } from '../project/project.types';
 
-@ObjectType({ description: 'The API key this request was authenticated with (never the secret).' })
+@ObjectType({
+  implements: Node,
+  description:
+    'An API key of yours: the one a request was authenticated with, or one `node` fetches (never the secret).',
+})
 export class ApiKeyInfo {
   @Field({ description: 'The key id.' })
   uniqueId!: string;

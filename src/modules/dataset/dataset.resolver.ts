@@ -37,6 +37,8 @@ import {
   ProjectScopeEnum,
   UpdateDatasetInput,
 } from './dataset.types';
+import { nodeType } from '../../core/graphql/node';
+import { isMfid } from '../../core/ids';
 
 /**
  * A `datasets` connection: one statement for the page, what its nodes select of their relations
@@ -216,3 +218,11 @@ export class ProjectDatasetsResolver {
     );
   }
 }
+
+/** Datasets as `Node`s: fetched again by global id, as their single-record reads see them. */
+export const DATASET_NODE = nodeType<DatasetRow>(
+  'Dataset',
+  isMfid,
+  (row) => row.uniqueId,
+  (ctx, keys, info) => ctx.services.dataset.readable(ctx, keys, nodeInclude(info)),
+);

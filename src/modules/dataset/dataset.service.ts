@@ -79,6 +79,11 @@ export class DatasetService {
     return this.records.read(ctx, uniqueId, include);
   }
 
+  /** The datasets of `ids` the caller may read, as rows with `include`, in one statement; others left out. */
+  readable(ctx: RequestContext, ids: readonly string[], include: DatasetInclude = {}): Promise<DatasetRow[]> {
+    return this.records.readable(ctx, ids, include);
+  }
+
   /**
    * The row of a dataset as committed after a change the caller made, with `include`; no
    * permission check (a transfer may have taken it out of the caller's reach).

@@ -10,6 +10,7 @@ import {
   RecordCapabilitiesType,
   withCreationFields,
 } from '../owned-record/owned-record.types';
+import { Node } from '../../core/graphql/node';
 
 /**
  * The GraphQL type `Dataset`. Its nodes are dataset rows (dataset-row.ts): the column fields read
@@ -17,6 +18,7 @@ import {
  * when its read left them out, load them.
  */
 @ObjectType('Dataset', {
+  implements: Node,
   description:
     'A dataset record: structured fields; files, metadata, keywords, thumbnails, samples and links hang off it.',
 })

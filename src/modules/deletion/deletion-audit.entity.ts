@@ -1,11 +1,13 @@
 import { Field, Int, ObjectType } from 'type-graphql';
 import { Entity, Index, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { Node } from '../../core/graphql/node';
 
 /**
  * The record of a permanent deletion. It survives the resource: everything a reader needs is
  * copied in. `requestId` is null for a forced deletion without an approved request.
  */
 @ObjectType('DeletionAuditEntry', {
+  implements: Node,
   description: 'The record of a permanent deletion; it outlives the resource.',
 })
 @Entity({ tableName: 'deletion_audit' })

@@ -6,6 +6,7 @@ import {
   type ReviewStatus,
 } from '../reviewed-request/reviewed-request.entity';
 import { DELETABLE_TYPES, type DeletableType } from '../removal/removal';
+import { Node } from '../../core/graphql/node';
 
 export const DELETION_STATUSES = REVIEW_STATUSES;
 export type DeletionStatus = ReviewStatus;
@@ -15,7 +16,10 @@ export type DeletionStatus = ReviewStatus;
  * request per resource is pending at a time. Rows outlive the resource (no foreign key), so the
  * resource's display fields are copied in.
  */
-@ObjectType('DeletionRequest', { description: 'A request to delete a dataset or sample, awaiting an admin.' })
+@ObjectType('DeletionRequest', {
+  implements: Node,
+  description: 'A request to delete a dataset or sample, awaiting an admin.',
+})
 @Entity({ tableName: 'deletion_request' })
 @Index({ properties: ['resourceId'] })
 @Index({ properties: ['status', 'id'] })

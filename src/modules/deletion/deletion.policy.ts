@@ -16,6 +16,10 @@ export class DeletionPolicy {
     await this.resources.assertCanOn(ctx, 'manage', subject);
   }
 
+  mayReview(ctx: RequestContext): boolean {
+    return ctx.isPlatformAdmin;
+  }
+
   assertMayReview(ctx: RequestContext): void {
     if (!ctx.isPlatformAdmin)
       throw forbidden('Only platform administrators may review and perform deletions');

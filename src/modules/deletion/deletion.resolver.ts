@@ -9,6 +9,7 @@ import { SampleType } from '../sample/sample.types';
 import { DeletionRequest } from './deletion-request.entity';
 import { DeletionAudit } from './deletion-audit.entity';
 import { parseStatus } from './deletion.service';
+import { isIntegerKey, nodeType } from '../../core/graphql/node';
 
 const { Connection: DeletionRequestConnection } = connectionTypes(
   'DeletionRequest',
@@ -128,3 +129,19 @@ export class SampleDeletionResolver {
     return ctx.loaders.pendingDeletion.load(sample.uniqueId);
   }
 }
+
+/** Deletion requests as `Node`s (platform admins, as `deletionRequest`). */
+export const DELETION_REQUEST_NODE = nodeType<DeletionRequest>(
+  'DeletionRequest',
+  (key) => isIntegerKey(key),
+  (r) => String(r.id),
+  (ctx, keys) => ctx.services.deletion.readable(ctx, keys.map(Number)),
+);
+
+/** Deletion audit entries as `Node`s (platform admins, as `deletionAuditEntry`). */
+export const DELETION_AUDIT_NODE = nodeType<DeletionAudit>(
+  'DeletionAuditEntry',
+  (key) => isIntegerKey(key),
+  (r) => String(r.id),
+  (ctx, keys) => ctx.services.deletion.readableAudit(ctx, keys.map(Number)),
+);

@@ -95,6 +95,18 @@ export class DeletionService {
     return offsetFind(ctx.em, DeletionRequest, where, { id: 'desc' }, page);
   }
 
+  /** The requests of these ids (platform admins, as `get`; nothing for anyone else), in one statement. */
+  async readable(ctx: RequestContext, ids: readonly number[]): Promise<DeletionRequest[]> {
+    if (!this.policy.mayReview(ctx) || !ids.length) return [];
+    return ctx.em.find(DeletionRequest, { id: { $in: [...ids] } });
+  }
+
+  /** The audit entries of these ids (platform admins, as `getAudit`; nothing for anyone else). */
+  async readableAudit(ctx: RequestContext, ids: readonly number[]): Promise<DeletionAudit[]> {
+    if (!this.policy.mayReview(ctx) || !ids.length) return [];
+    return ctx.em.find(DeletionAudit, { id: { $in: [...ids] } });
+  }
+
   async get(ctx: RequestContext, id: unknown): Promise<DeletionRequest> {
     this.policy.assertMayReview(ctx);
     const request = await ctx.em.findOne(DeletionRequest, { id: parseIntegerId(id) });

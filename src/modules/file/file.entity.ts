@@ -12,6 +12,7 @@ import {
 } from '@mikro-orm/core';
 import { TimedRecord } from '../../core/db/timed-record.entity';
 import { Dataset } from '../dataset/dataset.entity';
+import { Node } from '../../core/graphql/node';
 
 /**
  * The `storage_backend` of files held in the service's own object store. It is the name the
@@ -26,7 +27,10 @@ export const SERVICE_STORAGE_BACKEND = 'gcs';
  * (`storageBackend`, `storagePath`, `accessNote`) and are never fetched or verified. Only the
  * file name is kept, never a directory.
  */
-@ObjectType('File', { description: 'A file attached to a dataset: held in the service storage, or remote.' })
+@ObjectType('File', {
+  implements: Node,
+  description: 'A file attached to a dataset: held in the service storage, or remote.',
+})
 @Entity({ tableName: 'associated_file' })
 @Index({ properties: ['dataset', 'uniqueId'] })
 @Index({

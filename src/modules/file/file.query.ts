@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../core/context';
 import { countRows, offsetRows, rowsBefore } from '../../core/db/page';
-import { and, sql, type Sql } from '../../core/db/sql';
+import { rawQuery } from '../../core/db/raw';
+import { and, inList, sql, type Sql } from '../../core/db/sql';
 import { keysetPage, type KeysetPage } from '../../core/pagination';
 import { AssociatedFile } from './file.entity';
 import type { FilePolicy } from './file.policy';
@@ -56,6 +57,17 @@ export class FileQuery {
       { limit: page.limit, before: page.cursor },
     );
     return keysetPage(rows, page.limit);
+  }
+
+  /** The files of these MFIDs on datasets the caller may read, in one statement. */
+  async byIds(ctx: RequestContext, ids: readonly string[]): Promise<AssociatedFile[]> {
+    const where = and(inList('f.unique_id', ids), await this.policy.visibleWhere(ctx, 'd'));
+    const rows = await rawQuery<Record<string, unknown>>(
+      ctx.em,
+      `select f.* from ${FILES} where ${where.sql}`,
+      where.params,
+    );
+    return rows.map((row) => ctx.em.map(AssociatedFile, row));
   }
 
   async count(ctx: RequestContext, f: FileFilter): Promise<number> {

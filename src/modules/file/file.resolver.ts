@@ -12,6 +12,8 @@ import { nodeInclude } from '../dataset/dataset-selection';
 import { AssociatedFile } from './file.entity';
 import type { ReceivedFile } from '../../core/graphql/multipart';
 import { AddFilePayload, FileConnection, RemoteFileInput, UpdateFileInput } from './file.types';
+import { nodeType } from '../../core/graphql/node';
+import { isMfid } from '../../core/ids';
 
 /** graphql-upload reports its limits and malformed requests as HTTP errors: they read as the service's. */
 function uploadError(ctx: RequestContext, err: unknown): unknown {
@@ -149,3 +151,11 @@ export class DatasetFilesResolver {
     );
   }
 }
+
+/** Files as `Node`s: fetched again by global id, as their single-record reads see them. */
+export const FILE_NODE = nodeType<AssociatedFile>(
+  'File',
+  isMfid,
+  (f) => f.uniqueId,
+  (ctx, keys) => ctx.services.file.readable(ctx, keys),
+);

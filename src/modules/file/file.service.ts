@@ -109,6 +109,12 @@ export class FileService {
     return archiveFiles(ctx.em, ds.uniqueId);
   }
 
+  /** The files of these MFIDs on datasets the caller may read (as `get`), in one statement. */
+  readable(ctx: RequestContext, ids: readonly string[]): Promise<AssociatedFile[]> {
+    const wanted = ids.filter(isMfid);
+    return wanted.length ? this.query.byIds(ctx, wanted) : Promise.resolve([]);
+  }
+
   list(ctx: RequestContext, filter: FileFilter, page: { limit: number; offset: number }) {
     return this.query.offsetPage(ctx, filter, page);
   }

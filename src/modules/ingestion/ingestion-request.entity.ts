@@ -12,6 +12,7 @@ import {
   type Rel,
 } from '@mikro-orm/core';
 import { Dataset } from '../dataset/dataset.entity';
+import { Node } from '../../core/graphql/node';
 
 /**
  * The statuses the legacy client and workers use (reference §9). A request starts `requested`;
@@ -40,6 +41,7 @@ export const FINAL_STATUSES: ReadonlySet<IngestionStatus> = new Set([
  * `file not found`) but not their dataset.
  */
 @ObjectType('IngestionRequest', {
+  implements: Node,
   description: 'A request to extract metadata and thumbnails from a stored file into its dataset.',
 })
 @Entity({ tableName: 'ingestion_request' })

@@ -10,6 +10,7 @@ import { nodeInclude } from '../dataset/dataset-selection';
 import { AssociatedFile } from '../file/file.entity';
 import { IngestionRequest } from './ingestion-request.entity';
 import type { IngestionFilter } from './ingestion.service';
+import { isIntegerKey, nodeType } from '../../core/graphql/node';
 
 const { Connection: IngestionRequestConnection } = connectionTypes(
   'IngestionRequest',
@@ -130,3 +131,11 @@ export class FileIngestionResolver {
     return (await ctx.loaders.ingestion.latestByFile.load(file.uniqueId))?.status ?? null;
   }
 }
+
+/** Ingestion requests as `Node`s: fetched again by global id, as their single-record reads see them. */
+export const INGESTION_REQUEST_NODE = nodeType<IngestionRequest>(
+  'IngestionRequest',
+  (key) => isIntegerKey(key),
+  (r) => String(r.id),
+  (ctx, keys) => ctx.services.ingestion.readable(ctx, keys.map(Number)),
+);

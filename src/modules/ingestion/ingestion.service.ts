@@ -3,7 +3,8 @@ import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../core/context';
 import { conflict, notFound } from '../../core/errors';
 import { countRows, offsetRows, rowsBefore } from '../../core/db/page';
-import { and, sql, type Sql } from '../../core/db/sql';
+import { rawQuery } from '../../core/db/raw';
+import { and, inList, sql, type Sql } from '../../core/db/sql';
 import type { JobQueue } from '../../core/jobs/queue';
 import { ingestorNames } from '../../ingestors/registry';
 import type { DatasetService } from '../dataset/dataset.service';
@@ -164,6 +165,18 @@ export class IngestionService {
       f.fileId !== undefined ? sql(`${alias}.file_mfid = ?`, f.fileId) : null,
       await this.deps.policy.visibleWhere(ctx, 'd'),
     );
+  }
+
+  /** The requests of these ids on datasets the caller may read (as `get`), in one statement. */
+  async readable(ctx: RequestContext, ids: readonly number[]): Promise<IngestionRequest[]> {
+    if (!ids.length) return [];
+    const where = and(inList('r.id', ids), await this.where(ctx, {}));
+    const rows = await rawQuery<Record<string, unknown>>(
+      ctx.em,
+      `select r.* from ${REQUESTS} where ${where.sql}`,
+      where.params,
+    );
+    return rows.map((row) => ctx.em.map(IngestionRequest, row));
   }
 
   /** Requests on datasets the caller may read, newest first, by offset (legacy lists). */

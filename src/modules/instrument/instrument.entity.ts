@@ -2,9 +2,13 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { PrimaryKeyProp, Entity, Index, ManyToOne, PrimaryKey, Property, type Rel } from '@mikro-orm/core';
 import { TimedRecord } from '../../core/db/timed-record.entity';
 import { User } from '../user/user.entity';
+import { Node } from '../../core/graphql/node';
 
 /** A registered instrument: a slug, a unique name, exactly one owner and descriptive fields. */
-@ObjectType('Instrument', { description: 'A registered instrument.' })
+@ObjectType('Instrument', {
+  implements: Node,
+  description: 'A registered instrument.',
+})
 @Entity({ tableName: 'instrument' })
 @Index({
   name: 'instrument_search_trgm_idx',

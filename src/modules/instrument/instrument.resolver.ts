@@ -10,6 +10,8 @@ import {
   InstrumentConnection,
   UpdateInstrumentInput,
 } from './instrument.types';
+import { nodeType } from '../../core/graphql/node';
+import { isMfid } from '../../core/ids';
 
 @Resolver(() => Instrument)
 export class InstrumentResolver {
@@ -76,3 +78,11 @@ export class InstrumentResolver {
       : null;
   }
 }
+
+/** Instruments as `Node`s: fetched again by global id, as their single-record reads see them. */
+export const INSTRUMENT_NODE = nodeType<Instrument>(
+  'Instrument',
+  isMfid,
+  (i) => i.uniqueId,
+  (ctx, keys) => ctx.services.instrument.byIds(ctx, keys),
+);

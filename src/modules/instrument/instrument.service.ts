@@ -137,6 +137,11 @@ export class InstrumentService {
     return instrument;
   }
 
+  /** The instruments of these MFIDs (every caller may read them, as `get`), in one statement. */
+  byIds(ctx: RequestContext, ids: readonly string[]): Promise<Instrument[]> {
+    return ctx.em.find(Instrument, { uniqueId: { $in: ids.filter(isMfid) } });
+  }
+
   async list(
     ctx: RequestContext,
     filter: InstrumentFilter,

@@ -7,6 +7,7 @@ import {
   ReviewedRequest,
   type ReviewStatus,
 } from '../reviewed-request/reviewed-request.entity';
+import { Node } from '../../core/graphql/node';
 
 export const JOIN_STATUSES = REVIEW_STATUSES;
 export type JoinStatus = ReviewStatus;
@@ -17,6 +18,7 @@ export type JoinStatus = ReviewStatus;
  * requester is pending at a time.
  */
 @ObjectType('JoinRequest', {
+  implements: Node,
   description: 'A request to join a project, awaiting its lead or a project admin.',
 })
 @Entity({ tableName: 'join_request' })

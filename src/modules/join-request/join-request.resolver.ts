@@ -5,6 +5,7 @@ import { OffsetPageArgs, offsetConnection, offsetOf } from '../../core/graphql/o
 import { User } from '../user/user.entity';
 import { ProjectRef } from '../project/project.types';
 import { JoinRequest } from './join-request.entity';
+import { isIntegerKey, nodeType } from '../../core/graphql/node';
 
 const { Connection: JoinRequestConnection } = connectionTypes(
   'JoinRequest',
@@ -93,3 +94,11 @@ export class JoinRequestResolver {
     return ctx.loaders.user.load(r.requester.uniqueId);
   }
 }
+
+/** Join requests as `Node`s: fetched again by global id, as their single-record reads see them. */
+export const JOIN_REQUEST_NODE = nodeType<JoinRequest>(
+  'JoinRequest',
+  (key) => isIntegerKey(key),
+  (r) => String(r.id),
+  (ctx, keys) => ctx.services.joinRequest.readable(ctx, keys.map(Number)),
+);

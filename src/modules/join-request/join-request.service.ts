@@ -74,6 +74,29 @@ export class JoinRequestService {
     return this.page(ctx, where, page);
   }
 
+  /**
+   * The requests of these ids the caller may see: their own, and those of projects they may
+   * review (as `list`); the requests in one statement, the permission on another's project
+   * asked once per project.
+   */
+  async readable(ctx: RequestContext, ids: readonly number[]): Promise<JoinRequest[]> {
+    if (!ids.length) return [];
+    const found = await ctx.em.find(
+      JoinRequest,
+      { id: { $in: [...ids] } },
+      { populate: ['project'], strategy: 'joined' },
+    );
+    const seen = await Promise.all(
+      found.map(
+        async (r) =>
+          r.requester.uniqueId === ctx.userId ||
+          ctx.isPlatformAdmin ||
+          (await this.deps.policy.mayReview(ctx, r.project)),
+      ),
+    );
+    return found.filter((_, i) => seen[i]);
+  }
+
   /** The caller's own requests. */
   mine(ctx: RequestContext, status: string | undefined, page: { limit: number; offset: number }) {
     const where: FilterQuery<JoinRequest> = { requester: ctx.userId };

@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Projection } from '../../core/db/page';
 import { rawQuery } from '../../core/db/raw';
+import type { Sql } from '../../core/db/sql';
 import type { User } from '../user/user.entity';
 import type { OwnedRecord } from '../permission/owned-record.policy';
 
@@ -173,18 +174,22 @@ export function rowsSelect<R extends OwnedRecordRow, I extends object>(
   return `select ${a}.unique_id as _id, ${extra ? `${extra}, ` : ''}${p.columns} from ${from} ${p.joins}`;
 }
 
-/** The rows of these records (whoever may read them: callers check), by MFID; missing ones left out. */
+/**
+ * The rows of these records, by MFID; missing ones left out. Whoever may read them, unless
+ * `visible` (the policy's condition on the reader's alias) narrows them: callers check.
+ */
 export async function rowsByIds<R extends OwnedRecordRow, I extends object>(
   em: EntityManager,
   reader: RecordReader<R, I>,
   ids: readonly string[],
   include: Partial<I>,
+  visible?: Sql | null,
 ): Promise<R[]> {
   const a = reader.alias;
   const rows = await rawQuery<RawRow>(
     em,
-    `${rowsSelect(reader, include, `${reader.table} ${a}`)} where ${a}.unique_id in (?)`,
-    [[...ids]],
+    `${rowsSelect(reader, include, `${reader.table} ${a}`)} where ${a}.unique_id in (?)${visible ? ` and (${visible.sql})` : ''}`,
+    [[...ids], ...(visible?.params ?? [])],
   );
   return rows.map((r) => reader.row(r));
 }

@@ -97,6 +97,17 @@ export class OwnedRecords<
     return row;
   }
 
+  /**
+   * The records of `ids` the caller may read, as rows with `include`, in one statement (the
+   * policy's visibility condition, as lists apply it); missing and unreadable ones left out.
+   */
+  async readable(ctx: RequestContext, ids: readonly string[], include: I): Promise<R[]> {
+    const wanted = ids.filter(isMfid);
+    if (wanted.length === 0) return [];
+    const visible = await this.deps.policy.visibleWhere(ctx, this.kind.rows.alias);
+    return rowsByIds(ctx.em, this.kind.rows, wanted, include, visible);
+  }
+
   /** The row of a record just written (its writer reads it back: no permission check). */
   async written(em: EntityManager, uniqueId: string, include: I): Promise<R> {
     const [row] = await rowsByIds(em, this.kind.rows, [uniqueId], include);

@@ -2,9 +2,11 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { PrimaryKeyProp, Entity, Index, ManyToOne, PrimaryKey, Property, type Rel } from '@mikro-orm/core';
 import { TimedRecord } from '../../core/db/timed-record.entity';
 import { User } from '../user/user.entity';
+import { Node } from '../../core/graphql/node';
 
 /** A project: a slug (`projectId`), descriptive fields and exactly one owner, its lead. */
 @ObjectType('Project', {
+  implements: Node,
   description: 'A project: the unit of membership that datasets and samples are assigned to.',
 })
 @Entity({ tableName: 'project' })

@@ -15,6 +15,8 @@ import {
   UpdateProjectInput,
 } from './project.types';
 import { PROJECT_MAX_MEMBERS, type MemberList } from './project-member.service';
+import { nodeType } from '../../core/graphql/node';
+import { isMfid } from '../../core/ids';
 
 function memberships({ project, members }: MemberList): ProjectMembership[] {
   return members.map((m) => ({ role: m.role, project, user: m.user }));
@@ -115,3 +117,11 @@ export class ProjectResolver {
     return ctx.canonical.has(project) ? ctx.services.project.policy.capabilities(ctx, project) : null;
   }
 }
+
+/** Projects as `Node`s: fetched again by global id, as their single-record reads see them. */
+export const PROJECT_NODE = nodeType<Project>(
+  'Project',
+  isMfid,
+  (p) => p.uniqueId,
+  (ctx, keys) => ctx.services.project.byIds(ctx, keys),
+);

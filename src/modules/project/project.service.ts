@@ -123,6 +123,11 @@ export class ProjectService {
     return project;
   }
 
+  /** The projects of these MFIDs (a directory every caller may read), in one statement. */
+  byIds(ctx: RequestContext, ids: readonly string[]): Promise<Project[]> {
+    return ctx.em.find(Project, { uniqueId: { $in: [...ids] } });
+  }
+
   /**
    * Projects (a directory every caller may read), narrowed by access selectors when given and by
    * the 3.2 client's filters (`ProjectListOptions`), in slug order unless sorted.

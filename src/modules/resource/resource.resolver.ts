@@ -8,7 +8,7 @@ export class ResourceResolver {
     description:
       'Any resource by MFID, its type detected (NOT_FOUND when it does not exist or you may not read it). Projects also by slug.',
   })
-  async node(
+  async resource(
     @Arg('id', () => ID, { description: 'The MFID.' }) id: string,
     @Arg('type', () => ResourceTypeEnum, { nullable: true, description: 'Insist on this type.' })
     type: ResourceTypeEnum | undefined,

@@ -17,6 +17,8 @@ import {
   SampleType,
   UpdateSampleInput,
 } from './sample.types';
+import { nodeType } from '../../core/graphql/node';
+import { isMfid } from '../../core/ids';
 
 /** What a selection of `Sample` nodes (`nodes`' sub-selections) needs their rows to include. */
 function includeOf(nodes: GraphQLResolveInfo['fieldNodes'], info: GraphQLResolveInfo): SampleInclude {
@@ -116,3 +118,11 @@ export class ProjectSamplesResolver {
     );
   }
 }
+
+/** Samples as `Node`s: fetched again by global id, as their single-record reads see them. */
+export const SAMPLE_NODE = nodeType<SampleRow>(
+  'Sample',
+  isMfid,
+  (row) => row.uniqueId,
+  (ctx, keys, info) => ctx.services.sample.readable(ctx, keys, includeOf(info.fieldNodes, info)),
+);

@@ -62,6 +62,11 @@ export class SampleService {
     return this.records.read(ctx, uniqueId, include);
   }
 
+  /** The samples of `ids` the caller may read, as rows with `include`, in one statement; others left out. */
+  readable(ctx: RequestContext, ids: readonly string[], include: SampleInclude = {}): Promise<SampleRow[]> {
+    return this.records.readable(ctx, ids, include);
+  }
+
   /**
    * The row of a sample as committed after a change the caller made, with `include`; no
    * permission check (a transfer may have taken it out of the caller's reach).

@@ -8,12 +8,14 @@ import {
   RecordCapabilitiesType,
   withCreationFields,
 } from '../owned-record/owned-record.types';
+import { Node } from '../../core/graphql/node';
 
 /**
  * The GraphQL type `Sample`. Its nodes are sample rows (sample-row.ts): the column fields read
  * them as they are; the other fields have resolvers.
  */
 @ObjectType('Sample', {
+  implements: Node,
   description: 'A physical sample: it has parent/child samples and is associated with datasets.',
 })
 export class SampleType extends OwnedRecordType {

@@ -10,9 +10,13 @@ import {
   type Rel,
 } from '@mikro-orm/core';
 import { Dataset } from '../dataset/dataset.entity';
+import { Node } from '../../core/graphql/node';
 
 /** A preview image of a dataset (spec 2.4), kept as JPEG bytes whatever was uploaded. */
-@ObjectType('Thumbnail', { description: 'A preview image of a dataset, stored as JPEG.' })
+@ObjectType('Thumbnail', {
+  implements: Node,
+  description: 'A preview image of a dataset, stored as JPEG.',
+})
 @Entity({ tableName: 'thumbnail' })
 @Index({ properties: ['dataset', 'id'] })
 export class Thumbnail {

@@ -6,6 +6,7 @@ import { validationError } from '../../core/errors';
 import type { DatasetRow } from '../dataset/dataset-row';
 import { DatasetType } from '../dataset/dataset.types';
 import { Thumbnail } from './thumbnail.entity';
+import { isIntegerKey, nodeType } from '../../core/graphql/node';
 
 const MAX_BATCH = 1000;
 
@@ -99,3 +100,11 @@ export class DatasetThumbnailsResolver {
     return (selectsField(info, 'thumbnailB64str') ? loaders.firstWithData : loaders.first).load(ds.uniqueId);
   }
 }
+
+/** Thumbnails as `Node`s: fetched again by global id, as their single-record reads see them. */
+export const THUMBNAIL_NODE = nodeType<Thumbnail>(
+  'Thumbnail',
+  (key) => isIntegerKey(key),
+  (t) => String(t.id),
+  (ctx, keys) => ctx.services.thumbnail.readable(ctx, keys.map(Number)),
+);

@@ -105,6 +105,18 @@ export class ThumbnailService {
     );
   }
 
+  /** The thumbnails of these ids on datasets the caller may read, in one statement. */
+  async readable(ctx: RequestContext, ids: readonly number[]): Promise<Thumbnail[]> {
+    if (!ids.length) return [];
+    const where = and(inList('t.id', ids), await this.datasets.policy.visibleWhere(ctx, 'd'));
+    const rows = await rawQuery<Record<string, unknown>>(
+      ctx.em,
+      `select t.* from thumbnail t join dataset d on d.unique_id = t.dataset_mfid where ${where.sql}`,
+      where.params,
+    );
+    return rows.map((row) => ctx.em.map(Thumbnail, row));
+  }
+
   /** The first thumbnail of each readable dataset among `datasetIds` that has one. */
   async firstOf(ctx: RequestContext, datasetIds: readonly string[]): Promise<Map<string, Thumbnail>> {
     const ids = [...new Set(datasetIds.filter(isMfid))];

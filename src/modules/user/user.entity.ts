@@ -1,12 +1,14 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { OptionalProps, PrimaryKeyProp, Entity, Enum, Index, PrimaryKey, Property } from '@mikro-orm/core';
 import { PLATFORM_ROLES, type PlatformRole } from '../../core/auth/privilege';
+import { Node } from '../../core/graphql/node';
 
 /**
  * A person (keyed by ORCID) or a service account (keyed by MFID). `id` is the legacy integer id
  * some clients sort by; `uniqueId` is the canonical key everywhere else.
  */
 @ObjectType('User', {
+  implements: Node,
   description:
     'A person (keyed by ORCID) or a service account (keyed by MFID). The public-safe record: email only for yourself or platform administrators.',
 })

@@ -3,6 +3,8 @@ import type { RequestContext } from '../../core/context';
 import { notFound } from '../../core/errors';
 import { User } from './user.entity';
 import { IssuedServiceAccount, ProfileInput } from './user.types';
+import { nodeType } from '../../core/graphql/node';
+import { isMfid, isOrcid } from '../../core/ids';
 
 @Resolver(() => User)
 export class UserResolver {
@@ -83,3 +85,11 @@ export class UserResolver {
     return ctx.services.user.policy.canSeeEmail(ctx, user) ? (user.email ?? null) : null;
   }
 }
+
+/** Users as `Node`s: fetched again by global id, as their single-record reads see them. */
+export const USER_NODE = nodeType<User>(
+  'User',
+  (key) => isOrcid(key) || isMfid(key),
+  (u) => u.uniqueId,
+  (ctx, keys) => ctx.services.user.byIds(ctx.em, keys),
+);

@@ -73,6 +73,16 @@ export class UserService {
     return rows.length === 1 ? em.findOne(User, { uniqueId: rows[0].unique_id }) : null;
   }
 
+  /** The users of these ORCIDs or MFIDs (public-safe records, as `resolve`), in one statement. */
+  byIds(em: EntityManager, ids: readonly string[]): Promise<User[]> {
+    return em.find(User, { uniqueId: { $in: ids.filter((id) => isOrcid(id) || isMfid(id)) } });
+  }
+
+  /** The caller's own unrevoked API keys of these ids (never another user's), in one statement. */
+  ownKeys(ctx: RequestContext, ids: readonly string[]): Promise<ApiKey[]> {
+    return ctx.em.find(ApiKey, { uniqueId: { $in: ids.filter(isMfid) }, user: ctx.userId, revokedAt: null });
+  }
+
   /** Resolves a flexible user identifier supplied in input field `field`; 422 when none matches. */
   /**
    * The owner named on create (datasets, samples): `owner` (ORCID, MFID, username or email) or

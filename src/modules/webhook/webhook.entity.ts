@@ -1,6 +1,7 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Entity, Enum, Index, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { Node } from '../../core/graphql/node';
 
 /**
  * A webhook subscription: where to deliver which events, signed with its own secret (Standard
@@ -8,6 +9,7 @@ import { Entity, Enum, Index, OptionalProps, PrimaryKey, Property } from '@mikro
  * read at delivery time.
  */
 @ObjectType('Webhook', {
+  implements: Node,
   description: 'A webhook subscription (docs/events.md); its secret is shown only on creation.',
 })
 @Entity({ tableName: 'webhook_subscription' })
@@ -87,6 +89,7 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
  * delivery is attempted, so a receiver sees a resource's events in order.
  */
 @ObjectType('WebhookDelivery', {
+  implements: Node,
   description: 'One event delivered (or to deliver) to a webhook: the delivery log.',
 })
 @Entity({ tableName: 'webhook_delivery' })

@@ -16,6 +16,8 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import type { RequestContext } from '../../core/context';
 import { pageSize } from '../../core/pagination';
 import { WebhookDelivery, WebhookSubscription } from './webhook.entity';
+import { isIntegerKey, nodeType } from '../../core/graphql/node';
+import { isMfid } from '../../core/ids';
 
 @InputType({ description: 'A webhook subscription to create (docs/events.md).' })
 class CreateWebhookInput {
@@ -136,3 +138,19 @@ export class WebhookResolver {
     return ctx.services.webhook.redeliver(ctx, id, delivery);
   }
 }
+
+/** Webhook subscriptions as `Node`s (their owner and platform admins, as `webhookDeliveries`). */
+export const WEBHOOK_NODE = nodeType<WebhookSubscription>(
+  'Webhook',
+  isMfid,
+  (w) => w.uniqueId,
+  (ctx, keys) => ctx.services.webhook.readable(ctx, keys),
+);
+
+/** Deliveries of a webhook's log as `Node`s (as the log lists them, to whoever may read it). */
+export const WEBHOOK_DELIVERY_NODE = nodeType<WebhookDelivery>(
+  'WebhookDelivery',
+  (key) => isIntegerKey(key, 2n ** 63n - 1n),
+  (d) => d.id,
+  (ctx, keys) => ctx.services.webhook.readableDeliveries(ctx, keys),
+);

@@ -103,6 +103,13 @@ export class WebhookService {
     return ctx.em.find(WebhookSubscription, this.policy.visibleWhere(ctx), { orderBy: { uniqueId: 'desc' } });
   }
 
+  /** The subscriptions of these MFIDs the caller may manage (as `get`), in one statement. */
+  readable(ctx: RequestContext, ids: readonly string[]): Promise<WebhookSubscription[]> {
+    const wanted = ids.filter(isMfid);
+    if (!wanted.length) return Promise.resolve([]);
+    return ctx.em.find(WebhookSubscription, { uniqueId: { $in: wanted }, ...this.policy.visibleWhere(ctx) });
+  }
+
   async get(ctx: RequestContext, id: string): Promise<WebhookSubscription> {
     const sub = isMfid(id) ? await ctx.em.findOne(WebhookSubscription, { uniqueId: id }) : null;
     return this.policy.assertMayManage(ctx, sub, id);
@@ -153,6 +160,23 @@ export class WebhookService {
   async deliveries(ctx: RequestContext, id: string, limit: number): Promise<WebhookDelivery[]> {
     const sub = await this.get(ctx, id);
     return ctx.em.find(WebhookDelivery, listed(sub.uniqueId), { orderBy: { id: 'desc' }, limit });
+  }
+
+  /**
+   * The deliveries of these ids that the logs of subscriptions the caller may manage list (as
+   * `deliveries`), in one statement.
+   */
+  async readableDeliveries(ctx: RequestContext, ids: readonly string[]): Promise<WebhookDelivery[]> {
+    if (!ids.length) return [];
+    const owner = this.policy.visibleWhere(ctx).ownerId;
+    const rows = await rawQuery<Record<string, unknown>>(
+      ctx.em,
+      `select w.* from webhook_delivery w join webhook_subscription s on s.unique_id = w.subscription_id
+       where w.id in (?) and w.status <> 'skipped' and (w.last_status_code is not null or w.last_error is not null)
+       ${owner === undefined ? '' : 'and s.owner_id = ?'}`,
+      owner === undefined ? [[...ids]] : [[...ids], owner],
+    );
+    return rows.map((row) => ctx.em.map(WebhookDelivery, row));
   }
 
   /**
