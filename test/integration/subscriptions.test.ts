@@ -73,7 +73,8 @@ function subscribe(c: Client, query: string, variables: Record<string, unknown>)
       },
     },
   );
-  const until = async (test: () => boolean, ms = 10_000) => {
+  // a deadline, not a pause: it returns as soon as the event arrives (60 s for a loaded machine)
+  const until = async (test: () => boolean, ms = 60_000) => {
     const end = Date.now() + ms;
     while (!test() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
     return test();
