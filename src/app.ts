@@ -32,6 +32,8 @@ import { statusByMediaType } from './core/graphql/media-type';
 import { bearerChallenge } from './core/auth/challenge';
 import { explorerRouter } from './core/graphql/explorer';
 import { authRouter } from './modules/session/auth.rest';
+import { SignInAudit } from './modules/session/sign-in-audit';
+import { SignInLimiter } from './modules/session/sign-in-limiter';
 import { OidcService } from './modules/session/oidc.service';
 import { randomBytes } from 'node:crypto';
 import { webAppRouter } from './core/http/web-app';
@@ -264,13 +266,23 @@ export async function createApp(opts: AppOptions): Promise<App> {
   app.use(healthRoutes);
   app.use(API_MOUNTS, healthRoutes);
   app.use(explorerRouter());
-  const oidc = config.oidc ? new OidcService(config.oidc, config.publicBaseUrl, services.user) : undefined;
+  const oidc = config.oidc
+    ? new OidcService(config.oidc, config.publicBaseUrl, services.user, services.events)
+    : undefined;
   oidc?.useStateKey(
     await services.setting.getOrCreate(orm.em.fork(), 'oidc_state_secret', () =>
       randomBytes(32).toString('base64url'),
     ),
   );
-  const auth = authRouter({ orm, config, users: services.user, sessions: services.session, oidc });
+  const auth = authRouter({
+    orm,
+    config,
+    users: services.user,
+    sessions: services.session,
+    oidc,
+    audit: new SignInAudit(services.events),
+    limiter: new SignInLimiter(config.signInLimits),
+  });
   app.use(auth);
   app.use(
     '/graphql',

@@ -144,6 +144,12 @@ export interface Config {
     /** a session ends this long after sign-in, however busy */
     maxHours: number;
   };
+  /** Failed sign-ins paused per client address and per key (docs/authentication.md). */
+  signInLimits: {
+    maxFailures: number;
+    windowSeconds: number;
+    maxEntries: number;
+  };
   shutdownTimeoutMs: number;
   gitCommit?: string;
 }
@@ -434,6 +440,11 @@ export function loadConfig(env: Env = process.env): Config {
     sessions: {
       idleMinutes: r.int('SESSION_IDLE_MINUTES', 720, 1, 30 * 24 * 60),
       maxHours: r.int('SESSION_MAX_HOURS', 168, 1, 365 * 24),
+    },
+    signInLimits: {
+      maxFailures: r.int('SIGN_IN_MAX_FAILURES', 10, 1, 1_000_000),
+      windowSeconds: r.int('SIGN_IN_WINDOW_SECONDS', 300, 1, 24 * 3600),
+      maxEntries: r.int('SIGN_IN_LIMITER_ENTRIES', 100_000, 100, 10_000_000),
     },
     shutdownTimeoutMs: r.int('SHUTDOWN_TIMEOUT_MS', 10000, 0, 600000),
     gitCommit: r.str('GIT_COMMIT'),

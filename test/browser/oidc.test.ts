@@ -125,6 +125,25 @@ describeBrowser(`sign-in through an OpenID provider${available ? '' : ` (skipped
     await page.reload();
     await page.getByRole('link', { name: 'Sign in with Test IdP' }).waitFor();
     expect(await em.count(UserIdentity, { user: identity.user.uniqueId })).toBe(1);
+    // the account's history (docs/authentication.md "Audit and abuse")
+    const events: { type: string; payload: Record<string, unknown> }[] = await em
+      .getConnection()
+      .execute('select type, payload from domain_event where resource_id = ? order by id', [
+        identity.user.uniqueId,
+      ]);
+    expect(events.map((e) => e.type)).toEqual([
+      'account.identity_linked',
+      'account.sign_in_failed',
+      'account.signed_in',
+      'account.signed_out',
+    ]);
+    expect(events[0].payload).toMatchObject({
+      issuer: provider.issuer,
+      subject: login,
+      matched_by: 'new_account',
+    });
+    expect(events[1].payload).toMatchObject({ method: 'oidc', reason: 'the account awaits activation' });
+    expect(events[2].payload).toMatchObject({ method: 'oidc' });
     await page.close();
     await second.close();
   });

@@ -30,6 +30,10 @@ export const EVENT_TYPES = [
   'deletion.approved',
   'deletion.rejected',
   'resource.removed',
+  'account.signed_in',
+  'account.signed_out',
+  'account.sign_in_failed',
+  'account.identity_linked',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -14,6 +14,9 @@ import {
 import type { UserService } from '../user/user.service';
 import type { SessionService } from './session.service';
 import { plainProviderError, type OidcService } from './oidc.service';
+import type { SignInAudit } from './sign-in-audit';
+import type { SignInLimiter } from './sign-in-limiter';
+import { keyDisplayPrefix } from '../../core/auth/api-keys';
 
 export interface AuthRouterDeps {
   orm: MikroORM;
@@ -22,6 +25,19 @@ export interface AuthRouterDeps {
   sessions: SessionService;
   /** present when an OpenID provider is configured */
   oidc?: OidcService;
+  audit: SignInAudit;
+  limiter: SignInLimiter;
+}
+
+/** The client address the limiter and the history name (behind a proxy: what it forwarded). */
+const addressOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
+/** 429 with `Retry-After` (JSON for the page's key form, a plain page for the browser's callback). */
+function tooMany(res: Response, seconds: number, page: boolean): void {
+  res.setHeader('Retry-After', String(seconds));
+  const message = `Too many failed sign-ins: try again in ${seconds} seconds.`;
+  if (page) plainPage(res, 429, 'Sign-in is paused', message);
+  else res.status(429).json({ detail: message, code: 'TOO_MANY_REQUESTS' });
 }
 
 const STATE_COOKIE = 'catalog_oidc';
@@ -127,7 +143,7 @@ function keyOf(body: unknown): string {
  * out (`POST /auth/logout`). Mounted before the API routes.
  */
 export function authRouter(deps: AuthRouterDeps): Router {
-  const { orm, config, users, sessions, oidc } = deps;
+  const { orm, config, users, sessions, oidc, audit, limiter } = deps;
   const router = Router();
   const json = express.json({ limit: KEY_BODY_BYTES, type: ['application/json', 'application/*+json'] });
 
@@ -167,10 +183,35 @@ export function authRouter(deps: AuthRouterDeps): Router {
     handle(async (req, res) => {
       noStore(res);
       const key = keyOf(req.body);
+      const address = addressOf(req);
+      // per address and per key (its display prefix): a guessed-at key is paused wherever from
+      const limited = [`address:${address}`, `key:${keyDisplayPrefix(key)}`];
+      const wait = limiter.retryAfter(limited);
+      if (wait > 0) {
+        tooMany(res, wait, false);
+        return;
+      }
       const em = orm.em.fork();
       const caller = await users.authenticate(em, key);
-      if (!caller) throw unauthenticated('This API key was not accepted: it is wrong, expired or revoked');
+      if (!caller) {
+        limiter.fail(limited);
+        const account = await audit.accountOfKey(em, key);
+        if (account) {
+          await audit.failed(em, account, {
+            method: 'api_key',
+            reason: 'the key is wrong, expired or revoked, or the account is disabled or pending',
+            address,
+            keyPrefix: keyDisplayPrefix(key),
+          });
+        }
+        throw unauthenticated('This API key was not accepted: it is wrong, expired or revoked');
+      }
       const { session, secret } = await sessions.start(em, caller.user, 'api_key', sessionSecretOf(req));
+      await audit.signedIn(em, caller.user.uniqueId, {
+        method: 'api_key',
+        sessionId: session.uniqueId,
+        address,
+      });
       res.setHeader('Set-Cookie', sessionCookie(req, secret));
       const started: Caller = {
         user: caller.user,
@@ -214,10 +255,18 @@ export function authRouter(deps: AuthRouterDeps): Router {
     handle(async (req, res) => {
       noStore(res);
       if (!oidc) throw new AppError('NOT_FOUND', 'No OpenID provider is configured');
+      const address = addressOf(req);
+      const limited = [`address:${address}`];
+      const wait = limiter.retryAfter(limited);
+      if (wait > 0) {
+        tooMany(res, wait, true);
+        return;
+      }
       const state = oidc.openState(cookieOf(req, STATE_COOKIE));
       const secure = req.secure ? '; Secure' : '';
       res.setHeader('Set-Cookie', `${STATE_COOKIE}=; Path=/auth; HttpOnly; SameSite=Lax; Max-Age=0${secure}`);
       if (!state) {
+        limiter.fail(limited);
         plainPage(
           res,
           400,
@@ -230,16 +279,25 @@ export function authRouter(deps: AuthRouterDeps): Router {
       try {
         claims = await oidc.finish(new URL(req.originalUrl, config.publicBaseUrl), state);
       } catch (err) {
+        limiter.fail(limited);
         plainPage(res, 400, 'Sign-in failed', plainProviderError(err));
         return;
       }
       const em = orm.em.fork();
       const outcome = await oidc.signIn(em, claims);
       if (outcome.kind === 'refused') {
+        if (outcome.userId) {
+          await audit.failed(em, outcome.userId, { method: 'oidc', reason: outcome.message, address });
+        }
         plainPage(res, 403, 'Sign-in refused', outcome.message);
         return;
       }
       if (outcome.kind === 'pending') {
+        await audit.failed(em, outcome.user.uniqueId, {
+          method: 'oidc',
+          reason: 'the account awaits activation',
+          address,
+        });
         plainPage(
           res,
           403,
@@ -248,7 +306,12 @@ export function authRouter(deps: AuthRouterDeps): Router {
         );
         return;
       }
-      const { secret } = await sessions.start(em, outcome.user, 'oidc', sessionSecretOf(req));
+      const { session, secret } = await sessions.start(em, outcome.user, 'oidc', sessionSecretOf(req));
+      await audit.signedIn(em, outcome.user.uniqueId, {
+        method: 'oidc',
+        sessionId: session.uniqueId,
+        address,
+      });
       res.setHeader('Set-Cookie', [
         `${STATE_COOKIE}=; Path=/auth; HttpOnly; SameSite=Lax; Max-Age=0${secure}`,
         sessionCookie(req, secret),
@@ -264,7 +327,9 @@ export function authRouter(deps: AuthRouterDeps): Router {
       const secret = sessionSecretOf(req);
       if (secret) {
         assertSameSiteWrite(req, secret, config.publicBaseUrl);
-        await sessions.end(orm.em.fork(), secret);
+        const em = orm.em.fork();
+        const ended = await sessions.end(em, secret);
+        if (ended) await audit.signedOut(em, ended.userId, ended.sessionId, addressOf(req));
       }
       res.setHeader('Set-Cookie', clearedSessionCookie(req));
       res.status(204).end();

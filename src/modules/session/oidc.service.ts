@@ -7,6 +7,7 @@ import { AppError } from '../../core/errors';
 import { isOrcid } from '../../core/ids';
 import { User } from '../user/user.entity';
 import type { UserService } from '../user/user.service';
+import type { EventService } from '../outbox/event.service';
 import { UserIdentity } from './identity.entity';
 
 type OidcSettings = NonNullable<Config['oidc']>;
@@ -25,7 +26,8 @@ export interface LoginState {
 export type SignInOutcome =
   | { kind: 'signed_in'; user: User; linked: boolean; created: boolean }
   | { kind: 'pending'; user: User; created: boolean }
-  | { kind: 'refused'; message: string };
+  /** `userId`: the account the sign-in was for, when one was found (its history records the refusal) */
+  | { kind: 'refused'; message: string; userId?: string };
 
 /** A sign-in attempt has ten minutes between the button and the provider's answer. */
 const LOGIN_TTL_MS = 10 * 60_000;
@@ -62,6 +64,7 @@ export class OidcService {
     readonly settings: OidcSettings,
     private readonly publicBaseUrl: string,
     private readonly users: UserService,
+    private readonly events?: EventService,
   ) {}
 
   get redirectUri(): string {
@@ -195,6 +198,7 @@ export class OidcService {
       if (user && (user.platformRole === 'admin' || user.isServiceAccount)) {
         return {
           kind: 'refused',
+          userId: user.uniqueId,
           message:
             'This account cannot be linked to a provider sign-in automatically: sign in with its API key.',
         } as const;
@@ -210,14 +214,30 @@ export class OidcService {
         user = await this.provision(tx, claims, orcid && isOrcid(orcid) ? orcid : undefined, email);
         created = true;
       }
-      tx.persist(tx.create(UserIdentity, { uniqueId: randomUUID(), issuer, subject, user, email }));
+      const identity = tx.create(UserIdentity, { uniqueId: randomUUID(), issuer, subject, user, email });
+      tx.persist(identity);
       await tx.flush();
+      // the link is in the account's history (the subject and issuer, never a token)
+      await this.events?.emit(tx, {
+        type: 'account.identity_linked',
+        actorId: user.uniqueId,
+        resourceId: user.uniqueId,
+        resourceType: 'user',
+        projectMfid: null,
+        payload: {
+          identity_id: identity.uniqueId,
+          issuer,
+          subject,
+          matched_by: created ? 'new_account' : orcid && user.uniqueId === orcid ? 'orcid' : 'email',
+        },
+      });
       return this.outcome(user, true, created);
     });
   }
 
   private outcome(user: User, linked: boolean, created: boolean): SignInOutcome {
-    if (user.disabledAt) return { kind: 'refused', message: 'This account is disabled.' };
+    if (user.disabledAt)
+      return { kind: 'refused', userId: user.uniqueId, message: 'This account is disabled.' };
     if (user.pendingSince) return { kind: 'pending', user, created };
     return { kind: 'signed_in', user, linked, created };
   }

@@ -101,15 +101,15 @@ export class SessionService {
     };
   }
 
-  /** Ends the session whose cookie holds `secret` (sign-out); false when none was active. */
-  async end(em: EntityManager, secret: string): Promise<UserSession | null> {
+  /** Ends the session whose cookie holds `secret` (sign-out); null when none was active. */
+  async end(em: EntityManager, secret: string): Promise<{ sessionId: string; userId: string } | null> {
     const rows = await rawQuery<{ unique_id: string; user_id: string }>(
       em,
       `update user_session set revoked_at = now() where hash = ? and revoked_at is null
        returning unique_id, user_id`,
       [hashSessionSecret(secret)],
     );
-    return rows.length ? em.getReference(UserSession, rows[0].unique_id) : null;
+    return rows.length ? { sessionId: rows[0].unique_id, userId: rows[0].user_id } : null;
   }
 
   /** Ends every active session of a user (sign out everywhere, disabling); returns how many. */

@@ -279,6 +279,12 @@ export class WebhookDispatcher {
         ? null
         : 'removed resources are announced to platform admins and subscriptions naming them';
     }
+    if (d.resource_type === 'user') {
+      // an account's sign-ins: to its owner and platform admins (as its history)
+      return ctx.userId === d.resource_id || ctx.isPlatformAdmin
+        ? null
+        : "account events are told to the account's owner and platform admins";
+    }
     const exists = await this.deps.resources.detect(ctx.em, d.resource_id);
     // a resource removed since: only platform admins (who read everything) hear about its past
     if (!exists) return ctx.isPlatformAdmin ? null : 'the resource no longer exists';
