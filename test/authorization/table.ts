@@ -65,6 +65,8 @@ export interface Fresh {
   deletionRequest?: number;
   joinRequest?: number;
   webhook?: string;
+  /** one of the owner's API keys */
+  apiKey?: string;
 }
 
 export type FreshKind =
@@ -79,7 +81,8 @@ export type FreshKind =
   | 'datasetLink'
   | 'sampleLink'
   | 'association'
-  | 'webhook';
+  | 'webhook'
+  | 'apiKey';
 
 export interface Call {
   path: string;
@@ -165,6 +168,14 @@ export const TABLE: Row[] = [
   R('PATCH /account/profile', ANY, () => body('/account/profile', { first_name: 'Test' })),
   R('GET /account/apikey', ANY, () => '/account/apikey'),
   R('GET /account/verify', ANY, () => '/account/verify'),
+  // a person's own keys (each role makes one per call: far below the cap of 20 live keys)
+  R('GET /account/apikeys', ANY, () => '/account/apikeys'),
+  R('POST /account/apikeys', ANY, () => body('/account/apikeys', { label: 'matrix' })),
+  R('DELETE /account/apikeys/:id', HOLDER, (_w, f) => `/account/apikeys/${f.apiKey}`, { fresh: 'apiKey' }),
+  R('GET /users/:id/apikeys', SELF, (w) => `/users/${w.owner.id}/apikeys`),
+  R('DELETE /users/:id/apikeys/:keyId', SELF, (w, f) => `/users/${w.owner.id}/apikeys/${f.apiKey}`, {
+    fresh: 'apiKey',
+  }),
   R('GET /account/join_requests', ANY, () => '/account/join_requests'),
   R('GET /users', PLATFORM_ADMIN, () => '/users'),
   R('POST /users', PLATFORM_ADMIN, () =>
@@ -510,6 +521,18 @@ export const TABLE: Row[] = [
 
   // === GraphQL queries
   G('Query.me', ANY, '{ me { orcid } }'),
+  G('Query.myApiKeys', ANY, '{ myApiKeys { uniqueId } }'),
+  G('Query.apiKeys', SELF, 'query($id: ID!) { apiKeys(userId: $id) { uniqueId } }', (w) => ({
+    id: w.owner.id,
+  })),
+  G('Mutation.createApiKey', ANY, 'mutation { createApiKey(label: "matrix") { secret } }'),
+  G(
+    'Mutation.revokeApiKey',
+    HOLDER,
+    'mutation($id: ID!) { revokeApiKey(id: $id) { status } }',
+    (_w, f) => ({ id: f.apiKey }),
+    { fresh: 'apiKey' },
+  ),
   G(
     'Mutation.activateUser',
     PLATFORM_ADMIN,

@@ -263,6 +263,18 @@ export async function freshRecords(
     case 'association':
       await link(w.sample, w.dataset);
       return {};
+    case 'apiKey': {
+      // the keys earlier calls left live are revoked first, to stay below the cap of 20
+      const held = await ok(rest(t.url, 'GET', '/account/apikeys', { key: owner.key }));
+      for (const k of held.items as { unique_id: string; label: string; status: string }[]) {
+        if (k.label === 'matrix fresh' && k.status === 'active') {
+          await ok(rest(t.url, 'DELETE', `/account/apikeys/${k.unique_id}`, { key: owner.key }));
+        }
+      }
+      const body = { label: 'matrix fresh' };
+      const created = await ok(rest(t.url, 'POST', '/account/apikeys', { key: owner.key, body }));
+      return { apiKey: created.unique_id as string };
+    }
     case 'webhook': {
       const body = { ...MATRIX_WEBHOOK, resource_id: w.dataset };
       const created = await ok(rest(t.url, 'POST', '/webhooks', { key: owner.key, body }));

@@ -13,6 +13,7 @@ import { SamplePage } from './pages/Sample';
 import { ProjectPage } from './pages/Project';
 import { InstrumentPage } from './pages/Instrument';
 import { DeletionRequests } from './pages/DeletionRequests';
+import { ApiKeys } from './pages/ApiKeys';
 
 // the graph drawing (cytoscape) loads only when a graph is opened: it is not initial JavaScript
 const GraphPage = lazy(() => import('./pages/Graph').then((m) => ({ default: m.GraphPage })));
@@ -53,6 +54,7 @@ function Routes({ isAdmin }: { isAdmin: boolean }) {
       </Suspense>
     );
   if (kind === 'deletion-requests') return <DeletionRequests isAdmin={isAdmin} />;
+  if (kind === 'keys' && !id) return <ApiKeys />;
   return (
     <section>
       <h1>Not found</h1>
@@ -80,6 +82,7 @@ function Shell() {
         </a>
         <nav aria-label="Main">
           <a href="/">Datasets</a>
+          <a href="/keys">API keys</a>
           {me.data?.me.isPlatformAdmin && <a href="/deletion-requests">Deletion requests</a>}
         </nav>
         <span class="who">

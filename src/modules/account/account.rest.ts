@@ -1,10 +1,34 @@
 import { conflict } from '../../core/errors';
 import { defineRoute, type Route } from '../../core/rest/route';
-import { NullableString, Type } from '../../core/rest/schema';
-import { KEY_STATUS, parseUserPatch, toLegacyUser, USER, userPatchBody } from '../user/user.legacy';
+import { Checked, NullableString, Type } from '../../core/rest/schema';
+import {
+  API_KEY,
+  API_KEYS,
+  KEY_STATUS,
+  parseUserPatch,
+  toLegacyKey,
+  toLegacyUser,
+  USER,
+  userPatchBody,
+} from '../user/user.legacy';
 import { ACCOUNT_CAPABILITIES, AUTHORIZATION, toLegacyProfile } from './account.legacy';
 
 const tag = 'account';
+
+const NEW_KEY = Type.Object(
+  {
+    label: Checked('what the key is for: 1-100 characters (required)', { type: 'string' }),
+    expires_at: Type.Optional(
+      Checked(
+        'when it expires: an ISO 8601 date-time in the future, at most 365 days ahead (default: 90 days)',
+        {
+          type: ['string', 'null'],
+        },
+      ),
+    ),
+  },
+  { additionalProperties: false, title: 'NewApiKey' },
+);
 
 export const accountRoutes: Route[] = [
   defineRoute(
@@ -100,6 +124,53 @@ export const accountRoutes: Route[] = [
       }
       return Promise.resolve({ api_key: ctx.caller.token });
     },
+  ),
+  defineRoute(
+    {
+      method: 'get',
+      path: '/account/apikeys',
+      tag,
+      summary: 'Your API keys (never their secrets): the live ones first, then the newest (at most 100)',
+      response: API_KEYS,
+    },
+    async (ctx) => ({ items: (await ctx.services.userAdmin.listOwnKeys(ctx)).map(toLegacyKey) }),
+  ),
+  defineRoute(
+    {
+      method: 'post',
+      path: '/account/apikeys',
+      tag,
+      summary: 'Create an API key of your own (the secret is answered once)',
+      description:
+        'People only: a service account is 403 (its keys are rotated by platform administrators). At most 20 live keys at once (422 beyond). A browser session needs its CSRF token, as every cookie write.',
+      body: NEW_KEY,
+      status: 201,
+      response: Type.Intersect([
+        API_KEY,
+        Type.Object({ api_key: Type.String({ description: 'the secret: shown only here' }) }),
+      ]),
+    },
+    async (ctx, { body }) => {
+      const b = body as { label?: unknown; expires_at?: unknown };
+      const { key, secret } = await ctx.services.userAdmin.createOwnKey(ctx, {
+        label: b.label,
+        expiresAt: b.expires_at,
+      });
+      return { ...toLegacyKey(key), api_key: secret };
+    },
+  ),
+  defineRoute(
+    {
+      method: 'delete',
+      path: '/account/apikeys/:id',
+      tag,
+      summary: 'Revoke one of your API keys (it stops working at once)',
+      description:
+        "Platform administrators (elevated) may revoke anyone's key here; for anyone else a key that is not theirs is 404, as a missing one. Revoking a revoked key changes nothing.",
+      params: { id: 'the key id' },
+      response: API_KEY,
+    },
+    async (ctx, { params }) => toLegacyKey(await ctx.services.userAdmin.revokeOwnKey(ctx, params.id)),
   ),
   defineRoute(
     {

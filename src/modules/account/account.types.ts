@@ -25,6 +25,30 @@ export class ApiKeyInfo {
 
   @Field(() => Date, { nullable: true, description: 'When the key expires; null if never.' })
   expiresAt!: Date | null;
+
+  @Field(() => String, { description: 'active, expired or revoked.' })
+  status!: string;
+
+  @Field(() => Date, { nullable: true, description: 'When the key was revoked; null if it was not.' })
+  revokedAt!: Date | null;
+
+  @Field(() => Date, {
+    nullable: true,
+    description: 'When the key was last used (to within five minutes); null if never or not known.',
+  })
+  lastUsedAt!: Date | null;
+
+  @Field(() => String, { nullable: true, description: "The key holder's id; null where not shown." })
+  userId!: string | null;
+}
+
+@ObjectType({ description: 'A key you just created, with its secret: shown only here, never again.' })
+export class IssuedApiKey {
+  @Field(() => ApiKeyInfo, { description: 'The key (as listings show it).' })
+  apiKey!: ApiKeyInfo;
+
+  @Field({ description: 'The secret to send as `Authorization: Bearer`. It is not stored.' })
+  secret!: string;
 }
 
 @ObjectType('AccountCapabilities', {

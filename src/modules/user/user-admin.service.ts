@@ -1,6 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
-import { assertNoProblems, conflict, notFound, validationError, type FieldProblem } from '../../core/errors';
+import {
+  assertNoProblems,
+  conflict,
+  forbidden,
+  notFound,
+  validationError,
+  type FieldProblem,
+} from '../../core/errors';
 import { isMfid } from '../../core/ids';
 import { uniquely } from '../../core/db/unique';
 import { offsetRows } from '../../core/db/page';
@@ -78,6 +85,30 @@ export interface OwnedRecords {
 }
 
 const SERVICE_ACCOUNT_NAME = /^[a-z0-9_-]{2,64}$/;
+
+/** The limits on a person's own keys (docs/authentication.md, "Your own API keys"). */
+export const OWN_KEYS = {
+  /** live (unrevoked, unexpired) keys a person may hold at once */
+  maxLive: 20,
+  /** the longest label, in characters */
+  maxLabel: 100,
+  /** the expiry when none is given */
+  defaultDays: 90,
+  /** the farthest expiry */
+  maxDays: 365,
+  /** the most keys a listing answers: the live ones first, then the newest of the others */
+  maxListed: 100,
+} as const;
+
+const DAY_MS = 86_400_000;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** What a person gives for a new key of their own. */
+export interface OwnKeyInput {
+  label?: unknown;
+  expiresAt?: unknown;
+}
 const KEY_PREFIX_INPUT = /^[A-Za-z0-9_-]{6,16}$/;
 
 /**
@@ -375,6 +406,132 @@ export class UserAdminService {
     return this.endSessions(ctx.em, user.uniqueId);
   }
 
+  // --- a person's own keys (and platform administrators: anyone's) ---
+
+  /**
+   * Issues a key to the caller (a person, not a service account: theirs are an administrator's
+   * tool): a label (1-100 characters), an expiry in the future at most 365 days ahead (90 days
+   * when none is given), at most 20 live keys at once (422 beyond). The user row is locked while
+   * the live keys are counted, so concurrent requests cannot pass the cap together.
+   */
+  async createOwnKey(ctx: RequestContext, input: OwnKeyInput): Promise<{ key: KeyListing; secret: string }> {
+    const user = ctx.caller.user;
+    if (user.isServiceAccount) {
+      throw forbidden("A service account's keys are issued by platform administrators (rotate_key)");
+    }
+    const problems: FieldProblem[] = [];
+    const label = typeof input.label === 'string' ? input.label.trim() : '';
+    if (!label || label.length > OWN_KEYS.maxLabel || CONTROL.test(label)) {
+      problems.push({
+        field: 'label',
+        message: `is required: 1-${OWN_KEYS.maxLabel} characters, no control characters`,
+      });
+    }
+    const now = Date.now();
+    let expiresAt = new Date(now + OWN_KEYS.defaultDays * DAY_MS);
+    if (input.expiresAt !== undefined && input.expiresAt !== null) {
+      const given =
+        input.expiresAt instanceof Date
+          ? input.expiresAt
+          : typeof input.expiresAt === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(input.expiresAt)
+            ? new Date(input.expiresAt)
+            : new Date(NaN);
+      if (Number.isNaN(given.getTime())) {
+        problems.push({ field: 'expires_at', message: 'must be an ISO 8601 date-time' });
+      } else if (given.getTime() <= now) {
+        problems.push({ field: 'expires_at', message: 'must be in the future' });
+      } else if (given.getTime() > now + OWN_KEYS.maxDays * DAY_MS) {
+        problems.push({ field: 'expires_at', message: `must be at most ${OWN_KEYS.maxDays} days ahead` });
+      } else expiresAt = given;
+    }
+    assertNoProblems(problems);
+    return ctx.em.transactional(async (tx) => {
+      await rawQuery(tx, 'select 1 from app_user where unique_id = ? for update', [user.uniqueId]);
+      const [{ n }] = await rawQuery<{ n: number }>(
+        tx,
+        `select count(*)::int as n from api_key
+         where user_id = ? and revoked_at is null and (expires_at is null or expires_at > now())`,
+        [user.uniqueId],
+      );
+      if (n >= OWN_KEYS.maxLive) {
+        throw validationError(
+          'api_keys',
+          `you hold ${n} live keys, the most allowed (${OWN_KEYS.maxLive}): revoke one first`,
+        );
+      }
+      const { key, secret } = await this.users.issueKey(tx, user, { label, expiresAt });
+      return { key: listing(key, Date.now()), secret };
+    });
+  }
+
+  /** The caller's own keys (never a secret): live ones first, then the newest (at most 100). */
+  listOwnKeys(ctx: RequestContext): Promise<KeyListing[]> {
+    return this.keysOf(ctx.em, ctx.caller.user);
+  }
+
+  /** A user's keys: the user themself or a platform administrator (403 otherwise). */
+  async listUserKeys(ctx: RequestContext, uniqueId: string): Promise<KeyListing[]> {
+    const user = await this.resolve(ctx, uniqueId);
+    this.policy.assertSelfOrAdmin(ctx, user, "list another user's API keys");
+    return this.keysOf(ctx.em, user);
+  }
+
+  /**
+   * Revokes one key: the caller's own, or anyone's for a platform administrator; a key the
+   * caller may not see is 404, as a missing one. With `userId`, the key must also be that user's
+   * (404 otherwise). Revoking a revoked key changes nothing. The next request with it is 401
+   * (writes to api_key empty the authentication cache).
+   */
+  async revokeOwnKey(ctx: RequestContext, keyId: string, userId?: string): Promise<KeyListing> {
+    const key = isMfid(keyId)
+      ? await ctx.em.findOne(ApiKey, { uniqueId: keyId }, { populate: ['user'] })
+      : null;
+    const visible =
+      key &&
+      (ctx.isPlatformAdmin || key.user.uniqueId === ctx.userId) &&
+      (userId === undefined || key.user.uniqueId === userId);
+    if (!key || !visible) throw notFound('API key', keyId);
+    if (!key.revokedAt) {
+      await ctx.em.nativeUpdate(
+        ApiKey,
+        { uniqueId: key.uniqueId, revokedAt: null },
+        { revokedAt: new Date() },
+      );
+      await ctx.em.refresh(key);
+    }
+    return listing(key, Date.now());
+  }
+
+  /** Revokes a key of the user `uniqueId` names: the user themself or a platform administrator. */
+  async revokeUserKey(ctx: RequestContext, uniqueId: string, keyId: string): Promise<KeyListing> {
+    const user = await this.resolve(ctx, uniqueId);
+    this.policy.assertSelfOrAdmin(ctx, user, "revoke another user's API keys");
+    return this.revokeOwnKey(ctx, keyId, user.uniqueId);
+  }
+
+  private async keysOf(em: EntityManager, user: User): Promise<KeyListing[]> {
+    const rows = await rawQuery<{ unique_id: string }>(
+      em,
+      `select unique_id from api_key where user_id = ?
+       order by (revoked_at is null and (expires_at is null or expires_at > now())) desc,
+         created_at desc, unique_id desc
+       limit ?`,
+      [user.uniqueId, OWN_KEYS.maxListed],
+    );
+    if (!rows.length) return [];
+    const keys = await em.find(
+      ApiKey,
+      { uniqueId: { $in: rows.map((r) => r.unique_id) } },
+      { populate: ['user'] },
+    );
+    const byId = new Map(keys.map((k) => [k.uniqueId, k]));
+    const now = Date.now();
+    return rows.flatMap((r) => {
+      const key = byId.get(r.unique_id);
+      return key ? [listing(key, now)] : [];
+    });
+  }
+
   // --- operator operations (the admin command line acts as the platform operator: no caller) ---
 
   /** Every key, or one user's, newest first. */
@@ -384,18 +541,7 @@ export class UserAdminService {
       orderBy: { createdAt: 'desc', uniqueId: 'desc' },
     });
     const now = Date.now();
-    return keys.map((k) => ({
-      keyId: k.uniqueId,
-      prefix: k.prefix,
-      userId: k.user.uniqueId,
-      username: k.user.username ?? null,
-      label: k.label ?? null,
-      status: k.revokedAt ? 'revoked' : k.expiresAt && k.expiresAt.getTime() <= now ? 'expired' : 'active',
-      createdAt: k.createdAt,
-      expiresAt: k.expiresAt ?? null,
-      revokedAt: k.revokedAt ?? null,
-      lastUsedAt: k.lastUsedAt ?? null,
-    }));
+    return keys.map((k) => listing(k, now));
   }
 
   /**
@@ -523,6 +669,22 @@ export class UserAdminService {
       return { transferred: owned };
     });
   }
+}
+
+/** A key as listings show it (never its secret or hash); its user must be loaded. */
+function listing(k: ApiKey, now: number): KeyListing {
+  return {
+    keyId: k.uniqueId,
+    prefix: k.prefix,
+    userId: k.user.uniqueId,
+    username: k.user.username ?? null,
+    label: k.label ?? null,
+    status: k.revokedAt ? 'revoked' : k.expiresAt && k.expiresAt.getTime() <= now ? 'expired' : 'active',
+    createdAt: k.createdAt,
+    expiresAt: k.expiresAt ?? null,
+    revokedAt: k.revokedAt ?? null,
+    lastUsedAt: k.lastUsedAt ?? null,
+  };
 }
 
 function quoteIdent(name: string): string {

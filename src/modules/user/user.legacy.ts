@@ -2,7 +2,7 @@ import { PLATFORM_ROLES } from '../../core/auth/privilege';
 import { echoed, NullableString, Type } from '../../core/rest/schema';
 import type { RequestContext } from '../../core/context';
 import type { User } from './user.entity';
-import type { UserPatch } from './user-admin.service';
+import type { KeyListing, UserPatch } from './user-admin.service';
 
 /** The public-safe user record (spec 2.1 rule 6): email only for yourself or platform admins. */
 export function toPublicUser(
@@ -147,3 +147,36 @@ export const KEY_STATUS = Type.Object(
   },
   { title: 'KeyStatus' },
 );
+
+/** An API key as its holder and platform administrators see it: never the secret or its hash. */
+export const API_KEY = Type.Object(
+  {
+    unique_id: Type.String({ description: 'the key id' }),
+    prefix: Type.String({ description: 'the first characters of the secret' }),
+    user_id: Type.String({ description: "the holder's ORCID or MFID" }),
+    label: NullableString(),
+    status: Type.Union([Type.Literal('active'), Type.Literal('expired'), Type.Literal('revoked')]),
+    created_at: Type.String({ format: 'date-time' }),
+    expires_at: NullableString({ format: 'date-time' }),
+    revoked_at: NullableString({ format: 'date-time' }),
+    last_used_at: NullableString({ format: 'date-time' }),
+  },
+  { title: 'ApiKey' },
+);
+
+/** A list of keys: the live ones first, then the newest (at most 100). */
+export const API_KEYS = Type.Object({ items: Type.Array(API_KEY) }, { title: 'ApiKeyList' });
+
+export function toLegacyKey(k: KeyListing): Record<string, unknown> {
+  return {
+    unique_id: k.keyId,
+    prefix: k.prefix,
+    user_id: k.userId,
+    label: k.label,
+    status: k.status,
+    created_at: k.createdAt.toISOString(),
+    expires_at: k.expiresAt?.toISOString() ?? null,
+    revoked_at: k.revokedAt?.toISOString() ?? null,
+    last_used_at: k.lastUsedAt?.toISOString() ?? null,
+  };
+}

@@ -6,6 +6,9 @@ import { validationError } from '../../core/errors';
 import { isPlatformRole, PLATFORM_ROLES, type PlatformRole } from '../../core/auth/privilege';
 import type { User } from './user.entity';
 import {
+  API_KEY,
+  API_KEYS,
+  toLegacyKey,
   SERVICE_ACCOUNT,
   toLegacyServiceAccount,
   KEY_STATUS,
@@ -199,6 +202,33 @@ export const userRoutes: Route[] = [
       const revoked = await ctx.services.userAdmin.revokeApiKeys(ctx, params.id);
       return { detail: `${revoked} API key(s) revoked`, revoked };
     },
+  ),
+  defineRoute(
+    {
+      method: 'get',
+      path: '/users/:id/apikeys',
+      tag,
+      summary: "A user's API keys (the user themself, or platform administrators): never their secrets",
+      description: 'The live keys first, then the newest; at most 100.',
+      params: id,
+      response: API_KEYS,
+    },
+    async (ctx, { params }) => ({
+      items: (await ctx.services.userAdmin.listUserKeys(ctx, params.id)).map(toLegacyKey),
+    }),
+  ),
+  defineRoute(
+    {
+      method: 'delete',
+      path: '/users/:id/apikeys/:keyId',
+      tag,
+      summary: 'Revoke one API key of a user (the user themself, or platform administrators)',
+      description: "A key that is not this user's is 404. Revoking a revoked key changes nothing.",
+      params: { ...id, keyId: 'the key id' },
+      response: API_KEY,
+    },
+    async (ctx, { params }) =>
+      toLegacyKey(await ctx.services.userAdmin.revokeUserKey(ctx, params.id, params.keyId)),
   ),
   defineRoute(
     {

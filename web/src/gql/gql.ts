@@ -16,6 +16,9 @@ import * as types from './graphql';
  */
 type Documents = {
     "\n  query Me {\n    me {\n      isPlatformAdmin\n      user {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n    }\n  }\n": typeof types.MeDocument,
+    "\n  query MyApiKeys {\n    myApiKeys {\n      uniqueId\n      prefix\n      label\n      status\n      createdAt\n      expiresAt\n      lastUsedAt\n    }\n  }\n": typeof types.MyApiKeysDocument,
+    "\n  mutation CreateApiKey($label: String!, $expiresAt: DateTimeISO) {\n    createApiKey(label: $label, expiresAt: $expiresAt) {\n      secret\n      apiKey {\n        uniqueId\n        prefix\n      }\n    }\n  }\n": typeof types.CreateApiKeyDocument,
+    "\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      uniqueId\n      status\n    }\n  }\n": typeof types.RevokeApiKeyDocument,
     "\n  query DatasetPage($id: ID!) {\n    dataset(id: $id) {\n      uniqueId\n      datasetName\n      measurement\n      dataType\n      dataFormat\n      sessionName\n      timestamp\n      public\n      size\n      creationTime\n      modificationTime\n      ownerOrcid\n      owner {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      project {\n        projectId\n        title\n      }\n      instrument {\n        uniqueId\n        instrumentName\n      }\n      keywords\n      thumbnails(first: 24) {\n        id\n        mimeType\n        thumbnailB64str\n        thumbnailName\n      }\n      scientificMetadata\n      files(first: 100) {\n        totalCount\n        nodes {\n          uniqueId\n          filename\n          size\n          sha256\n          storageBackend\n          ingestionStatus\n          downloadUrl\n        }\n      }\n      parents {\n        uniqueId\n        datasetName\n      }\n      children {\n        uniqueId\n        datasetName\n      }\n      samples {\n        uniqueId\n        sampleName\n      }\n      capabilities {\n        canUpdate\n        canAddFiles\n        canEditMetadata\n        canRequestDeletion\n        canManageAccess\n        canTransferOwnership\n        canReassignProject\n      }\n      deletionRequest {\n        id\n        status\n        reason\n        requestTime\n      }\n    }\n  }\n": typeof types.DatasetPageDocument,
     "\n  mutation UpdateDataset($id: ID!, $input: UpdateDatasetInput!) {\n    updateDataset(id: $id, input: $input) {\n      uniqueId\n    }\n  }\n": typeof types.UpdateDatasetDocument,
     "\n  mutation AddDatasetKeyword($id: ID!, $keyword: String!) {\n    addDatasetKeyword(id: $id, keyword: $keyword) {\n      keyword\n    }\n  }\n": typeof types.AddDatasetKeywordDocument,
@@ -51,6 +54,9 @@ type Documents = {
 };
 const documents: Documents = {
     "\n  query Me {\n    me {\n      isPlatformAdmin\n      user {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n    }\n  }\n": types.MeDocument,
+    "\n  query MyApiKeys {\n    myApiKeys {\n      uniqueId\n      prefix\n      label\n      status\n      createdAt\n      expiresAt\n      lastUsedAt\n    }\n  }\n": types.MyApiKeysDocument,
+    "\n  mutation CreateApiKey($label: String!, $expiresAt: DateTimeISO) {\n    createApiKey(label: $label, expiresAt: $expiresAt) {\n      secret\n      apiKey {\n        uniqueId\n        prefix\n      }\n    }\n  }\n": types.CreateApiKeyDocument,
+    "\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      uniqueId\n      status\n    }\n  }\n": types.RevokeApiKeyDocument,
     "\n  query DatasetPage($id: ID!) {\n    dataset(id: $id) {\n      uniqueId\n      datasetName\n      measurement\n      dataType\n      dataFormat\n      sessionName\n      timestamp\n      public\n      size\n      creationTime\n      modificationTime\n      ownerOrcid\n      owner {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      project {\n        projectId\n        title\n      }\n      instrument {\n        uniqueId\n        instrumentName\n      }\n      keywords\n      thumbnails(first: 24) {\n        id\n        mimeType\n        thumbnailB64str\n        thumbnailName\n      }\n      scientificMetadata\n      files(first: 100) {\n        totalCount\n        nodes {\n          uniqueId\n          filename\n          size\n          sha256\n          storageBackend\n          ingestionStatus\n          downloadUrl\n        }\n      }\n      parents {\n        uniqueId\n        datasetName\n      }\n      children {\n        uniqueId\n        datasetName\n      }\n      samples {\n        uniqueId\n        sampleName\n      }\n      capabilities {\n        canUpdate\n        canAddFiles\n        canEditMetadata\n        canRequestDeletion\n        canManageAccess\n        canTransferOwnership\n        canReassignProject\n      }\n      deletionRequest {\n        id\n        status\n        reason\n        requestTime\n      }\n    }\n  }\n": types.DatasetPageDocument,
     "\n  mutation UpdateDataset($id: ID!, $input: UpdateDatasetInput!) {\n    updateDataset(id: $id, input: $input) {\n      uniqueId\n    }\n  }\n": types.UpdateDatasetDocument,
     "\n  mutation AddDatasetKeyword($id: ID!, $keyword: String!) {\n    addDatasetKeyword(id: $id, keyword: $keyword) {\n      keyword\n    }\n  }\n": types.AddDatasetKeywordDocument,
@@ -89,6 +95,18 @@ const documents: Documents = {
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query Me {\n    me {\n      isPlatformAdmin\n      user {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n    }\n  }\n"): typeof import('./graphql').MeDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query MyApiKeys {\n    myApiKeys {\n      uniqueId\n      prefix\n      label\n      status\n      createdAt\n      expiresAt\n      lastUsedAt\n    }\n  }\n"): typeof import('./graphql').MyApiKeysDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateApiKey($label: String!, $expiresAt: DateTimeISO) {\n    createApiKey(label: $label, expiresAt: $expiresAt) {\n      secret\n      apiKey {\n        uniqueId\n        prefix\n      }\n    }\n  }\n"): typeof import('./graphql').CreateApiKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      uniqueId\n      status\n    }\n  }\n"): typeof import('./graphql').RevokeApiKeyDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

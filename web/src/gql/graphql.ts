@@ -258,6 +258,26 @@ export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type MeQuery = { me: { isPlatformAdmin: boolean, user: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } } };
 
+export type MyApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyApiKeysQuery = { myApiKeys: Array<{ uniqueId: string, prefix: string, label: string | null, status: string, createdAt: string, expiresAt: string | null, lastUsedAt: string | null }> };
+
+export type CreateApiKeyMutationVariables = Exact<{
+  label: string;
+  expiresAt?: string | null | undefined;
+}>;
+
+
+export type CreateApiKeyMutation = { createApiKey: { secret: string, apiKey: { uniqueId: string, prefix: string } } };
+
+export type RevokeApiKeyMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RevokeApiKeyMutation = { revokeApiKey: { uniqueId: string, status: string } };
+
 export type DatasetPageQueryVariables = Exact<{
   id: string | number;
 }>;
@@ -625,6 +645,38 @@ export const MeDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<MeQuery, MeQueryVariables>;
+export const MyApiKeysDocument = new TypedDocumentString(`
+    query MyApiKeys {
+  myApiKeys {
+    uniqueId
+    prefix
+    label
+    status
+    createdAt
+    expiresAt
+    lastUsedAt
+  }
+}
+    `) as unknown as TypedDocumentString<MyApiKeysQuery, MyApiKeysQueryVariables>;
+export const CreateApiKeyDocument = new TypedDocumentString(`
+    mutation CreateApiKey($label: String!, $expiresAt: DateTimeISO) {
+  createApiKey(label: $label, expiresAt: $expiresAt) {
+    secret
+    apiKey {
+      uniqueId
+      prefix
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CreateApiKeyMutation, CreateApiKeyMutationVariables>;
+export const RevokeApiKeyDocument = new TypedDocumentString(`
+    mutation RevokeApiKey($id: ID!) {
+  revokeApiKey(id: $id) {
+    uniqueId
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<RevokeApiKeyMutation, RevokeApiKeyMutationVariables>;
 export const DatasetPageDocument = new TypedDocumentString(`
     query DatasetPage($id: ID!) {
   dataset(id: $id) {
