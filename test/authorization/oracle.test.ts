@@ -71,6 +71,7 @@ function ghostFresh(fresh: Fresh): Fresh {
   if (fresh.dataset) out.dataset = newMfid();
   if (fresh.file) out.file = newMfid();
   if (fresh.webhook) out.webhook = newMfid();
+  if (fresh.apiKey) out.apiKey = newMfid();
   for (const k of ['thumbnail', 'deletionRequest', 'joinRequest'] as const) {
     if (fresh[k] !== undefined) out[k] = madeUpNumber();
   }
