@@ -16,29 +16,15 @@ export class SignInAudit {
     userId: string,
     details: { method: string; sessionId: string; address: string },
   ): Promise<void> {
-    await em.transactional((tx) =>
-      this.events.emit(tx, {
-        type: 'account.signed_in',
-        actorId: userId,
-        resourceId: userId,
-        resourceType: 'user',
-        projectMfid: null,
-        payload: { method: details.method, session_id: details.sessionId, address: details.address },
-      }),
-    );
+    await this.record(em, 'account.signed_in', userId, userId, {
+      method: details.method,
+      session_id: details.sessionId,
+      address: details.address,
+    });
   }
 
   async signedOut(em: EntityManager, userId: string, sessionId: string, address: string): Promise<void> {
-    await em.transactional((tx) =>
-      this.events.emit(tx, {
-        type: 'account.signed_out',
-        actorId: userId,
-        resourceId: userId,
-        resourceType: 'user',
-        projectMfid: null,
-        payload: { session_id: sessionId, address },
-      }),
-    );
+    await this.record(em, 'account.signed_out', userId, userId, { session_id: sessionId, address });
   }
 
   /**
@@ -61,19 +47,30 @@ export class SignInAudit {
     userId: string,
     details: { method: string; reason: string; address: string; keyPrefix?: string },
   ): Promise<void> {
+    await this.record(em, 'account.sign_in_failed', null, userId, {
+      method: details.method,
+      reason: details.reason,
+      address: details.address,
+      ...(details.keyPrefix ? { key_prefix: details.keyPrefix } : {}),
+    });
+  }
+
+  /** One event in the account's history, in a transaction of its own. */
+  private async record(
+    em: EntityManager,
+    type: 'account.signed_in' | 'account.signed_out' | 'account.sign_in_failed',
+    actorId: string | null,
+    userId: string,
+    payload: Record<string, unknown>,
+  ): Promise<void> {
     await em.transactional((tx) =>
       this.events.emit(tx, {
-        type: 'account.sign_in_failed',
-        actorId: null,
+        type,
+        actorId,
         resourceId: userId,
         resourceType: 'user',
         projectMfid: null,
-        payload: {
-          method: details.method,
-          reason: details.reason,
-          address: details.address,
-          ...(details.keyPrefix ? { key_prefix: details.keyPrefix } : {}),
-        },
+        payload,
       }),
     );
   }
