@@ -3,7 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
-import { browserAvailability, launchBrowser } from '../support/browser';
+import { browserAvailability, launchBrowser, openPage } from '../support/browser';
 import { startTestApp, type TestApp } from '../support/app';
 import { User } from '../../src/modules/user/user.entity';
 import { UserIdentity } from '../../src/modules/session/identity.entity';
@@ -77,8 +77,7 @@ describeBrowser(`sign-in through an OpenID provider${available ? '' : ` (skipped
   });
 
   const newPage = async (): Promise<Page> => {
-    const page = await browser.context.newPage();
-    page.setDefaultTimeout(20_000);
+    const page = await openPage(browser.context);
     return page;
   };
 

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../support/app';
-import { browserAvailability, launchBrowser } from '../support/browser';
+import { browserAvailability, launchBrowser, openPage } from '../support/browser';
 import { addMember, makeProject, makeUser, unique, type TestUser } from '../support/factories';
 import { png, tempFile } from '../support/fixtures';
 import { drainJobs } from '../support/jobs';
@@ -84,8 +84,7 @@ suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () 
   });
 
   async function newPage(): Promise<Page> {
-    const page = await browser.context.newPage();
-    page.setDefaultTimeout(15_000);
+    const page = await openPage(browser.context);
     return page;
   }
 

@@ -1,6 +1,6 @@
 import type { BrowserContext } from 'playwright-core';
 import { startTestApp, type TestApp } from '../support/app';
-import { browserAvailability, launchBrowser } from '../support/browser';
+import { browserAvailability, launchBrowser, openPage } from '../support/browser';
 import { rest } from '../support/http';
 import { makeUser, unique, type TestUser } from '../support/factories';
 import { seriousViolations, signInWith } from '../support/web';
@@ -35,8 +35,7 @@ suite(`your API keys in the web app${available ? '' : ` (skipped: ${reason})`}`,
   });
 
   test('create shows the secret once and it works; the list never shows it; revoke ends it', async () => {
-    const page = await browser.context.newPage();
-    page.setDefaultTimeout(15_000);
+    const page = await openPage(browser.context);
     await signInWith(page, t.url, ada.key);
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('heading', { name: 'Your API keys' }).waitFor();

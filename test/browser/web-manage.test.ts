@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../support/app';
-import { browserAvailability, launchBrowser } from '../support/browser';
+import { browserAvailability, launchBrowser, openPage } from '../support/browser';
 import { gql } from '../support/http';
 import { addMember, makeProject, makeUser, unique, type TestUser } from '../support/factories';
 import { createDataset, must, screenshot, seriousViolations, signInWith } from '../support/web';
@@ -49,8 +49,7 @@ suite(`managing records in the web app${available ? '' : ` (skipped: ${reason})`
   });
 
   async function datasetPage(key: string, id: string): Promise<Page> {
-    const page = await browser.context.newPage();
-    page.setDefaultTimeout(15_000);
+    const page = await openPage(browser.context);
     await signInWith(page, t.url, key);
     await page.goto(`${t.url}/datasets/${id}`);
     await page.getByRole('heading', { level: 1 }).waitFor();
@@ -185,8 +184,7 @@ suite(`managing records in the web app${available ? '' : ` (skipped: ${reason})`
     );
     const id = made.createSample.uniqueId;
     const measured = await createDataset(t, ada.key, { datasetName: `${tag} on wafer`, projectId: first });
-    const page = await browser.context.newPage();
-    page.setDefaultTimeout(15_000);
+    const page = await openPage(browser.context);
     await signInWith(page, t.url, ada.key);
     await page.goto(`${t.url}/samples/${id}`);
     await page.getByRole('heading', { level: 1, name: `${tag} wafer` }).waitFor();
@@ -242,8 +240,7 @@ suite(`managing records in the web app${available ? '' : ` (skipped: ${reason})`
     await must(t, ada.key, 'mutation($id: ID!) { requestDeletion(id: $id, reason: "superseded") { id } }', {
       id,
     });
-    const page = await browser.context.newPage();
-    page.setDefaultTimeout(15_000);
+    const page = await openPage(browser.context);
     await signInWith(page, t.url, root.key);
     await page.goto(`${t.url}/deletion-requests`);
     const item = page.getByRole('listitem').filter({ hasText: `${tag} obsolete` });

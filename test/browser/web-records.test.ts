@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../support/app';
-import { browserAvailability, launchBrowser } from '../support/browser';
+import { browserAvailability, launchBrowser, openPage } from '../support/browser';
 import { addMember, makeProject, makeUser, unique, type TestUser } from '../support/factories';
 import { must, screenshot, seriousViolations, signInWith } from '../support/web';
 import type { Project } from '../../src/modules/project/project.entity';
@@ -46,8 +46,7 @@ suite(`sample, project and instrument pages${available ? '' : ` (skipped: ${reas
   });
 
   async function open(key: string, url: string): Promise<Page> {
-    const page = await browser.context.newPage();
-    page.setDefaultTimeout(15_000);
+    const page = await openPage(browser.context);
     await signInWith(page, t.url, key);
     await page.goto(`${t.url}${url}`);
     await page.getByRole('heading', { level: 1 }).waitFor();

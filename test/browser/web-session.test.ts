@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { browserAvailability, launchBrowser } from '../support/browser';
+import { browserAvailability, launchBrowser, openPage } from '../support/browser';
 import { startTestApp, type TestApp } from '../support/app';
 import { makeUser, type TestUser } from '../support/factories';
 import { createDataset, screenshot } from '../support/web';
@@ -30,8 +30,7 @@ describeBrowser(`the page's session across tabs${available ? '' : ` (skipped: ${
   });
 
   const newPage = async (): Promise<Page> => {
-    const page = await browser.context.newPage();
-    page.setDefaultTimeout(15_000);
+    const page = await openPage(browser.context);
     return page;
   };
 

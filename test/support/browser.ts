@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /** The system Chromium (Debian's `chromium` package); CHROMIUM_PATH overrides it. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -29,6 +29,23 @@ const ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
+
+/**
+ * How long a page action or wait may take. Generous: the suite runs the service, its database,
+ * two jest workers and up to three Chromiums on two cores, and a quiet 2 s step has taken over
+ * 15 s there. A step that never happens still fails, only later.
+ */
+export const PAGE_TIMEOUT = 60_000;
+
+/** A new tab with {@link PAGE_TIMEOUT}; the page's uncaught errors are printed (always a bug). */
+export async function openPage(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  page.setDefaultTimeout(PAGE_TIMEOUT);
+  page.on('pageerror', (err) => {
+    console.error(`uncaught in the page ${page.url()}: ${err.stack ?? err.message}`);
+  });
+  return page;
+}
 
 /** A headless Chromium with a fresh profile; `close()` also removes the profile. */
 export async function launchBrowser(): Promise<{ context: BrowserContext; close(): Promise<void> }> {

@@ -19,6 +19,13 @@ const ajv = new Ajv({
 ajv.addKeyword({ keyword: ECHOED, schemaType: 'boolean' });
 ajv.addKeyword({ keyword: REFUSED, schemaType: 'string' });
 ajv.addKeyword({ keyword: MESSAGES, schemaType: 'object' });
+// the one rule for a date-time on the wire: a calendar date first, and a time JavaScript can read
+ajv.addFormat('date-time', { type: 'string', validate: isIsoDateTime });
+
+/** Whether `value` is an ISO 8601 date or date-time (`2024-05-01`, `2024-05-01T10:00:00Z`). */
+export function isIsoDateTime(value: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(new Date(value).getTime());
+}
 
 export function compile(schema: TSchema): ValidateFunction {
   return ajv.compile(schema);

@@ -20,6 +20,7 @@ import { textKeys, type TextSpec, type TextValues } from './owned-record.fields'
 import type { OwnedRecordCreate, OwnedRecordPatch } from './owned-record.service';
 import type { OwnedRecordFilter } from './owned-record.query';
 import { validationError } from '../../core/errors';
+import { isIsoDateTime } from '../../core/rest/validate';
 
 /** Optional parts of a dataset or sample record on the legacy wire. */
 interface ExtrasOptions {
@@ -320,11 +321,8 @@ export function recordListQuery(nullable: Record<string, string>) {
 /** A query time (ISO 8601): 422 naming the parameter when it is not one. */
 function queryTime(name: string, value: unknown): Date | undefined {
   if (typeof value !== 'string') return undefined;
-  const d = new Date(value);
-  if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(value)) {
-    throw validationError(name, 'must be an ISO 8601 date-time');
-  }
-  return d;
+  if (!isIsoDateTime(value)) throw validationError(name, 'must be an ISO 8601 date-time');
+  return new Date(value);
 }
 
 /** The filter keys of {@link recordListQuery}'s parameters. */
