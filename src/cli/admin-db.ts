@@ -4,6 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { loadConfig, type Config } from '../core/config';
 import { createOrm, migrate } from '../core/db/orm';
 import { ENTITIES } from '../modules/entities';
+import { cliIo } from './output';
 import { runningEmbeddedUrl, startEmbeddedPostgres, type EmbeddedPostgres } from '../core/db/embedded';
 
 export interface DatabaseOptions {
@@ -35,7 +36,7 @@ function holdsDatabase(dir: string): boolean {
 
 /** Tells which database a command works on (stderr: stdout stays the command's output). */
 function announce(text: string): void {
-  process.stderr.write(`database: ${text}\n`);
+  cliIo().err(`database: ${text}\n`);
 }
 
 /**
@@ -48,7 +49,7 @@ export async function withDatabase<T>(
   fn: (orm: MikroORM, config: Config) => Promise<T>,
   opts: DatabaseOptions = {},
 ): Promise<T> {
-  const config = loadConfig();
+  const config = loadConfig(cliIo().env);
   const dir = path.resolve(config.dataDir, 'db');
   let url = config.databaseUrl;
   let embedded: EmbeddedPostgres | undefined;

@@ -1,88 +1,9 @@
 #!/usr/bin/env node
-import 'reflect-metadata';
-import { parseArgs } from 'node:util';
-import { AppError } from '../core/errors';
-import { userCommands, type AdminArgs } from './admin-users';
-import { backupCommands } from './backup';
+import { runAdmin } from './admin-run';
 
-const HELP = `Catalog administration
-
-  node dist/src/cli/admin.js <command> [options]     (no rebuild; after npm run build)
-  npm run admin -- <command> [options]               (builds first)
-
-Users and keys (<user>: ORCID, MFID, username or email):
-  create-user --username <name> [--orcid <ORCID>] [--email <email>] [--first <name>] [--last <name>]
-              [--admin] [--service-account] [--no-key]
-      Creates a user (service accounts get an MFID) and prints its first API key, once
-      (--no-key: none; issue one later with create-key).
-  create-key  <user> [--label <text>] [--expires-days <n>]
-      Issues another API key; the secret is printed once. A lost first key: create-key admin.
-  list-users  [--json]
-  list-keys   [<user>] [--json]
-      Keys with their prefix, owner, label, status (active, expired, revoked), dates.
-  revoke-key  <prefix>
-      Revokes the one key whose prefix (from list-keys) starts so, or whose key id it is.
-  revoke-keys <user>
-      Revokes every active key of a user.
-  disable-user <user> | enable-user <user>
-      A disabled user's keys authenticate nothing and their browser sessions end; their records stay.
-  activate-user <user>
-      Activates an account a first sign-in through the OpenID provider left pending.
-  sign-out <user>
-      Ends every browser session of a user (sign out everywhere); keys are untouched.
-  delete-user <user> [--transfer-to <user>]
-      Deletes a user, their keys, memberships and the grants made to them. Refused while they own
-      projects, instruments, datasets or samples, unless --transfer-to names the new owner.
-  add-member  --project <slug|MFID> --user <user> [--role viewer|contributor|editor|admin]
-
-Backups:
-  backup <dir>
-      Writes a consistent copy of the database (a logical dump, one snapshot) and of every stored
-      file object into <dir>, which must be empty or absent. Works while the service runs.
-  restore <dir>
-      Checks every file of the backup against its manifest, then loads it into an empty database
-      (a fresh DATA_DIR, or an empty DATABASE_URL) and its files into the configured object store.
-
-Every command accepts --json (machine-readable output). The database is DATABASE_URL, or the
-embedded one under DATA_DIR (default ./data; the running service's, if any): each command
-names it on stderr. Without DATABASE_URL, a DATA_DIR holding no database is refused, except by
-create-user and restore, which create one.`;
-
-const OPTIONS = {
-  json: { type: 'boolean', default: false },
-  username: { type: 'string' },
-  orcid: { type: 'string' },
-  email: { type: 'string' },
-  first: { type: 'string' },
-  last: { type: 'string' },
-  admin: { type: 'boolean', default: false },
-  'service-account': { type: 'boolean', default: false },
-  'no-key': { type: 'boolean', default: false },
-  user: { type: 'string' },
-  label: { type: 'string' },
-  'expires-days': { type: 'string' },
-  project: { type: 'string' },
-  role: { type: 'string', default: 'contributor' },
-  'transfer-to': { type: 'string' },
-} as const;
-
-const COMMANDS: Record<string, (a: AdminArgs) => Promise<void>> = { ...userCommands, ...backupCommands };
-
-async function main(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  const run = command ? COMMANDS[command] : undefined;
-  if (!run) {
-    process.stdout.write(`${HELP}\n`);
-    if (command && command !== 'help' && command !== '--help') process.exitCode = 2;
-    return;
-  }
-  const { values, positionals } = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true });
-  await run({ positional: positionals, json: values.json, values });
-}
-
-main(process.argv.slice(2)).catch((err: unknown) => {
-  process.stderr.write(
-    `error: ${err instanceof AppError || err instanceof Error ? err.message : String(err)}\n`,
-  );
-  process.exit(1);
+// the command line of docs/operations.md, "The admin command line" (commands in admin-run.ts)
+void runAdmin(process.argv.slice(2)).then((code) => {
+  // a failed command exits at once (an open handle must not keep it alive); others end naturally
+  if (code === 1) process.exit(1);
+  process.exitCode = code;
 });

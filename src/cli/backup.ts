@@ -4,7 +4,7 @@ import { backup } from '../core/backup/dump';
 import { restore } from '../core/backup/restore';
 import { withDatabase } from './admin-db';
 import type { AdminArgs } from './admin-users';
-import { line, printResult } from './output';
+import { cliIo, line, printResult } from './output';
 
 /** The objects a backup copies: every stored file's (thumbnails live in the database). */
 const OBJECT_KEYS = 'select storage_key from associated_file where storage_key is not null';
@@ -22,7 +22,7 @@ export const backupCommands: Record<string, (a: AdminArgs) => Promise<void>> = {
       const m = await backup({ orm, store: createObjectStore(config), dir, objectKeysSql: OBJECT_KEYS });
       const rows = m.tables.reduce((n, t) => n + t.rows, 0);
       for (const key of m.objects.missing) {
-        process.stderr.write(`warning: object ${key} was removed before it could be copied\n`);
+        cliIo().err(`warning: object ${key} was removed before it could be copied\n`);
       }
       printResult(
         `Backed up ${rows} rows in ${m.tables.length} tables and ${m.objects.count} objects ` +

@@ -1,11 +1,39 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 /**
  * What the command-line tools print: a table for people, or JSON (`--json`) for scripts. Output
- * is the interface of a command-line tool, so it goes straight to stdout.
+ * is the interface of a command-line tool: stdout for the result, stderr for what the command
+ * tells its operator (which database, warnings).
  */
 export type Row = Record<string, unknown>;
 
+/** Where a command reads its settings and writes its output: the process's, or a caller's. */
+export interface CliIo {
+  env: Record<string, string | undefined>;
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const PROCESS_IO: CliIo = {
+  env: process.env,
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+};
+
+const current = new AsyncLocalStorage<CliIo>();
+
+/** The running command's settings and output (the process's unless {@link withIo} gave others). */
+export function cliIo(): CliIo {
+  return current.getStore() ?? PROCESS_IO;
+}
+
+/** Runs `fn` as a command whose settings and output are `io` (a test runs commands in-process). */
+export function withIo<T>(io: CliIo, fn: () => Promise<T>): Promise<T> {
+  return current.run(io, fn);
+}
+
 export function line(text: string): void {
-  process.stdout.write(`${text}\n`);
+  cliIo().out(`${text}\n`);
 }
 
 function cell(value: unknown): string {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
+import { freePort } from '../support/process';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -17,14 +17,6 @@ import { UserIdentity } from '../../src/modules/session/identity.entity';
  */
 const { available, reason } = browserAvailability();
 const describeBrowser = available || process.env.CI ? describe : describe.skip;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function startProvider(redirect: string): Promise<{ issuer: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [path.join(__dirname, '..', 'support', 'oidc-provider.mjs')], {

@@ -1,51 +1,44 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { ServiceProcesses, freePort, type Running } from '../support/process';
-import { seedEmbeddedDb } from '../support/embedded-template';
+import { startTestApp, type TestApp } from '../support/app';
+import { runAdmin } from '../../src/cli/admin-run';
 
 /**
- * The compiled admin command line (`node dist/src/cli/admin.js`, no rebuild) against a running
- * service on the embedded database: keys listed, revoked one by one, users disabled, enabled
- * and deleted, with the effect checked over HTTP.
+ * The admin command line (docs/operations.md, "The admin command line"), its commands run
+ * in-process by `runAdmin` on the test service's database while the service runs: keys listed,
+ * revoked one by one, users disabled, enabled and deleted, with the effect checked over HTTP. The
+ * compiled command (`node dist/src/cli/admin.js`) and its way to the database of a service running
+ * on the embedded one are first-minutes.test.ts's and backup.test.ts's subject.
  */
-const ADMIN_KEY = 'admin-cli-e2e-admin-key-0123456789abcdef';
-const processes = new ServiceProcesses();
-let dataDir: string;
-let service: Running;
+let t: TestApp;
 let api: string;
+// names of this file's own: the worker's database holds other files' users
+const tag = Math.random().toString(36).slice(2, 8);
+const name = (n: string) => `${n}-${tag}`;
+let adminKey: string;
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-admin-cli-'));
-  // a migrated empty database: a first start is process.test.ts's subject, not this file's
-  seedEmbeddedDb(dataDir);
-  const port = await freePort();
-  service = await processes.run(
-    'main.js',
-    [],
-    { DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY, PORT: String(port) },
-    'catalog service listening',
-    180_000,
-  );
-  api = `http://127.0.0.1:${port}/api/v2`;
-}, 240_000);
-
-afterAll(async () => {
-  service.child.kill('SIGTERM');
-  await service.exited;
-  processes.killAll();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  // the commands write through a connection of their own, as from another process on a
+  // PostgreSQL server: without the authentication cache, each effect shows on the next request
+  t = await startTestApp({ AUTH_CACHE_TTL_MS: '0' });
+  api = `${t.url}/api/v2`;
+  adminKey = (await json('create-user', '--username', name('admin'), '--admin')).api_key as string;
 });
+afterAll(() => t.close());
 
 /** `out`: stdout and stderr as they came; `stdout`: the command's output alone (stderr names the database). */
 async function cli(...args: string[]): Promise<{ code: number | null; out: string; stdout: string }> {
-  const run = await processes.run('cli/admin.js', args, { DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+  let out = '';
   let stdout = '';
-  run.child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
-  const closed = new Promise((resolve) => run.child.once('close', resolve));
-  const code = await run.exited;
-  await closed;
-  return { code, out: run.output(), stdout };
+  const code = await runAdmin(args, {
+    env: { DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: t.dataDir, LOG_LEVEL: 'warn' },
+    out: (text) => {
+      out += text;
+      stdout += text;
+    },
+    err: (text) => {
+      out += text;
+    },
+  });
+  return { code, out, stdout };
 }
 
 async function json<T = any>(...args: string[]): Promise<T> {
@@ -58,15 +51,21 @@ const status = async (key: string, route = '/account') =>
   (await fetch(`${api}${route}`, { headers: { authorization: `Bearer ${key}` } })).status;
 
 test('keys: listed with prefixes and status, revoked one at a time', async () => {
-  const created = await json('create-user', '--username', 'alice', '--email', 'alice@example.org');
+  const created = await json(
+    'create-user',
+    '--username',
+    name('alice'),
+    '--email',
+    `${name('alice')}@example.org`,
+  );
   const first = created.api_key as string;
-  const second = (await json('create-key', 'alice', '--label', 'laptop')).api_key as string;
+  const second = (await json('create-key', name('alice'), '--label', 'laptop')).api_key as string;
   const keys = await json<{ prefix: string; status: string; label: string | null; username: string }[]>(
     'list-keys',
-    'alice',
+    name('alice'),
   );
   expect(keys.map((k) => k.prefix).sort()).toEqual([first.slice(0, 10), second.slice(0, 10)].sort());
-  expect(keys.every((k) => k.status === 'active' && k.username === 'alice')).toBe(true);
+  expect(keys.every((k) => k.status === 'active' && k.username === name('alice'))).toBe(true);
   expect(keys.find((k) => k.prefix === second.slice(0, 10))?.label).toBe('laptop');
   expect(JSON.stringify(keys)).not.toContain(first);
 
@@ -75,7 +74,7 @@ test('keys: listed with prefixes and status, revoked one at a time', async () =>
   expect(revoked.prefix).toBe(first.slice(0, 10));
   expect(await status(first)).toBe(401);
   expect(await status(second)).toBe(200);
-  expect((await json<{ status: string }[]>('list-keys', 'alice')).map((k) => k.status).sort()).toEqual([
+  expect((await json<{ status: string }[]>('list-keys', name('alice'))).map((k) => k.status).sort()).toEqual([
     'active',
     'revoked',
   ]);
@@ -91,19 +90,19 @@ test('keys: listed with prefixes and status, revoked one at a time', async () =>
 }, 300_000);
 
 test('disable-user stops every key of the user; enable-user restores them', async () => {
-  const bob = await json('create-user', '--username', 'bob');
+  const bob = await json('create-user', '--username', name('bob'));
   expect(await status(bob.api_key as string)).toBe(200);
-  expect(await json('disable-user', 'bob')).toEqual({ user: bob.user.unique_id, disabled: true });
+  expect(await json('disable-user', name('bob'))).toEqual({ user: bob.user.unique_id, disabled: true });
   expect(await status(bob.api_key as string)).toBe(401);
   const users = await json<{ username: string; disabled: boolean }[]>('list-users');
-  expect(users.find((u) => u.username === 'bob')?.disabled).toBe(true);
-  await json('enable-user', 'bob');
+  expect(users.find((u) => u.username === name('bob'))?.disabled).toBe(true);
+  await json('enable-user', name('bob'));
   expect(await status(bob.api_key as string)).toBe(200);
 }, 300_000);
 
 test('sign-out ends the browser sessions of a user; activate-user activates a pending account', async () => {
-  const erin = await json('create-user', '--username', 'erin');
-  const base = api.replace(/\/api\/v2$/, '');
+  const erin = await json('create-user', '--username', name('erin'));
+  const base = t.url;
   const signIn = () =>
     fetch(`${base}/auth/key`, {
       method: 'POST',
@@ -114,14 +113,14 @@ test('sign-out ends the browser sessions of a user; activate-user activates a pe
   const cookie = (started.headers.get('set-cookie') ?? '').split(';')[0];
   const account = async () => (await fetch(`${api}/account`, { headers: { cookie } })).status;
   expect(await account()).toBe(200);
-  expect(await json('sign-out', 'erin')).toEqual({ user: erin.user.unique_id, ended: 1 });
+  expect(await json('sign-out', name('erin'))).toEqual({ user: erin.user.unique_id, ended: 1 });
   expect(await account()).toBe(401);
   expect(await status(erin.api_key as string)).toBe(200);
-  expect(await json('activate-user', 'erin')).toEqual({ user: erin.user.unique_id, active: true });
+  expect(await json('activate-user', name('erin'))).toEqual({ user: erin.user.unique_id, active: true });
 }, 300_000);
 
 test('delete-user refuses while the user owns records; --transfer-to hands them over', async () => {
-  const carol = await json('create-user', '--username', 'carol');
+  const carol = await json('create-user', '--username', name('carol'));
   const key = carol.api_key as string;
   const made = await fetch(`${api}/datasets`, {
     method: 'POST',
@@ -129,25 +128,25 @@ test('delete-user refuses while the user owns records; --transfer-to hands them 
     body: JSON.stringify({ dataset_name: 'carol owns this' }),
   });
   const dataset = ((await made.json()) as { unique_id: string }).unique_id;
-  expect(await cli('delete-user', 'carol')).toMatchObject({
+  expect(await cli('delete-user', name('carol'))).toMatchObject({
     code: 1,
     out: expect.stringMatching(/still owns records \(1 dataset\)/),
   });
   expect(await status(key)).toBe(200);
 
-  const deleted = await json('delete-user', 'carol', '--transfer-to', 'admin');
+  const deleted = await json('delete-user', name('carol'), '--transfer-to', name('admin'));
   expect(deleted).toMatchObject({
     deleted: carol.user.unique_id,
     transferred: [{ table: 'dataset', count: 1 }],
   });
   expect(await status(key)).toBe(401);
   const read = await fetch(`${api}/datasets/${dataset}`, {
-    headers: { authorization: `Bearer ${ADMIN_KEY}` },
+    headers: { authorization: `Bearer ${adminKey}` },
   });
   const body = (await read.json()) as { owner?: { username?: string } };
   expect(read.status).toBe(200);
-  expect(body.owner?.username).toBe('admin');
-  expect(await cli('delete-user', 'carol')).toMatchObject({
+  expect(body.owner?.username).toBe(name('admin'));
+  expect(await cli('delete-user', name('carol'))).toMatchObject({
     code: 1,
     out: expect.stringMatching(/no user matches carol/),
   });
