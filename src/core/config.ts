@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /**
@@ -36,6 +37,13 @@ export interface Config {
   /** Absent: the filesystem object store under `dataDir/objects`. */
   s3?: S3Settings;
   publicBaseUrl: string;
+  /**
+   * Express's `trust proxy`: which hops' `X-Forwarded-For` / `-Proto` / `-Host` are believed
+   * (`req.ip`, `req.secure`). `false` (the default): none, `req.ip` is the socket's address;
+   * a number: that many hops in front; a string: comma-separated addresses, CIDRs and the names
+   * `loopback`, `linklocal`, `uniquelocal` (docs/configuration.md).
+   */
+  trustProxy: false | number | string;
   /** exact origins (`scheme://host[:port]`) whose pages may call the API from a browser; none by default */
   corsOrigins: readonly string[];
   /** when set, `/metrics` answers only `Authorization: Bearer <token>` */
@@ -243,6 +251,49 @@ function corsOrigins(r: Reader): string[] {
   return origins;
 }
 
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** Whether `item` is an address, or an address/prefix length or address/mask, as Express reads them. */
+function isProxyAddress(item: string): boolean {
+  if (PROXY_NAMES.has(item)) return true;
+  const slash = item.indexOf('/');
+  const address = slash < 0 ? item : item.slice(0, slash);
+  const version = isIP(address);
+  if (!version || slash < 0) return version !== 0;
+  const range = item.slice(slash + 1);
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (version === 4 ? 32 : 128);
+  return version === 4 && isIP(range) === 4;
+}
+
+/**
+ * `TRUST_PROXY`: unset or `false` trusts no proxy; a hop count (1–32); or a list of the proxies'
+ * addresses, CIDRs and Express's names. `true` (every hop, so the client's own header) is refused:
+ * a client could then choose the address the sign-in limiter and the history see.
+ */
+function trustProxy(r: Reader): false | number | string {
+  const raw = r.str('TRUST_PROXY');
+  if (raw === undefined || /^(false|0|no)$/i.test(raw)) return false;
+  if (/^\d+$/.test(raw)) return r.int('TRUST_PROXY', 0, 1, 32);
+  if (/^(true|yes)$/i.test(raw)) {
+    r.problems.push(
+      'TRUST_PROXY=true would believe any X-Forwarded-For a client sends: name the proxies (loopback, a CIDR such as 10.0.0.0/8) or their hop count (1)',
+    );
+    return false;
+  }
+  const items = raw
+    .split(',')
+    .map((i) => i.trim())
+    .filter(Boolean);
+  const bad = items.filter((i) => !isProxyAddress(i));
+  if (bad.length || !items.length) {
+    r.problems.push(
+      `TRUST_PROXY: "${bad[0] ?? raw}" is not a proxy address: use loopback, linklocal, uniquelocal, an IP address or a CIDR (10.0.0.0/8), comma-separated, or a hop count`,
+    );
+    return false;
+  }
+  return items.join(', ');
+}
+
 function queuePrefix(r: Reader): string {
   const raw = r.str('JOB_QUEUE_PREFIX') ?? '';
   if (!/^[A-Za-z0-9._-]{0,40}$/.test(raw))
@@ -373,6 +424,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     s3,
     publicBaseUrl,
+    trustProxy: trustProxy(r),
     corsOrigins: corsOrigins(r),
     metricsToken,
     metricsPort: r.str('METRICS_PORT') === undefined ? undefined : r.int('METRICS_PORT', 0, 1, 65535),

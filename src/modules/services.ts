@@ -99,7 +99,7 @@ export function createPeopleServices() {
     project: PROJECT_OWNERSHIP,
     instrument: INSTRUMENT_OWNERSHIP,
   };
-  const userAdmin = new UserAdminService(user, user.policy, projectMember, owners, userGrantRemoval);
+  const userAdmin = new UserAdminService(user, user.policy, projectMember, owners, userGrantRemoval, events);
   return { events, access, user, projectPolicy, projectLookup, selectors, project, projectMember, userAdmin };
 }
 

@@ -208,3 +208,78 @@ describe("a person's own keys over REST", () => {
     expect(revoked.body.status).toBe('revoked');
   });
 });
+
+describe("keys in the account's history (docs/events.md)", () => {
+  interface Entry {
+    type?: string;
+    event_type?: string;
+    actor_id: string | null;
+    payload: Record<string, unknown>;
+  }
+  const keyEvents = async (userId: string) => {
+    const h = await rest<{ items: Entry[] }>(t.url, 'GET', `/resources/${userId}/history`, {
+      key: admin.key,
+    });
+    expect(h.status).toBe(200);
+    return h.body.items
+      .filter((e) => /^account\.api_key_/.test(e.event_type ?? e.type ?? ''))
+      .map((e) => ({ type: e.event_type ?? e.type, actor: e.actor_id, ...e.payload }))
+      .reverse();
+  };
+
+  test('created and revoked keys, by whom, with id, label and prefix, never the secret', async () => {
+    const carol = await makeUser(t.app);
+    const a = await create(carol.key, { label: 'laptop' });
+    const b = await create(carol.key, { label: 'instrument' });
+    expect(
+      (await rest(t.url, 'DELETE', `/account/apikeys/${a.body.unique_id}`, { key: carol.key })).status,
+    ).toBe(200);
+    // again: nothing changes, nothing is recorded
+    await rest(t.url, 'DELETE', `/account/apikeys/${a.body.unique_id}`, { key: carol.key });
+    // a refused creation records nothing
+    expect((await create(carol.key, { label: '' })).status).toBe(422);
+    // an administrator revokes every live key (b, and the factory's key)
+    expect(
+      (await rest(t.url, 'DELETE', `/users/${carol.user.uniqueId}/apikey`, { key: admin.key })).status,
+    ).toBe(200);
+    const events = await keyEvents(carol.user.uniqueId);
+    const me = carol.user.uniqueId;
+    const by = admin.user.uniqueId;
+    expect(events.slice(0, 3)).toEqual([
+      {
+        type: 'account.api_key_created',
+        actor: me,
+        key_id: a.body.unique_id,
+        label: 'laptop',
+        prefix: a.body.prefix,
+        expires_at: a.body.expires_at,
+      },
+      {
+        type: 'account.api_key_created',
+        actor: me,
+        key_id: b.body.unique_id,
+        label: 'instrument',
+        prefix: b.body.prefix,
+        expires_at: b.body.expires_at,
+      },
+      {
+        type: 'account.api_key_revoked',
+        actor: me,
+        key_id: a.body.unique_id,
+        label: 'laptop',
+        prefix: a.body.prefix,
+      },
+    ]);
+    expect(events.slice(3)).toHaveLength(2);
+    expect(events.slice(3)).toContainEqual({
+      type: 'account.api_key_revoked',
+      actor: by,
+      key_id: b.body.unique_id,
+      label: 'instrument',
+      prefix: b.body.prefix,
+    });
+    expect(events.slice(3).map((e) => e.actor)).toEqual([by, by]);
+    const text = JSON.stringify(events);
+    for (const secret of [a.body.api_key, b.body.api_key, carol.key]) expect(text).not.toContain(secret);
+  });
+});

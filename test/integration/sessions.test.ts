@@ -14,7 +14,8 @@ import { User } from '../../src/modules/user/user.entity';
 let t: TestApp;
 let alice: TestUser;
 beforeAll(async () => {
-  t = await startTestApp();
+  // the test client stands for the https proxy in front (X-Forwarded-Proto)
+  t = await startTestApp({ TRUST_PROXY: 'loopback' });
   alice = await makeUser(t.app);
 });
 afterAll(() => t.close());

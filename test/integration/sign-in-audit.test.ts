@@ -19,7 +19,12 @@ let alice: TestUser;
 let admin: TestUser;
 let bob: TestUser;
 beforeAll(async () => {
-  t = await startTestApp({ SIGN_IN_MAX_FAILURES: '3', SIGN_IN_WINDOW_SECONDS: '600' });
+  // the test client is the proxy in front (loopback): its X-Forwarded-For names the client
+  t = await startTestApp({
+    SIGN_IN_MAX_FAILURES: '3',
+    SIGN_IN_WINDOW_SECONDS: '600',
+    TRUST_PROXY: 'loopback',
+  });
   alice = await makeUser(t.app);
   admin = await makeUser(t.app, { admin: true });
   bob = await makeUser(t.app);
@@ -27,7 +32,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 let n = 0;
-/** a client address of its own for each caller of the limiter (the service trusts X-Forwarded-For) */
+/** a client address of its own for each caller of the limiter (TRUST_PROXY=loopback: X-Forwarded-For is believed) */
 const address = () => `192.0.2.${++n}`;
 
 const keySignIn = (key: string, from: string) =>

@@ -65,4 +65,22 @@ describe('configuration', () => {
     });
     expect(() => loadConfig({ S3_BUCKET: 'catalog', S3_ACCESS_KEY_ID: 'k' })).toThrow(/set together/);
   });
+  test('TRUST_PROXY: off by default; a hop count or named proxies as Express reads them; never true', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'loopback' }).trustProxy).toBe('loopback');
+    expect(
+      loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8 , 192.0.2.1/255.255.255.0' }).trustProxy,
+    ).toBe('loopback, 10.0.0.0/8, fd00::/8, 192.0.2.1/255.255.255.0');
+    for (const [value, problem] of [
+      ['true', /TRUST_PROXY=true would believe any X-Forwarded-For/],
+      ['localhost', /TRUST_PROXY: "localhost" is not a proxy address/],
+      ['10.0.0.0/33', /"10.0.0.0\/33" is not a proxy address/],
+      ['loopback,10.0.0.300', /"10.0.0.300"/],
+      ['99', /TRUST_PROXY must be between 1 and 32/],
+    ] as const) {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(problem);
+    }
+  });
 });

@@ -34,6 +34,8 @@ export const EVENT_TYPES = [
   'account.signed_out',
   'account.sign_in_failed',
   'account.identity_linked',
+  'account.api_key_created',
+  'account.api_key_revoked',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

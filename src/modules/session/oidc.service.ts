@@ -45,7 +45,10 @@ export function plainProviderError(err: unknown): string {
     typeof err.code === 'string' &&
     err.code.startsWith('OAUTH_')
   ) {
-    return `The provider's answer was refused: ${err.message}`;
+    // openid-client's message is generic ("invalid response encountered"); the check that failed
+    // is its cause's (oauth4webapi: 'unexpected JWT "aud" (audience) claim value'), never a value
+    const cause = err.cause instanceof Error && err.cause.message !== err.message ? err.cause.message : '';
+    return `The provider's answer was refused: ${err.message}${cause ? ` (${cause})` : ''}`;
   }
   if (err instanceof AppError) return err.message;
   return 'The sign-in could not be completed: the provider could not be reached or answered something unexpected';
@@ -86,9 +89,16 @@ export class OidcService {
           clientId,
           { client_secret: clientSecret, [client.clockTolerance]: 60 },
           clientSecret ? client.ClientSecretPost(clientSecret) : client.None(),
-          // an http issuer is for local trials and tests only (docs/authentication.md)
-          // eslint-disable-next-line @typescript-eslint/no-deprecated
-          insecure ? { execute: [client.allowInsecureRequests], timeout: 10 } : { timeout: 10 },
+          {
+            // the ID token's signature is checked against the provider's JWKS: openid-client skips
+            // it by default for tokens fetched over TLS, but an http issuer (local trials and tests
+            // only, docs/authentication.md) has no TLS, and a signature check is what we document
+            execute: insecure
+              ? // eslint-disable-next-line @typescript-eslint/no-deprecated
+                [client.allowInsecureRequests, client.enableNonRepudiationChecks]
+              : [client.enableNonRepudiationChecks],
+            timeout: 10,
+          },
         )
         .catch((err: unknown) => {
           this.configuration = undefined;

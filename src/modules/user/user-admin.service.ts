@@ -18,6 +18,7 @@ import { User } from './user.entity';
 import type { IssuedKey, UserService } from './user.service';
 import type { UserPolicy } from './user.policy';
 import type { PlatformRole } from '../../core/auth/privilege';
+import type { EventService } from '../outbox/event.service';
 
 /**
  * Project memberships as user administration needs them (the project module's member service,
@@ -122,6 +123,7 @@ export class UserAdminService {
     private readonly members: ProjectMembershipsIn,
     private readonly owners: OwnerTablesIn,
     private readonly grants: UserGrantsIn,
+    private readonly events: EventService,
   ) {}
 
   /** A user by ORCID or MFID; 404 when there is none. */
@@ -271,6 +273,7 @@ export class UserAdminService {
     return ctx.em.transactional(async (em) => {
       const user = await this.users.create(em, { uniqueId, username, isServiceAccount: true });
       const issued = await this.users.issueKey(em, user, { label: 'service account' });
+      await this.keyCreatedIn(em, ctx.userId, issued.key);
       return { ...issued, user };
     });
   }
@@ -281,8 +284,10 @@ export class UserAdminService {
     const user = await this.users.get(ctx.em, uniqueId);
     if (!user?.isServiceAccount) throw notFound('Service account', uniqueId);
     return ctx.em.transactional(async (em) => {
-      await this.users.revokeKeys(em, user);
-      return { ...(await this.users.issueKey(em, user, { label: 'service account (rotated)' })), user };
+      await this.revokeAllKeysIn(em, ctx.userId, user.uniqueId);
+      const issued = await this.users.issueKey(em, user, { label: 'service account (rotated)' });
+      await this.keyCreatedIn(em, ctx.userId, issued.key);
+      return { ...issued, user };
     });
   }
 
@@ -326,7 +331,9 @@ export class UserAdminService {
   async revokeApiKeys(ctx: RequestContext, uniqueId: string): Promise<number> {
     this.policy.assertPlatformAdmin(ctx, "revoke users' API keys");
     const user = await this.resolve(ctx, uniqueId);
-    return this.users.revokeKeys(ctx.em, user);
+    return ctx.em.transactional(
+      async (tx) => (await this.revokeAllKeysIn(tx, ctx.userId, user.uniqueId)).length,
+    );
   }
 
   /** A service account by MFID or username (platform administrators); 404 for anything else. */
@@ -460,6 +467,7 @@ export class UserAdminService {
         );
       }
       const { key, secret } = await this.users.issueKey(tx, user, { label, expiresAt });
+      await this.keyCreatedIn(tx, user.uniqueId, key);
       return { key: listing(key, Date.now()), secret };
     });
   }
@@ -492,14 +500,77 @@ export class UserAdminService {
       (userId === undefined || key.user.uniqueId === userId);
     if (!key || !visible) throw notFound('API key', keyId);
     if (!key.revokedAt) {
-      await ctx.em.nativeUpdate(
-        ApiKey,
-        { uniqueId: key.uniqueId, revokedAt: null },
-        { revokedAt: new Date() },
-      );
+      await ctx.em.transactional(async (tx) => {
+        // only the request whose update revokes the key records it (two at once: one event)
+        const revoked = await tx.nativeUpdate(
+          ApiKey,
+          { uniqueId: key.uniqueId, revokedAt: null },
+          { revokedAt: new Date() },
+        );
+        if (revoked) await this.keyRevokedIn(tx, ctx.userId, key.user.uniqueId, key);
+      });
       await ctx.em.refresh(key);
     }
     return listing(key, Date.now());
+  }
+
+  /**
+   * `account.api_key_created` in the history of the key's holder, inside the caller's
+   * transaction: the key's id, label, display prefix and expiry, never its secret or hash.
+   */
+  private async keyCreatedIn(tx: EntityManager, actorId: string, key: ApiKey): Promise<void> {
+    await this.events.emit(tx, {
+      type: 'account.api_key_created',
+      actorId,
+      resourceId: key.user.uniqueId,
+      resourceType: 'user',
+      projectMfid: null,
+      payload: {
+        key_id: key.uniqueId,
+        label: key.label ?? null,
+        prefix: key.prefix,
+        expires_at: key.expiresAt?.toISOString() ?? null,
+      },
+    });
+  }
+
+  /** `account.api_key_revoked` in the history of the key's holder, inside the caller's transaction. */
+  private async keyRevokedIn(
+    tx: EntityManager,
+    actorId: string,
+    userId: string,
+    key: { uniqueId: string; label?: string | null; prefix: string },
+  ): Promise<void> {
+    await this.events.emit(tx, {
+      type: 'account.api_key_revoked',
+      actorId,
+      resourceId: userId,
+      resourceType: 'user',
+      projectMfid: null,
+      payload: { key_id: key.uniqueId, label: key.label ?? null, prefix: key.prefix },
+    });
+  }
+
+  /** Revokes every live key of a user inside `tx`, one `account.api_key_revoked` each. */
+  private async revokeAllKeysIn(
+    tx: EntityManager,
+    actorId: string,
+    userId: string,
+  ): Promise<{ unique_id: string }[]> {
+    const rows = await rawQuery<{ unique_id: string; label: string | null; prefix: string }>(
+      tx,
+      `update api_key set revoked_at = now() where user_id = ? and revoked_at is null
+       returning unique_id, label, prefix`,
+      [userId],
+    );
+    for (const r of rows) {
+      await this.keyRevokedIn(tx, actorId, userId, {
+        uniqueId: r.unique_id,
+        label: r.label,
+        prefix: r.prefix,
+      });
+    }
+    return rows;
   }
 
   /** Revokes a key of the user `uniqueId` names: the user themself or a platform administrator. */
