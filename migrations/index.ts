@@ -29,6 +29,7 @@ import { Migration20261126090000_issued_mfid as M26 } from './Migration202611260
 import { Migration20261126121223_sessions as M27 } from './Migration20261126121223_sessions';
 import { Migration20261126123000_metadata_search_statistics as M28 } from './Migration20261126123000_metadata_search_statistics';
 import { Migration20261126131302_platform_role as M29 } from './Migration20261126131302_platform_role';
+import { Migration20261126151348_session_privilege_mode as M30 } from './Migration20261126151348_session_privilege_mode';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -62,4 +63,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126121223_sessions', class: M27 },
   { name: 'Migration20261126123000_metadata_search_statistics', class: M28 },
   { name: 'Migration20261126131302_platform_role', class: M29 },
+  { name: 'Migration20261126151348_session_privilege_mode', class: M30 },
 ];

@@ -5,6 +5,7 @@ import type { Request } from 'express';
 import { bearerToken } from './auth/api-keys';
 import {
   PRIVILEGE_HEADER,
+  canElevate,
   parsePrivilegeMode,
   withPrivilegeMode,
   type PrivilegeMode,
@@ -19,6 +20,16 @@ export interface CallerSource {
   authenticateSession(em: EntityManager, secret: string): Promise<Caller | null>;
   /** The user with this id, or null. */
   get(em: EntityManager, uniqueId: string): Promise<ContextTypes['user'] | null>;
+}
+
+/**
+ * The mode a request acts in when it asks for none: a browser session's stored mode (`normal`
+ * unless its administrator elevated it; an `elevated` session whose user is no longer an
+ * administrator acts `normal`, never a 403), or null (today's rule) for API keys.
+ */
+function sessionDefault(caller: Caller): PrivilegeMode | null {
+  if (caller.sessionMode === undefined) return null;
+  return caller.sessionMode === 'elevated' && canElevate(caller.user.platformRole) ? 'elevated' : 'normal';
 }
 
 /** The key of contexts built for jobs and command-line tools: no API key is behind them. */
@@ -41,7 +52,8 @@ export class ContextFactory {
    * Authorization header, `session` (the secret of the session cookie, its CSRF check already
    * passed) authenticates instead; an ended session is 401. The caller acts under
    * `privilegeMode` (parsed from the `Crucible-Privilege-Mode` header by `parsePrivilegeMode`):
-   * `elevated` from a caller who may not elevate is 403.
+   * `elevated` from a caller who may not elevate is 403. Asked for none, a session acts in the
+   * mode it holds (docs/authentication.md, "Elevation"), a key as before.
    */
   async forRequest(
     requestId: string,
@@ -63,7 +75,7 @@ export class ContextFactory {
     } else if (!anonymous) {
       throw unauthenticated('An API key is required: send "Authorization: Bearer <api key>"');
     }
-    if (caller) caller = withPrivilegeMode(caller, opts.privilegeMode ?? null);
+    if (caller) caller = withPrivilegeMode(caller, opts.privilegeMode ?? sessionDefault(caller));
     return new RequestContext(requestId, em, caller, this.setup);
   }
 

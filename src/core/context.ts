@@ -42,6 +42,11 @@ export interface Caller {
   token: string;
   /** the browser session this request was made in (its public id), when a cookie authenticated it */
   sessionId?: string;
+  /**
+   * the privilege mode the browser session holds (`user_session.privilege_mode`), when a cookie
+   * authenticated the request: what the request acts in unless it asks otherwise by header
+   */
+  sessionMode?: PrivilegeMode;
   /** the caller's access scope, when authentication loaded it in the same statement */
   scope?: ContextTypes['scope'];
   /**

@@ -67,6 +67,8 @@ export interface Fresh {
   webhook?: string;
   /** one of the owner's API keys */
   apiKey?: string;
+  /** a user of its own (a person to disable) */
+  user?: string;
 }
 
 export type FreshKind =
@@ -82,7 +84,8 @@ export type FreshKind =
   | 'sampleLink'
   | 'association'
   | 'webhook'
-  | 'apiKey';
+  | 'apiKey'
+  | 'user';
 
 export interface Call {
   path: string;
@@ -159,6 +162,17 @@ export const TABLE: Row[] = [
     root: true,
   }),
   R('POST /auth/logout', OPEN, () => ({ path: '/auth/logout', body: {} }), { root: true }),
+  // an administrator's session elevating or dropping it: the session cookie is the credential
+  // (a key alone is 401; with a session: session-elevation.test.ts)
+  R('POST /auth/session/elevate', credential(401), () => ({ path: '/auth/session/elevate', body: {} }), {
+    root: true,
+  }),
+  R(
+    'POST /auth/session/drop-elevation',
+    credential(401),
+    () => ({ path: '/auth/session/drop-elevation', body: {} }),
+    { root: true },
+  ),
   R('GET /auth/login', credential(404), () => '/auth/login', { root: true }),
   R('GET /auth/callback', credential(404), () => '/auth/callback', { root: true }),
 
@@ -540,6 +554,14 @@ export const TABLE: Row[] = [
     (w) => ({
       id: w.heir.id,
     }),
+  ),
+  G('Query.pendingUsers', PLATFORM_ADMIN, '{ pendingUsers(first: 5) { total items { uniqueId } } }'),
+  G(
+    'Mutation.disableUser',
+    PLATFORM_ADMIN,
+    'mutation($id: ID!) { disableUser(id: $id) { uniqueId disabled } }',
+    (_w, f) => ({ id: f.user }),
+    { fresh: 'user' },
   ),
   G('Mutation.signOutEverywhere', SELF, 'mutation($id: ID) { signOutEverywhere(userId: $id) }', (w) => ({
     id: w.owner.id,

@@ -230,6 +230,8 @@ export async function freshRecords(
       const request = await ok(rest(t.url, 'POST', `/resources/${id}/delete`, { key: owner.key }));
       return { dataset: id, deletionRequest: request.id as number };
     }
+    case 'user':
+      return { user: (await makeUser(t.app)).user.uniqueId };
     case 'joinRequest': {
       const asker = await makeUser(t.app);
       const request = await ok(

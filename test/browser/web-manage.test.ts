@@ -242,6 +242,9 @@ suite(`managing records in the web app${available ? '' : ` (skipped: ${reason})`
     });
     const page = await openPage(browser.context);
     await signInWith(page, t.url, root.key);
+    // an administrator's session starts in the member's view: elevate first
+    await page.getByRole('button', { name: 'Elevate to administrator' }).click();
+    await page.getByRole('link', { name: 'Deletion requests' }).waitFor();
     await page.goto(`${t.url}/deletion-requests`);
     const item = page.getByRole('listitem').filter({ hasText: `${tag} obsolete` });
     await item.waitFor();

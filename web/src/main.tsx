@@ -4,8 +4,9 @@ import './styles.css';
 import { graphql } from './gql';
 import { useQuery } from './hooks';
 import { interceptLinks, navigate, useLocation } from './router';
-import { loadSession, session, signOut } from './session';
+import { followSessionAcrossTabs, loadSession, session, setPrivilegeMode, signOut } from './session';
 import { useSignal } from './signal';
+import { useState } from 'preact/hooks';
 import { SignIn } from './pages/SignIn';
 import { Find } from './pages/Find';
 import { DatasetPage } from './pages/Dataset';
@@ -14,6 +15,7 @@ import { ProjectPage } from './pages/Project';
 import { InstrumentPage } from './pages/Instrument';
 import { DeletionRequests } from './pages/DeletionRequests';
 import { ApiKeys } from './pages/ApiKeys';
+import { PendingAccounts } from './pages/PendingAccounts';
 
 // the graph drawing (cytoscape) loads only when a graph is opened: it is not initial JavaScript
 const GraphPage = lazy(() => import('./pages/Graph').then((m) => ({ default: m.GraphPage })));
@@ -54,6 +56,7 @@ function Routes({ isAdmin }: { isAdmin: boolean }) {
       </Suspense>
     );
   if (kind === 'deletion-requests') return <DeletionRequests isAdmin={isAdmin} />;
+  if (kind === 'pending-accounts' && !id) return <PendingAccounts isAdmin={isAdmin} />;
   if (kind === 'keys' && !id) return <ApiKeys />;
   return (
     <section>
@@ -62,6 +65,45 @@ function Routes({ isAdmin }: { isAdmin: boolean }) {
         There is no page at <code>{path}</code>. <a href="/">Find datasets</a>
       </p>
     </section>
+  );
+}
+
+/**
+ * The privilege mode, always in view for those who may elevate: a badge (Member view or
+ * Administrator) and the button that switches it. The mode is the session's, so the whole page
+ * is drawn again (and asks again) after a switch.
+ */
+function ModeSwitch() {
+  const current = useSignal(session);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  if (!current?.can_elevate) return null;
+  const elevated = current.privilege_mode === 'elevated';
+  const toggle = () => {
+    setPending(true);
+    setError(null);
+    setPrivilegeMode(elevated ? 'normal' : 'elevated').then(
+      () => setPending(false),
+      (e: unknown) => {
+        setPending(false);
+        setError(e instanceof Error ? e.message : String(e));
+      },
+    );
+  };
+  return (
+    <span class="mode">
+      <span class={`mode-badge ${elevated ? 'elevated' : 'normal'}`} data-testid="privilege-mode">
+        {elevated ? 'Administrator' : 'Member view'}
+      </span>
+      <button type="button" disabled={pending} onClick={toggle}>
+        {elevated ? 'Return to member view' : 'Elevate to administrator'}
+      </button>
+      {error && (
+        <span role="alert" class="error">
+          {error}
+        </span>
+      )}
+    </span>
   );
 }
 
@@ -83,8 +125,14 @@ function Shell() {
         <nav aria-label="Main">
           <a href="/">Datasets</a>
           <a href="/keys">API keys</a>
-          {me.data?.me.isPlatformAdmin && <a href="/deletion-requests">Deletion requests</a>}
+          {me.data?.me.isPlatformAdmin && (
+            <>
+              <a href="/deletion-requests">Deletion requests</a>
+              <a href="/pending-accounts">Pending accounts</a>
+            </>
+          )}
         </nav>
+        <ModeSwitch />
         <span class="who">
           {name && (
             <>
@@ -117,7 +165,12 @@ function Shell() {
 function App() {
   const current = useSignal(session);
   if (current === undefined) return <p role="status">Loading…</p>;
-  return current.signed_in && current.session_id ? <Shell key={current.session_id} /> : <SignIn />;
+  // a new session or a switched mode draws the page anew: everything shown is asked again
+  return current.signed_in && current.session_id ? (
+    <Shell key={`${current.session_id}:${current.privilege_mode ?? 'normal'}`} />
+  ) : (
+    <SignIn />
+  );
 }
 
 document.addEventListener('click', interceptLinks);
@@ -125,3 +178,4 @@ const root = document.getElementById('app');
 if (!root) throw new Error('index.html has no #app element');
 render(<App />, root);
 void loadSession();
+followSessionAcrossTabs();

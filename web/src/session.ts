@@ -14,6 +14,10 @@ export interface SessionInfo {
   expires_at: string | null;
   /** sent as `X-CSRF-Token` with every write */
   csrf_token: string | null;
+  /** what the session's requests act in: an administrator's starts `normal` (the member's view) */
+  privilege_mode?: 'normal' | 'elevated' | null;
+  /** whether the user may elevate (their stored platform role is `admin`) */
+  can_elevate?: boolean;
   sign_in: { api_key: boolean; oidc?: { name: string; login_url: string } | null };
 }
 
@@ -87,4 +91,46 @@ export async function signOut(): Promise<void> {
     headers: { 'x-csrf-token': csrfToken() },
   }).catch(() => undefined);
   sessionEnded(null);
+}
+
+/**
+ * Elevates the session to administrative work, or returns it to the member's view: the mode is
+ * kept on the session by the service, so every tab and reload follows it. Throws the service's
+ * reason (403 for someone who may not elevate).
+ */
+export async function setPrivilegeMode(mode: 'normal' | 'elevated'): Promise<void> {
+  const res = await fetch(mode === 'elevated' ? '/auth/session/elevate' : '/auth/session/drop-elevation', {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'x-csrf-token': csrfToken() },
+  });
+  if (res.status === 401) {
+    sessionEnded('Your session has ended: sign in again');
+    return;
+  }
+  session.set(await readSession(res));
+}
+
+/**
+ * Asks again which session this browser is in when a tab comes back into view: a mode switched,
+ * or a sign-out, in another tab shows here too.
+ */
+export function followSessionAcrossTabs(): void {
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState !== 'visible' || !session.get()?.signed_in) return;
+    void fetch('/auth/session', { credentials: 'same-origin' })
+      .then(readSession)
+      .then((next) => {
+        const current = session.get();
+        if (
+          next.signed_in !== current?.signed_in ||
+          next.session_id !== current.session_id ||
+          next.privilege_mode !== current.privilege_mode
+        ) {
+          if (!next.signed_in) sessionEnded('You signed out in another tab, or your session ended');
+          else session.set(next);
+        }
+      })
+      .catch(() => undefined);
+  });
 }

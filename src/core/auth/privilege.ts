@@ -4,7 +4,7 @@ import { AppError, forbidden } from '../errors';
  * Platform roles and privilege mode (docs/access-control.md, "Platform roles and privilege
  * mode"). A user's stored platform role says what they may create and whether they may act as a
  * platform administrator; the privilege mode of one request (the `Crucible-Privilege-Mode`
- * header on REST and GraphQL, later a web session's switch) says whether an administrator acts
+ * header on REST and GraphQL, else a browser session's stored mode) says whether an administrator acts
  * as one on it.
  */
 export const PLATFORM_ROLES = ['none', 'contributor', 'admin'] as const;
@@ -59,7 +59,7 @@ export interface PrivilegedCaller {
 
 /**
  * The caller as they act under `mode`: the one switch every transport calls (the API-key
- * middleware, the GraphQL gate and sockets; a web session calls it with the mode its session
+ * middleware, the GraphQL gate and sockets; a browser session's request with the mode its session
  * holds). `elevated` from a caller who may not elevate is a 403 that changes nothing. The access
  * scope already loaded with the caller is adjusted, so every policy and visibility condition sees
  * the effective role.

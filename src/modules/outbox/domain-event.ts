@@ -36,6 +36,8 @@ export const EVENT_TYPES = [
   'account.identity_linked',
   'account.api_key_created',
   'account.api_key_revoked',
+  'account.elevated',
+  'account.elevation_dropped',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

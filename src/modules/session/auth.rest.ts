@@ -17,6 +17,7 @@ import { plainProviderError, type OidcService } from './oidc.service';
 import type { SignInAudit } from './sign-in-audit';
 import type { SignInLimiter } from './sign-in-limiter';
 import { keyDisplayPrefix } from '../../core/auth/api-keys';
+import { canElevate, type PrivilegeMode } from '../../core/auth/privilege';
 
 export interface AuthRouterDeps {
   orm: MikroORM;
@@ -104,6 +105,9 @@ function sessionBody(config: Config, signedIn: { caller: Caller; secret: string 
           is_platform_admin: user.platformRole === 'admin',
         }
       : null,
+    // the mode the session's requests act in, and whether its user may switch to `elevated`
+    privilege_mode: signedIn ? sessionMode(signedIn.caller) : null,
+    can_elevate: user ? canElevate(user.platformRole) : false,
     session_id: signedIn?.caller.sessionId ?? null,
     expires_at: signedIn?.caller.apiKey.expiresAt?.toISOString() ?? null,
     csrf_token: signedIn ? csrfTokenFor(signedIn.secret) : null,
@@ -112,6 +116,11 @@ function sessionBody(config: Config, signedIn: { caller: Caller; secret: string 
       oidc: config.oidc ? { name: config.oidc.providerName, login_url: '/auth/login' } : null,
     },
   };
+}
+
+/** The mode a session's requests act in (as `ContextFactory` decides it for a request with no header). */
+function sessionMode(caller: Caller): PrivilegeMode {
+  return caller.sessionMode === 'elevated' && canElevate(caller.user.platformRole) ? 'elevated' : 'normal';
 }
 
 const handle =
@@ -139,8 +148,9 @@ function keyOf(body: unknown): string {
 
 /**
  * The browser's sign-in routes (docs/authentication.md), outside /api/v2: the session the page
- * is in (`GET /auth/session`), signing in with an API key once (`POST /auth/key`) and signing
- * out (`POST /auth/logout`). Mounted before the API routes.
+ * is in (`GET /auth/session`), signing in with an API key once (`POST /auth/key`), an
+ * administrator's elevation (`POST /auth/session/elevate`, `POST /auth/session/drop-elevation`)
+ * and signing out (`POST /auth/logout`). Mounted before the API routes.
  */
 export function authRouter(deps: AuthRouterDeps): Router {
   const { orm, config, users, sessions, oidc, audit, limiter } = deps;
@@ -217,6 +227,7 @@ export function authRouter(deps: AuthRouterDeps): Router {
         user: caller.user,
         token: '',
         sessionId: session.uniqueId,
+        sessionMode: session.privilegeMode,
         apiKey: {
           uniqueId: session.uniqueId,
           prefix: 'session',
@@ -319,6 +330,42 @@ export function authRouter(deps: AuthRouterDeps): Router {
       res.redirect(302, state.returnTo);
     }),
   );
+
+  /**
+   * Switches the session of the cookie to `mode` (docs/authentication.md, "Elevation"): a write
+   * made with the cookie (CSRF token, this site), no body, no parameter. The switch and its event
+   * in the account's history are one transaction. Answers like `GET /auth/session`.
+   */
+  const switchMode = (mode: PrivilegeMode) =>
+    handle(async (req, res) => {
+      noStore(res);
+      const extra = Object.keys(req.query);
+      if (extra.length) throw validationError(extra[0], 'is not a parameter of this route');
+      const secret = sessionSecretOf(req);
+      if (!secret) throw unauthenticated('Sign in first: this changes the mode of your browser session');
+      assertSameSiteWrite(req, secret, config.publicBaseUrl);
+      const em = orm.em.fork();
+      const outcome = await em.transactional(async (tx) => {
+        const result = await sessions.setMode(tx, secret, mode);
+        if (typeof result === 'object' && result.changed) {
+          await audit.modeChanged(tx, result.userId, mode, {
+            sessionId: result.sessionId,
+            address: addressOf(req),
+          });
+        }
+        return result;
+      });
+      if (outcome === 'ended') throw unauthenticated('Your session has ended: sign in again');
+      if (outcome === 'forbidden') {
+        throw new AppError('FORBIDDEN', 'Only platform administrators can elevate their session');
+      }
+      const { caller } = await current(orm.em.fork(), req);
+      if (!caller) throw unauthenticated('Your session has ended: sign in again');
+      res.json(sessionBody(config, { caller, secret }));
+    });
+
+  router.post('/auth/session/elevate', switchMode('elevated'));
+  router.post('/auth/session/drop-elevation', switchMode('normal'));
 
   router.post(
     '/auth/logout',

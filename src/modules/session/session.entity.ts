@@ -1,5 +1,6 @@
 import {
   Entity,
+  Enum,
   Index,
   ManyToOne,
   OptionalProps,
@@ -9,6 +10,7 @@ import {
   type Rel,
 } from '@mikro-orm/core';
 import { User } from '../user/user.entity';
+import { PRIVILEGE_MODES, type PrivilegeMode } from '../../core/auth/privilege';
 
 /**
  * A browser session (docs/authentication.md): the cookie holds a random secret, this row its
@@ -18,7 +20,7 @@ import { User } from '../user/user.entity';
 @Entity({ tableName: 'user_session' })
 export class UserSession {
   [PrimaryKeyProp]?: 'uniqueId';
-  [OptionalProps]?: 'createdAt' | 'lastSeenAt';
+  [OptionalProps]?: 'createdAt' | 'lastSeenAt' | 'privilegeMode';
 
   /** the public id (a UUID, not an MFID: a session is no catalog record): never the secret */
   @PrimaryKey({ length: 36 })
@@ -34,6 +36,14 @@ export class UserSession {
   /** how the person signed in: `api_key` (the page's key form) or `oidc` */
   @Property({ length: 20 })
   method!: string;
+
+  /**
+   * The privilege mode requests made with this session act in (docs/authentication.md,
+   * "Elevation"): every session starts `normal`; only a platform administrator's is ever
+   * `elevated`, by `POST /auth/session/elevate`.
+   */
+  @Enum({ items: () => PRIVILEGE_MODES, default: 'normal' })
+  privilegeMode: PrivilegeMode = 'normal';
 
   @Property({ type: 'timestamptz', defaultRaw: 'now()' })
   createdAt: Date = new Date();

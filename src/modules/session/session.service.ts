@@ -3,6 +3,7 @@ import type { Caller } from '../../core/context';
 import { rawQuery } from '../../core/db/raw';
 import { randomUUID } from 'node:crypto';
 import { generateSessionSecret, hashSessionSecret } from '../../core/auth/sessions';
+import { canElevate, type PlatformRole, type PrivilegeMode } from '../../core/auth/privilege';
 import { User } from '../user/user.entity';
 import { UserSession } from './session.entity';
 
@@ -65,12 +66,13 @@ export class SessionService {
         s_created_at: string | Date;
         s_expires_at: string | Date;
         s_last_seen_at: string | Date;
+        s_privilege_mode: PrivilegeMode;
         s_attached: unknown;
       }
     >(
       em,
       `select u.*, s.unique_id as s_unique_id, s.created_at as s_created_at, s.expires_at as s_expires_at,
-         s.last_seen_at as s_last_seen_at, ${attach} as s_attached
+         s.last_seen_at as s_last_seen_at, s.privilege_mode as s_privilege_mode, ${attach} as s_attached
        from user_session s join app_user u on u.unique_id = s.user_id
        where s.hash = ? and s.revoked_at is null and s.expires_at > now()
          and s.last_seen_at > now() - make_interval(mins => ?)
@@ -79,7 +81,8 @@ export class SessionService {
     );
     const row = rows.at(0);
     if (!row) return null;
-    const { s_unique_id, s_created_at, s_expires_at, s_last_seen_at, s_attached, ...user } = row;
+    const { s_unique_id, s_created_at, s_expires_at, s_last_seen_at, s_privilege_mode, s_attached, ...user } =
+      row;
     if (Date.now() - new Date(s_last_seen_at).getTime() > TOUCH_EVERY_MS) {
       // bookkeeping of the idle limit: a failure here must not fail the request
       await em
@@ -97,8 +100,49 @@ export class SessionService {
       },
       token: '',
       sessionId: s_unique_id,
+      sessionMode: s_privilege_mode,
       attached: s_attached,
     };
+  }
+
+  /**
+   * Switches the active session whose cookie holds `secret` to `mode`, inside the caller's
+   * transaction `tx` (the session row locked, its user's row shared, so the check and the write
+   * see one state). `ended` when no active session has that secret (or its user is disabled or
+   * pending); `forbidden` when `elevated` is asked for a user whose stored platform role may not
+   * elevate (nothing changes); otherwise the session and whether its mode changed.
+   */
+  async setMode(
+    tx: EntityManager,
+    secret: string,
+    mode: PrivilegeMode,
+  ): Promise<'ended' | 'forbidden' | { sessionId: string; userId: string; changed: boolean }> {
+    const rows = await rawQuery<{
+      unique_id: string;
+      user_id: string;
+      privilege_mode: PrivilegeMode;
+      platform_role: PlatformRole;
+    }>(
+      tx,
+      `select s.unique_id, s.user_id, s.privilege_mode, u.platform_role
+       from user_session s join app_user u on u.unique_id = s.user_id
+       where s.hash = ? and s.revoked_at is null and s.expires_at > now()
+         and s.last_seen_at > now() - make_interval(mins => ?)
+         and u.disabled_at is null and u.pending_since is null
+       for update of s for share of u`,
+      [hashSessionSecret(secret), this.lifetimes.idleMinutes],
+    );
+    const row = rows.at(0);
+    if (!row) return 'ended';
+    if (mode === 'elevated' && !canElevate(row.platform_role)) return 'forbidden';
+    const changed = row.privilege_mode !== mode;
+    if (changed) {
+      await rawQuery(tx, 'update user_session set privilege_mode = ? where unique_id = ?', [
+        mode,
+        row.unique_id,
+      ]);
+    }
+    return { sessionId: row.unique_id, userId: row.user_id, changed };
   }
 
   /** Ends the session whose cookie holds `secret` (sign-out); null when none was active. */

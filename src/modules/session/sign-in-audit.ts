@@ -2,6 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../../core/db/raw';
 import { keyDisplayPrefix, KEY_PREFIX } from '../../core/auth/api-keys';
 import type { EventService } from '../outbox/event.service';
+import type { EventType } from '../outbox/domain-event';
+import type { PrivilegeMode } from '../../core/auth/privilege';
 
 /**
  * Sign-ins and sign-outs in the history of the account (docs/authentication.md, docs/events.md):
@@ -25,6 +27,29 @@ export class SignInAudit {
 
   async signedOut(em: EntityManager, userId: string, sessionId: string, address: string): Promise<void> {
     await this.record(em, 'account.signed_out', userId, userId, { session_id: sessionId, address });
+  }
+
+  /**
+   * A session switched privilege mode (`elevated`: the administrator's page elevated;
+   * `normal`: it returned to the member's view). Written in the caller's transaction `tx`, the one
+   * that changed the session, so the switch and its record stand or fall together.
+   */
+  async modeChanged(
+    tx: EntityManager,
+    userId: string,
+    mode: PrivilegeMode,
+    details: { sessionId: string; address: string },
+  ): Promise<void> {
+    await this.record(
+      tx,
+      mode === 'elevated' ? 'account.elevated' : 'account.elevation_dropped',
+      userId,
+      userId,
+      {
+        session_id: details.sessionId,
+        address: details.address,
+      },
+    );
   }
 
   /**
@@ -55,10 +80,10 @@ export class SignInAudit {
     });
   }
 
-  /** One event in the account's history, in a transaction of its own. */
+  /** One event in the account's history, in a transaction of its own (or `em`'s, when it is one). */
   private async record(
     em: EntityManager,
-    type: 'account.signed_in' | 'account.signed_out' | 'account.sign_in_failed',
+    type: Extract<EventType, `account.${string}`>,
     actorId: string | null,
     userId: string,
     payload: Record<string, unknown>,

@@ -406,6 +406,51 @@ export class UserAdminService {
     return this.activateUser(ctx.em, user);
   }
 
+  /**
+   * Accounts awaiting activation (made by a first OpenID sign-in under `OIDC_NEW_USERS=pending`)
+   * and not disabled, the longest waiting first: at most `first` (1-500) after `offset`, and
+   * their total; platform admins.
+   */
+  async listPending(
+    ctx: RequestContext,
+    page: { first: number; offset: number },
+  ): Promise<{ items: User[]; total: number }> {
+    this.policy.assertPlatformAdmin(ctx, 'list accounts awaiting activation');
+    if (!Number.isInteger(page.first) || page.first < 1 || page.first > 500) {
+      throw validationError('first', 'must be between 1 and 500');
+    }
+    if (!Number.isInteger(page.offset) || page.offset < 0 || page.offset > 1_000_000) {
+      throw validationError('offset', 'must be between 0 and 1000000');
+    }
+    return offsetRows(
+      ctx.em,
+      User,
+      {
+        select: '*',
+        from: 'app_user',
+        where: sql('pending_since is not null and disabled_at is null'),
+        order: 'pending_since, id',
+      },
+      { limit: page.first, offset: page.offset },
+    );
+  }
+
+  /**
+   * Disables an account (platform admins): none of its keys authenticate, its sessions end, it
+   * is no longer listed as awaiting activation. Not yourself, and not a platform administrator
+   * (409: change their role first), so no one locks the platform out from the page. The admin
+   * command line's `enable-user` undoes it.
+   */
+  async disable(ctx: RequestContext, uniqueId: string): Promise<User> {
+    this.policy.assertPlatformAdmin(ctx, 'disable accounts');
+    const user = await this.users.require(ctx.em, uniqueId);
+    if (user.uniqueId === ctx.userId) throw conflict('You cannot disable your own account');
+    if (user.platformRole === 'admin') {
+      throw conflict('A platform administrator cannot be disabled: change their platform role first');
+    }
+    return this.setDisabled(ctx.em, user, true);
+  }
+
   /** Ends every browser session of a user: the user themself, or a platform admin; how many ended. */
   async signOutEverywhere(ctx: RequestContext, uniqueId: string): Promise<number> {
     const user = await this.users.require(ctx.em, uniqueId);

@@ -2,7 +2,7 @@ import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } fro
 import type { RequestContext } from '../../core/context';
 import { notFound } from '../../core/errors';
 import { User } from './user.entity';
-import { IssuedServiceAccount, ProfileInput } from './user.types';
+import { IssuedServiceAccount, PendingUserPage, ProfileInput } from './user.types';
 import { nodeType } from '../../core/graphql/node';
 import { isMfid, isOrcid } from '../../core/ids';
 
@@ -65,6 +65,30 @@ export class UserResolver {
     return ctx.services.userAdmin.activate(ctx, id);
   }
 
+  @Query(() => PendingUserPage, {
+    description:
+      'Accounts awaiting activation (made by a first OpenID sign-in under OIDC_NEW_USERS=pending) and not disabled, the longest waiting first (platform administrators).',
+  })
+  pendingUsers(
+    @Arg('first', () => Int, { defaultValue: 100, description: 'Page size (1-500, default 100).' })
+    first: number,
+    @Arg('offset', () => Int, { defaultValue: 0, description: 'Accounts to skip.' }) offset: number,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.userAdmin.listPending(ctx, { first, offset });
+  }
+
+  @Mutation(() => User, {
+    description:
+      'Disables an account (refusing one awaiting activation): its keys stop working and its sessions end. Not yourself, not a platform administrator (platform administrators; the admin command line enables it again).',
+  })
+  disableUser(
+    @Arg('id', () => ID, { description: 'The user (ORCID or MFID).' }) id: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.userAdmin.disable(ctx, id);
+  }
+
   @Mutation(() => Int, {
     description:
       "Ends every browser session of a user (yourself by default; another user's: platform administrators); how many ended. API keys are untouched.",
@@ -75,6 +99,23 @@ export class UserResolver {
     @Ctx() ctx: RequestContext,
   ) {
     return ctx.services.userAdmin.signOutEverywhere(ctx, userId ?? ctx.userId);
+  }
+
+  @FieldResolver(() => Date, {
+    nullable: true,
+    description:
+      'When the account began awaiting activation; null once active. Only on your own record, or for platform administrators.',
+  })
+  pendingSince(@Root() user: User, @Ctx() ctx: RequestContext): Date | null {
+    return ctx.services.user.policy.canSeeEmail(ctx, user) ? (user.pendingSince ?? null) : null;
+  }
+
+  @FieldResolver(() => Boolean, {
+    description:
+      'Whether the account is disabled (its keys and sessions refused). Only on your own record, or for platform administrators (false otherwise).',
+  })
+  disabled(@Root() user: User, @Ctx() ctx: RequestContext): boolean {
+    return ctx.services.user.policy.canSeeEmail(ctx, user) && Boolean(user.disabledAt);
   }
 
   @FieldResolver(() => String, {

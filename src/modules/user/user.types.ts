@@ -1,4 +1,4 @@
-import { Field, InputType, ObjectType } from 'type-graphql';
+import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { IsEmail, IsOptional, MaxLength } from 'class-validator';
 import { User } from './user.entity';
 
@@ -35,4 +35,13 @@ export class IssuedServiceAccount {
 
   @Field({ description: 'The API key secret. It is not stored and cannot be shown again.' })
   apiKey!: string;
+}
+
+@ObjectType({ description: 'A page of accounts awaiting activation, the longest waiting first.' })
+export class PendingUserPage {
+  @Field(() => [User], { description: 'The accounts of this page.' })
+  items!: User[];
+
+  @Field(() => Int, { description: 'How many accounts await activation in all.' })
+  total!: number;
 }

@@ -44,6 +44,9 @@ type Documents = {
     "\n  query ProjectGraph($project: String!) {\n    projectGraph(project: $project) {\n      ...GraphParts\n    }\n  }\n": typeof types.ProjectGraphDocument,
     "\n  query InstrumentPage($id: String!) {\n    instrument(id: $id) {\n      uniqueId\n      instrumentId\n      instrumentName\n      instrumentType\n      description\n      location\n      manufacturer\n      model\n      status\n      otherId\n      otherIdSource\n      public\n      capabilities {\n        canUpdate\n        canManageAccess\n      }\n      owner {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      scientificMetadata\n    }\n  }\n": typeof types.InstrumentPageDocument,
     "\n  mutation UpdateInstrument($id: String!, $input: UpdateInstrumentInput!) {\n    updateInstrument(id: $id, input: $input) {\n      uniqueId\n    }\n  }\n": typeof types.UpdateInstrumentDocument,
+    "\n  query PendingAccounts {\n    pendingUsers(first: 100) {\n      total\n      items {\n        uniqueId\n        username\n        firstName\n        lastName\n        email\n        pendingSince\n      }\n    }\n  }\n": typeof types.PendingAccountsDocument,
+    "\n  mutation ActivateAccount($id: ID!) {\n    activateUser(id: $id) {\n      uniqueId\n      pendingSince\n    }\n  }\n": typeof types.ActivateAccountDocument,
+    "\n  mutation DisableAccount($id: ID!) {\n    disableUser(id: $id) {\n      uniqueId\n      disabled\n    }\n  }\n": typeof types.DisableAccountDocument,
     "\n  query ProjectPage($id: String!) {\n    project(id: $id) {\n      uniqueId\n      projectId\n      title\n      description\n      organization\n      status\n      creationTime\n      lead {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      scientificMetadata\n      capabilities {\n        canUpdate\n        canManageMembers\n      }\n      members {\n        role\n        user {\n          uniqueId\n          username\n          firstName\n          lastName\n        }\n      }\n      datasets(first: 1) {\n        totalCount\n      }\n      samples(first: 25) {\n        totalCount\n        nodes {\n          uniqueId\n          sampleName\n        }\n      }\n    }\n  }\n": typeof types.ProjectPageDocument,
     "\n  mutation UpdateProject($id: String!, $input: UpdateProjectInput!) {\n    updateProject(id: $id, input: $input) {\n      projectId\n    }\n  }\n": typeof types.UpdateProjectDocument,
     "\n  mutation SetProjectMember($project: String!, $member: ProjectMemberInput!) {\n    setProjectMember(project: $project, member: $member) {\n      role\n    }\n  }\n": typeof types.SetProjectMemberDocument,
@@ -82,6 +85,9 @@ const documents: Documents = {
     "\n  query ProjectGraph($project: String!) {\n    projectGraph(project: $project) {\n      ...GraphParts\n    }\n  }\n": types.ProjectGraphDocument,
     "\n  query InstrumentPage($id: String!) {\n    instrument(id: $id) {\n      uniqueId\n      instrumentId\n      instrumentName\n      instrumentType\n      description\n      location\n      manufacturer\n      model\n      status\n      otherId\n      otherIdSource\n      public\n      capabilities {\n        canUpdate\n        canManageAccess\n      }\n      owner {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      scientificMetadata\n    }\n  }\n": types.InstrumentPageDocument,
     "\n  mutation UpdateInstrument($id: String!, $input: UpdateInstrumentInput!) {\n    updateInstrument(id: $id, input: $input) {\n      uniqueId\n    }\n  }\n": types.UpdateInstrumentDocument,
+    "\n  query PendingAccounts {\n    pendingUsers(first: 100) {\n      total\n      items {\n        uniqueId\n        username\n        firstName\n        lastName\n        email\n        pendingSince\n      }\n    }\n  }\n": types.PendingAccountsDocument,
+    "\n  mutation ActivateAccount($id: ID!) {\n    activateUser(id: $id) {\n      uniqueId\n      pendingSince\n    }\n  }\n": types.ActivateAccountDocument,
+    "\n  mutation DisableAccount($id: ID!) {\n    disableUser(id: $id) {\n      uniqueId\n      disabled\n    }\n  }\n": types.DisableAccountDocument,
     "\n  query ProjectPage($id: String!) {\n    project(id: $id) {\n      uniqueId\n      projectId\n      title\n      description\n      organization\n      status\n      creationTime\n      lead {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      scientificMetadata\n      capabilities {\n        canUpdate\n        canManageMembers\n      }\n      members {\n        role\n        user {\n          uniqueId\n          username\n          firstName\n          lastName\n        }\n      }\n      datasets(first: 1) {\n        totalCount\n      }\n      samples(first: 25) {\n        totalCount\n        nodes {\n          uniqueId\n          sampleName\n        }\n      }\n    }\n  }\n": types.ProjectPageDocument,
     "\n  mutation UpdateProject($id: String!, $input: UpdateProjectInput!) {\n    updateProject(id: $id, input: $input) {\n      projectId\n    }\n  }\n": types.UpdateProjectDocument,
     "\n  mutation SetProjectMember($project: String!, $member: ProjectMemberInput!) {\n    setProjectMember(project: $project, member: $member) {\n      role\n    }\n  }\n": types.SetProjectMemberDocument,
@@ -207,6 +213,18 @@ export function graphql(source: "\n  query InstrumentPage($id: String!) {\n    i
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation UpdateInstrument($id: String!, $input: UpdateInstrumentInput!) {\n    updateInstrument(id: $id, input: $input) {\n      uniqueId\n    }\n  }\n"): typeof import('./graphql').UpdateInstrumentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query PendingAccounts {\n    pendingUsers(first: 100) {\n      total\n      items {\n        uniqueId\n        username\n        firstName\n        lastName\n        email\n        pendingSince\n      }\n    }\n  }\n"): typeof import('./graphql').PendingAccountsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ActivateAccount($id: ID!) {\n    activateUser(id: $id) {\n      uniqueId\n      pendingSince\n    }\n  }\n"): typeof import('./graphql').ActivateAccountDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DisableAccount($id: ID!) {\n    disableUser(id: $id) {\n      uniqueId\n      disabled\n    }\n  }\n"): typeof import('./graphql').DisableAccountDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -459,6 +459,25 @@ export type UpdateInstrumentMutationVariables = Exact<{
 
 export type UpdateInstrumentMutation = { updateInstrument: { uniqueId: string } };
 
+export type PendingAccountsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PendingAccountsQuery = { pendingUsers: { total: number, items: Array<{ uniqueId: string, username: string | null, firstName: string | null, lastName: string | null, email: string | null, pendingSince: string | null }> } };
+
+export type ActivateAccountMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ActivateAccountMutation = { activateUser: { uniqueId: string, pendingSince: string | null } };
+
+export type DisableAccountMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DisableAccountMutation = { disableUser: { uniqueId: string, disabled: boolean } };
+
 export type ProjectPageQueryVariables = Exact<{
   id: string;
 }>;
@@ -1161,6 +1180,37 @@ export const UpdateInstrumentDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<UpdateInstrumentMutation, UpdateInstrumentMutationVariables>;
+export const PendingAccountsDocument = new TypedDocumentString(`
+    query PendingAccounts {
+  pendingUsers(first: 100) {
+    total
+    items {
+      uniqueId
+      username
+      firstName
+      lastName
+      email
+      pendingSince
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PendingAccountsQuery, PendingAccountsQueryVariables>;
+export const ActivateAccountDocument = new TypedDocumentString(`
+    mutation ActivateAccount($id: ID!) {
+  activateUser(id: $id) {
+    uniqueId
+    pendingSince
+  }
+}
+    `) as unknown as TypedDocumentString<ActivateAccountMutation, ActivateAccountMutationVariables>;
+export const DisableAccountDocument = new TypedDocumentString(`
+    mutation DisableAccount($id: ID!) {
+  disableUser(id: $id) {
+    uniqueId
+    disabled
+  }
+}
+    `) as unknown as TypedDocumentString<DisableAccountMutation, DisableAccountMutationVariables>;
 export const ProjectPageDocument = new TypedDocumentString(`
     query ProjectPage($id: String!) {
   project(id: $id) {
