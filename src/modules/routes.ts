@@ -3,6 +3,7 @@ import { userRoutes } from './user/user.rest';
 import { projectRoutes } from './project/project.rest';
 import { instrumentRoutes } from './instrument/instrument.rest';
 import { datasetRoutes } from './dataset/dataset.rest';
+import { datasetInstrumentRoutes } from './dataset/dataset-instrument.rest';
 import { keywordRoutes } from './keyword/keyword.rest';
 import { Router } from 'express';
 import { mount, type Route } from '../core/rest/route';
@@ -46,6 +47,7 @@ export const API_ROUTES: readonly Route[] = [
   ...projectRoutes,
   ...instrumentRoutes,
   ...datasetRoutes,
+  ...datasetInstrumentRoutes,
   ...keywordRoutes,
   ...thumbnailRoutes,
   ...uploadRoutes,

@@ -313,6 +313,12 @@ export const TABLE: Row[] = [
   R('PATCH /datasets/:id', update('dataset'), (w) =>
     body(`/datasets/${w.dataset}`, { session_name: 'matrix' }),
   ),
+  R(
+    'PUT /datasets/:id/instrument',
+    update('dataset'),
+    (w, f) => body(`/datasets/${f.dataset}/instrument`, { instrument_mfid: w.instrument }),
+    { fresh: 'dataset' },
+  ),
   R('GET /datasets/:id/keywords', read('dataset'), (w) => `/datasets/${w.dataset}/keywords`),
   R('POST /datasets/:id/keywords', contribute('dataset'), (w) => ({
     path: `/datasets/${w.dataset}/keywords`,
@@ -520,6 +526,20 @@ export const TABLE: Row[] = [
   R('POST /resources/:id/private', manage('dataset'), (_w, f) => `/resources/${f.dataset}/private`, {
     fresh: 'dataset',
   }),
+  R(
+    'PUT /resources/:id/access/public',
+    manage('dataset'),
+    (_w, f) => `/resources/${f.dataset}/access/public`,
+    {
+      fresh: 'dataset',
+    },
+  ),
+  R(
+    'DELETE /resources/:id/access/public',
+    manage('dataset'),
+    (_w, f) => `/resources/${f.dataset}/access/public`,
+    { fresh: 'dataset' },
+  ),
   R('GET /resources/:id/access_groups', manage('dataset'), (w) => `/resources/${w.dataset}/access_groups`),
   R('POST /resources/:id/access_groups', manage('dataset'), (w) => ({
     path: `/resources/${w.dataset}/access_groups`,
@@ -531,6 +551,9 @@ export const TABLE: Row[] = [
   ),
   R('POST /resources/:id/reassign_project', own('dataset'), (w) =>
     body(`/resources/${w.dataset}/reassign_project`, { project_mfid: w.target }),
+  ),
+  R('POST /resources/:id/project', own('dataset'), (w) =>
+    body(`/resources/${w.dataset}/project`, { project_mfid: w.target }),
   ),
 
   // === GraphQL queries
@@ -777,6 +800,13 @@ export const TABLE: Row[] = [
     'Mutation.createDataset',
     ANY,
     'mutation { createDataset(input: { datasetName: "matrix" }) { uniqueId } }',
+  ),
+  G(
+    'Mutation.setDatasetInstrument',
+    update('dataset'),
+    'mutation($id: ID!, $i: ID!) { setDatasetInstrument(id: $id, instrumentMfid: $i) { uniqueId } }',
+    (w, f) => ({ id: f.dataset, i: w.instrument }),
+    { fresh: 'dataset' },
   ),
   G(
     'Mutation.updateDataset',

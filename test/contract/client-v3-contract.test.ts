@@ -298,3 +298,304 @@ describe('lists as the client asks (test_list_sort_filters, test_access_selector
     expect(hidden.body.total).toBe(0);
   });
 });
+
+/** The client's `AccessGrant`: a principal of its kinds with one of its levels (slug, display_name optional). */
+const PRINCIPAL_TYPES = ['user', 'service_account', 'project', 'instrument', 'public', 'system', 'unknown'];
+const ACCESS_GRANT: Check = (value, where = 'grant') => {
+  const problems = obj({ principal_id: 'string', slug: 'string?', display_name: 'string?' })(value, where);
+  const g = value as { principal_type?: unknown; permission?: unknown };
+  if (!PRINCIPAL_TYPES.includes(g.principal_type as string))
+    problems.push(`${where}.principal_type is ${JSON.stringify(g.principal_type)}`);
+  if (![...GRANT_ROLES, 'owner'].includes(g.permission as string))
+    problems.push(`${where}.permission is ${JSON.stringify(g.permission)}`);
+  return problems;
+};
+type Entry = { principal_type: string; principal_id: string; permission: string; slug?: string | null };
+
+describe('access routes as the client calls them (test_permissions)', () => {
+  test('list_access: a list of AccessGrant, the owner first; set_access answers one', async () => {
+    const ds = await w.newDataset();
+    const set = await w.as3('PUT', `/resources/${ds}/access/projects/${w.otherProject}`, {
+      body: { permission: 'editor' },
+    });
+    expect(set.status).toBe(200);
+    expect(ACCESS_GRANT(set.body)).toEqual([]);
+    expect(set.body).toMatchObject({ principal_type: 'project', permission: 'editor', slug: w.otherProject });
+    // a named group is a principal the client has no kind for
+    const group = await w.as3('PUT', `/resources/${ds}/access/groups/${w.group}`, {
+      body: { permission: 'viewer' },
+    });
+    expect(group.body).toMatchObject({ principal_type: 'unknown', principal_id: w.group, slug: w.group });
+    const list = await w.as3('GET', `/resources/${ds}/access`);
+    expect(list.status).toBe(200);
+    expect(Array.isArray(list.body)).toBe(true);
+    expect((list.body as unknown[]).flatMap((g, i) => ACCESS_GRANT(g, `[${i}]`))).toEqual([]);
+    const entries = list.body as Entry[];
+    expect(entries[0]).toMatchObject({
+      principal_type: 'user',
+      principal_id: w.user.user.uniqueId,
+      permission: 'owner',
+    });
+    expect(entries.map((e) => e.permission).sort()).toEqual(['editor', 'owner', 'viewer']);
+    // /api/v2 keeps the object
+    const v2 = await w.as('GET', `/resources/${ds}/access`);
+    expect(v2.body).toMatchObject({ unique_id: ds, grants_complete: true, effective_access: 'owner' });
+    expect(v2.body.grants.map((g: Entry) => g.principal_type).sort()).toEqual(['group', 'project']);
+  });
+
+  test('a reader who may not manage lists only what reaches them; an unreadable record is 404', async () => {
+    const ds = await w.newDataset();
+    const reader = await w.newUser();
+    const other = await w.newUser();
+    for (const u of [reader, other]) {
+      await w.as3('PUT', `/resources/${ds}/access/users/${u.user.uniqueId}`, {
+        body: { permission: 'viewer' },
+      });
+    }
+    const seen = await w.as3('GET', `/resources/${ds}/access`, { key: reader.key });
+    expect((seen.body as Entry[]).map((e) => e.principal_id)).toEqual([
+      w.user.user.uniqueId,
+      reader.user.uniqueId,
+    ]);
+    const stranger = await w.newUser();
+    const hidden = await w.as3('GET', `/resources/${ds}/access`, { key: stranger.key });
+    expect([hidden.status, hidden.body.detail]).toEqual([404, `Resource ${ds} not found`]);
+  });
+
+  test('set_public / set_private: PUT and DELETE …/access/public with no body, idempotent', async () => {
+    const ds = await w.newDataset();
+    for (let i = 0; i < 2; i++) {
+      const put = await w.as3('PUT', `/resources/${ds}/access/public`);
+      expect(put.status).toBe(200);
+      expect(ACCESS_GRANT(put.body)).toEqual([]);
+      expect(put.body).toMatchObject({
+        principal_id: 'public',
+        principal_type: 'public',
+        permission: 'viewer',
+      });
+    }
+    expect((await w.as3('GET', `/datasets/${ds}`)).body.public).toBe(true);
+    const list = await w.as3('GET', `/resources/${ds}/access`);
+    expect((list.body as Entry[]).at(-1)).toMatchObject({ principal_type: 'public', permission: 'viewer' });
+    for (let i = 0; i < 2; i++) {
+      const del = await w.as3('DELETE', `/resources/${ds}/access/public`);
+      expect(del.status).toBe(200);
+      expect(del.body.public).toBe(false);
+    }
+    expect((await w.as3('GET', `/datasets/${ds}`)).body.public).toBe(false);
+    // samples too (the client's samples.update(public=) goes here)
+    expect((await w.as3('PUT', `/resources/${w.sample}/access/public`)).status).toBe(200);
+    expect((await w.as3('DELETE', `/resources/${w.sample}/access/public`)).status).toBe(200);
+  });
+
+  test('public/private: 404 for an unreadable record, 403 without admin, 422 for a project; nothing changes', async () => {
+    const ds = await w.newDataset();
+    const stranger = await w.newUser();
+    const missing = await w.as3('PUT', `/resources/${ds}/access/public`, { key: stranger.key });
+    expect([missing.status, missing.body.detail]).toEqual([404, `Resource ${ds} not found`]);
+    const editor = await w.newUser();
+    await w.as3('PUT', `/resources/${ds}/access/users/${editor.user.uniqueId}`, {
+      body: { permission: 'editor' },
+    });
+    expect((await w.as3('PUT', `/resources/${ds}/access/public`, { key: editor.key })).status).toBe(403);
+    expect((await w.as3('DELETE', `/resources/${ds}/access/public`, { key: editor.key })).status).toBe(403);
+    expect((await w.as3('GET', `/datasets/${ds}`)).body.public).toBe(false);
+    const project = await w.asAdmin3('PUT', `/resources/${w.projectId}/access/public`);
+    expect(project.status).toBe(422);
+    expect(project.body.fields[0].field).toBe('resource_type');
+  });
+
+  test('transfer_ownership: ?confirm=False previews, ?confirm=True applies; {resource_id, previous_owner, new_owner}', async () => {
+    const ds = await w.newDataset();
+    const heir = await w.newUser();
+    const preview = await w.as3('POST', `/resources/${ds}/transfer_ownership`, {
+      query: { confirm: 'False' },
+      body: { new_owner: heir.user.username },
+    });
+    expect(preview.status).toBe(200);
+    expect(preview.body).toMatchObject({
+      resource_id: ds,
+      applied: false,
+      previous_owner: { unique_id: w.user.user.uniqueId },
+      new_owner: { unique_id: heir.user.uniqueId, username: heir.user.username },
+    });
+    expect((await w.as3('GET', `/datasets/${ds}`)).body.owner_orcid).toBe(w.user.user.uniqueId);
+    const applied = await w.as3('POST', `/resources/${ds}/transfer_ownership`, {
+      query: { confirm: 'True' },
+      body: { new_owner: heir.user.username },
+    });
+    expect(applied.status).toBe(200);
+    expect(applied.body).toMatchObject({
+      resource_id: ds,
+      applied: true,
+      previous_owner: { unique_id: w.user.user.uniqueId },
+      new_owner: { unique_id: heir.user.uniqueId },
+    });
+    expect((await w.as3('GET', `/datasets/${ds}`, { key: heir.key })).body.owner_orcid).toBe(
+      heir.user.uniqueId,
+    );
+  });
+
+  test('reassign_project: POST /resources/{id}/project with ?confirm, by slug or MFID', async () => {
+    const target = `${w.tag}-move`;
+    const made = await w.asAdmin3('POST', '/projects', {
+      body: { project_id: target, organization: 'Test', title: 'Move' },
+    });
+    expect(made.status).toBe(201);
+    expect(
+      (
+        await w.asAdmin3('POST', `/projects/${target}/users/${w.user.user.uniqueId}`, {
+          query: { role: 'contributor' },
+        })
+      ).status,
+    ).toBeLessThan(300);
+    const ds = await w.newDataset();
+    const preview = await w.as3('POST', `/resources/${ds}/project`, {
+      query: { confirm: 'False' },
+      body: { project_id: target },
+    });
+    expect(preview.status).toBe(200);
+    expect(preview.body).toMatchObject({
+      resource_id: ds,
+      applied: false,
+      previous_project_id: w.projectId,
+      new_project_id: target,
+      new_project_mfid: made.body.unique_id,
+    });
+    expect((await w.as3('GET', `/datasets/${ds}`)).body.project_id).toBe(w.projectId);
+    const applied = await w.as3('POST', `/resources/${ds}/project`, {
+      query: { confirm: 'True' },
+      body: { project_mfid: made.body.unique_id },
+    });
+    expect(applied.status).toBe(200);
+    expect(applied.body).toMatchObject({
+      resource_id: ds,
+      resource_mfid: ds,
+      applied: true,
+      previous_project_id: w.projectId,
+      new_project_id: target,
+    });
+    expect((await w.as3('GET', `/datasets/${ds}`)).body.project_id).toBe(target);
+    // bad input changes nothing: both selectors disagreeing, an unknown project, a project record
+    const bad = await w.as3('POST', `/resources/${ds}/project`, {
+      query: { confirm: 'True' },
+      body: { project_id: w.projectId, project_mfid: made.body.unique_id },
+    });
+    expect(bad.status).toBe(422);
+    expect(
+      (await w.as3('POST', `/resources/${ds}/project`, { body: { project_id: `${w.tag}-none` } })).status,
+    ).toBe(422);
+    expect((await w.as3('GET', `/datasets/${ds}`)).body.project_id).toBe(target);
+  });
+
+  test('assign_instrument: PUT /datasets/{id}/instrument by slug or MFID', async () => {
+    const make = async (suffix: string) =>
+      (
+        await w.asAdmin3('POST', '/instruments', {
+          body: {
+            instrument_name: `${w.tag} ${suffix}`,
+            instrument_id: `${w.tag}-${suffix}`,
+            owner: w.admin.user.uniqueId,
+          },
+        })
+      ).body as { unique_id: string; instrument_id: string; instrument_name: string };
+    const [xrd, sem] = [await make('xrd'), await make('sem')];
+    const ds = await w.newDataset();
+    const first = await w.as3('PUT', `/datasets/${ds}/instrument`, {
+      body: { instrument_id: xrd.instrument_id.toUpperCase() },
+    });
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({
+      dataset_mfid: ds,
+      previous_instrument: null,
+      previous_instrument_name: null,
+      instrument: {
+        unique_id: xrd.unique_id,
+        instrument_id: xrd.instrument_id,
+        instrument_name: xrd.instrument_name,
+      },
+    });
+    const second = await w.as3('PUT', `/datasets/${ds}/instrument`, {
+      body: { instrument_mfid: sem.unique_id, instrument_id: sem.instrument_id },
+    });
+    expect(second.body).toMatchObject({
+      previous_instrument: { unique_id: xrd.unique_id },
+      previous_instrument_name: xrd.instrument_name,
+      instrument: { unique_id: sem.unique_id },
+    });
+    const read = await w.as3('GET', `/datasets/${ds}`);
+    expect(read.body).toMatchObject({ instrument_mfid: sem.unique_id, instrument_name: sem.instrument_name });
+    // ordinary updates still may not change it
+    expect(
+      (await w.as3('PATCH', `/datasets/${ds}`, { body: { instrument_mfid: xrd.unique_id } })).status,
+    ).toBe(409);
+    // bad input: nothing named, a blank, two instruments, an unknown one (404 like a missing one)
+    for (const body of [
+      {},
+      { instrument_id: ' ' },
+      { instrument_id: xrd.instrument_id, instrument_mfid: sem.unique_id },
+      { colour: 'x' },
+    ]) {
+      expect((await w.as3('PUT', `/datasets/${ds}/instrument`, { body })).status).toBe(422);
+    }
+    const unknown = await w.as3('PUT', `/datasets/${ds}/instrument`, {
+      body: { instrument_id: `${w.tag}-none` },
+    });
+    expect([unknown.status, unknown.body.detail]).toEqual([404, `Instrument ${w.tag}-none not found`]);
+    // a viewer may not; a stranger does not see the dataset
+    const viewer = await w.newUser();
+    await w.as3('PUT', `/resources/${ds}/access/users/${viewer.user.uniqueId}`, {
+      body: { permission: 'viewer' },
+    });
+    expect(
+      (
+        await w.as3('PUT', `/datasets/${ds}/instrument`, {
+          key: viewer.key,
+          body: { instrument_mfid: xrd.unique_id },
+        })
+      ).status,
+    ).toBe(403);
+    const stranger = await w.newUser();
+    const hidden = await w.as3('PUT', `/datasets/${ds}/instrument`, {
+      key: stranger.key,
+      body: { instrument_mfid: xrd.unique_id },
+    });
+    expect([hidden.status, hidden.body.detail]).toEqual([404, `Dataset ${ds} not found`]);
+    expect((await w.as3('GET', `/datasets/${ds}`)).body.instrument_mfid).toBe(sem.unique_id);
+    // GraphQL assigns the same way
+    const gql = await fetch(`${w.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${w.user.key}` },
+      body: JSON.stringify({
+        query:
+          'mutation($id: ID!, $i: String) { setDatasetInstrument(id: $id, instrumentId: $i) { instrument { uniqueId } } }',
+        variables: { id: ds, i: xrd.instrument_id },
+      }),
+    });
+    expect(((await gql.json()) as { data: unknown }).data).toEqual({
+      setDatasetInstrument: { instrument: { uniqueId: xrd.unique_id } },
+    });
+  });
+
+  test('check_dataset_access: {resource_mfid, user_id, effective_access}', async () => {
+    const path = (u: string) => `/users/${u}/datasets/${w.dataset}`;
+    const owner = await w.asAdmin3('GET', path(w.user.user.uniqueId));
+    expect(owner.status).toBe(200);
+    expect(owner.body).toMatchObject({
+      resource_mfid: w.dataset,
+      user_id: w.user.user.uniqueId,
+      effective_access: 'owner',
+    });
+    const outsider = await w.newUser();
+    expect((await w.asAdmin3('GET', path(outsider.user.username!))).body).toMatchObject({
+      user_id: outsider.user.uniqueId,
+      effective_access: 'none',
+      read: false,
+    });
+    expect((await w.asAdmin3('GET', path(w.admin.user.uniqueId))).body.effective_access).toBe(
+      'platform_admin',
+    );
+    // only platform administrators inspect access
+    expect((await w.as3('GET', path(w.user.user.uniqueId))).status).toBe(403);
+  });
+});

@@ -153,3 +153,47 @@ maybe('making a record public does not land after the ownership moved', async ()
   );
   expect(rows).toEqual([{ public: false }]);
 });
+
+maybe('PUT …/access/public (the 3.2 client) does not land after the ownership moved', async () => {
+  const ds = await newDataset(t.url, owner.key);
+  const answer = await underLock(
+    ds,
+    () => rest(t.url, 'PUT', `/resources/${ds}/access/public`, { key: owner.key, version: 3 }),
+    (tx) => t.app.services.resource.setOwnerIn(tx, 'dataset', ds, heir.user.uniqueId),
+  );
+  expect(answer.status).toBe(404);
+  const rows = await rawQuery<{ public: boolean }>(
+    t.app.orm.em.fork(),
+    'select public from dataset where unique_id = ?',
+    [ds],
+  );
+  expect(rows).toEqual([{ public: false }]);
+});
+
+maybe('an instrument assigned by the owner does not land after the ownership moved', async () => {
+  const ds = await newDataset(t.url, owner.key);
+  const admin = await makeUser(t.app, { admin: true });
+  const made = await rest(t.url, 'POST', '/instruments', {
+    key: admin.key,
+    body: { instrument_name: `race ${ds}`, owner: admin.user.uniqueId },
+  });
+  expect(made.status).toBe(201);
+  const mfid = made.body.unique_id as string;
+  const answer = await underLock(
+    ds,
+    () =>
+      rest(t.url, 'PUT', `/datasets/${ds}/instrument`, {
+        key: owner.key,
+        version: 3,
+        body: { instrument_mfid: mfid },
+      }),
+    (tx) => t.app.services.resource.setOwnerIn(tx, 'dataset', ds, heir.user.uniqueId),
+  );
+  expect([answer.status, answer.body.detail]).toEqual([404, `Dataset ${ds} not found`]);
+  const rows = await rawQuery<{ instrument_mfid: string | null }>(
+    t.app.orm.em.fork(),
+    'select instrument_mfid from dataset where unique_id = ?',
+    [ds],
+  );
+  expect(rows).toEqual([{ instrument_mfid: null }]);
+});

@@ -1,7 +1,16 @@
 import { defineRoute, type Route } from '../../core/rest/route';
 import { Checked, MESSAGE, QBool, QStr, Type } from '../../core/rest/schema';
 import { toLegacyResource } from '../resource/resource.legacy';
-import { ACCESS, ACCESS_GROUP, GRANT, toLegacyAccess, toLegacyGrant, toLegacyGroup } from './access.legacy';
+import {
+  ACCESS,
+  ACCESS_ENTRY,
+  ACCESS_GROUP,
+  GRANT,
+  toLegacyAccess,
+  toLegacyGrant,
+  toLegacyGroup,
+  toPublicEntry,
+} from './access.legacy';
 
 const tag = 'access';
 const id = { id: 'the resource MFID' };
@@ -19,8 +28,10 @@ export const accessRoutes: Route[] = [
       path: '/resources/:id/access',
       tag,
       summary: "A resource's owner, visibility, effective access and grants",
+      description:
+        'On /api/v2 an object with the grants; on /api/v3 the list the 3.2 client reads (the owner, the grants, `public`).',
       params: id,
-      response: ACCESS,
+      response: Type.Union([ACCESS, Type.Array(ACCESS_ENTRY)]),
     },
     async (ctx, { params }) => toLegacyAccess(ctx, await ctx.services.grant.list(ctx, params.id)),
   ),
@@ -87,6 +98,48 @@ export const accessRoutes: Route[] = [
       async (ctx, { params }) =>
         toLegacyResource(ctx, await ctx.services.resource.setPublic(ctx, params.id, value), {}),
     ),
+  ),
+  // the 3.2 client's form of the two above: idempotent, no body
+  defineRoute(
+    {
+      method: 'put',
+      path: '/resources/:id/access/public',
+      tag,
+      summary: 'Make a resource public (idempotent)',
+      params: id,
+      response: Type.Object(
+        { ...ACCESS_ENTRY.properties, public: Type.Boolean() },
+        { title: 'PublicAccess' },
+      ),
+    },
+    async (ctx, { params }) => {
+      const r = await ctx.services.resource.setPublic(ctx, params.id, true);
+      return { ...toPublicEntry(r), public: true };
+    },
+  ),
+  defineRoute(
+    {
+      method: 'delete',
+      path: '/resources/:id/access/public',
+      tag,
+      summary: 'Make a resource private (idempotent)',
+      params: id,
+      response: Type.Object({
+        detail: Type.String(),
+        resource_id: Type.String(),
+        resource_type: Type.String(),
+        public: Type.Boolean(),
+      }),
+    },
+    async (ctx, { params }) => {
+      const r = await ctx.services.resource.setPublic(ctx, params.id, false);
+      return {
+        detail: `${r.type} ${r.uniqueId} is private`,
+        resource_id: r.uniqueId,
+        resource_type: r.type,
+        public: false,
+      };
+    },
   ),
   defineRoute(
     {

@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../core/context';
+import { notFound } from '../../core/errors';
 import type { DatasetService } from './dataset.service';
 import type { UserService } from '../user/user.service';
 import type { DatasetAccessReport } from '../user/user.policy';
@@ -18,12 +19,25 @@ export class UserAccessService {
     return this.deps.datasets.readableIds(ctx.as(user));
   }
 
-  /** Whether the user may read and write a dataset (404 when the dataset does not exist). */
-  async datasetAccess(ctx: RequestContext, userId: string, datasetId: string): Promise<DatasetAccessReport> {
+  /**
+   * Whether the user (ORCID, MFID, username or email) may read and write a dataset, and their
+   * level on it (404 when the user or the dataset does not exist).
+   */
+  async datasetAccess(
+    ctx: RequestContext,
+    userId: string,
+    datasetId: string,
+  ): Promise<DatasetAccessReport & { userId: string; datasetId: string }> {
     this.deps.users.policy.assertMayInspectAccess(ctx);
-    const user = await this.deps.users.require(ctx.em, userId);
+    // the 3.2 client names the user as given (`check_dataset_access('alice', …)`)
+    const user = await this.deps.users.resolve(ctx.em, userId);
+    if (!user) throw notFound('User', userId);
     const ds = await this.deps.datasets.get(ctx, datasetId);
     const permission = await this.deps.datasets.policy.permission(ctx.as(user), ds);
-    return this.deps.users.policy.datasetAccess(permission);
+    return {
+      ...this.deps.users.policy.datasetAccess(user, permission),
+      userId: user.uniqueId,
+      datasetId: ds.uniqueId,
+    };
   }
 }

@@ -133,6 +133,26 @@ export class DatasetResolver extends ownedRecordResolver(DatasetType, rows) {
     return ctx.services.dataset.update(ctx, id, input, nodeInclude(info));
   }
 
+  @Mutation(() => DatasetType, {
+    description:
+      'Assigns a registered instrument to a dataset (updates may only repeat it): needs editor on the dataset; an instrument the caller cannot read is NOT_FOUND. Answers the dataset.',
+  })
+  async setDatasetInstrument(
+    @Arg('id', () => ID, { description: 'The dataset MFID.' }) id: string,
+    @Arg('instrumentId', () => String, { nullable: true, description: 'The instrument slug.' })
+    instrumentId: string | null | undefined,
+    @Arg('instrumentMfid', () => ID, {
+      nullable: true,
+      description: 'Or its MFID (both given: they must name the same instrument).',
+    })
+    instrumentMfid: string | null | undefined,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<DatasetRow> {
+    await ctx.services.dataset.assignInstrument(ctx, id, { instrumentId, instrumentMfid });
+    return ctx.services.dataset.read(ctx, id, nodeInclude(info));
+  }
+
   @Mutation(() => KeywordCountType, { description: 'Adds one keyword to a dataset (idempotent).' })
   addDatasetKeyword(
     @Arg('id', () => ID, { description: 'The dataset MFID.' }) id: string,

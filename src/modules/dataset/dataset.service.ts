@@ -24,6 +24,7 @@ import { DatasetQuery, type DatasetFilter, type DatasetListInclude, type Dataset
 import { DATASET_ROWS, type DatasetInclude, type DatasetRow } from './dataset-row';
 import { datasetFacets, type DatasetFacets } from './dataset-facets';
 import type { EventService } from '../outbox/event.service';
+import { assignInstrument, type InstrumentAssignment, type InstrumentSelectors } from './dataset-instrument';
 
 export interface DatasetCreateInput extends OwnedRecordCreate<TextField> {
   instrumentName?: string | null;
@@ -160,6 +161,18 @@ export class DatasetService {
   }
 
   /**
+   * Assigns a registered instrument to a dataset (the one way to change it: updates may only
+   * repeat it); needs `update` on the dataset and read access to the instrument.
+   */
+  assignInstrument(
+    ctx: RequestContext,
+    uniqueId: string,
+    input: InstrumentSelectors,
+  ): Promise<InstrumentAssignment> {
+    return assignInstrument(this.deps, ctx, uniqueId, input);
+  }
+
+  /**
    * Fills the dataset's empty text fields (null or blank) from `values`, inside `tx`, without
    * permission checks: for ingestion, which never overwrites a value a dataset already has
    * (spec 1.5). Values an update would refuse are skipped. Returns the fields it filled.
@@ -219,7 +232,9 @@ export class DatasetService {
       if (value === undefined) continue;
       if (value !== null && typeof value !== 'string') throw validationError(field, 'must be a string');
       if ((value ?? null) !== now) {
-        throw conflict(`${field}: the instrument is fixed at creation and cannot be changed or cleared`);
+        throw conflict(
+          `${field}: an update cannot change or clear the instrument: PUT /datasets/${uniqueId}/instrument assigns another`,
+        );
       }
     }
   }

@@ -89,6 +89,37 @@ export class InstrumentService {
   }
 
   /**
+   * The instrument a slug (exact, case-insensitive) and/or an MFID name, as the caller may read
+   * it: 404 like a missing one when nothing matches or the caller may not read it; 422 when the
+   * two name different instruments (`PUT /datasets/{id}/instrument`).
+   */
+  async readableBySelectors(
+    ctx: RequestContext,
+    sel: { instrumentId?: string; instrumentMfid?: string },
+  ): Promise<Instrument> {
+    const found: Instrument[] = [];
+    for (const [value, where] of [
+      [sel.instrumentMfid, (v: string) => (isMfid(v) ? { uniqueId: v } : null)],
+      [sel.instrumentId, (v: string) => ({ instrumentId: slugEquals(v) })],
+    ] as const) {
+      if (value === undefined) continue;
+      const query = where(value);
+      const instrument = query ? await ctx.em.findOne(Instrument, query) : null;
+      // directory records: every caller may read one (an unreadable one would be this 404 too)
+      if (!instrument) throw notFound('Instrument', value);
+      found.push(instrument);
+    }
+    if (!found.length) throw validationError('instrument_id', 'is required (or instrument_mfid)');
+    if (new Set(found.map((i) => i.uniqueId)).size > 1) {
+      throw new AppError('VALIDATION', 'instrument_id and instrument_mfid name different instruments', [
+        { field: 'instrument_id', message: 'names another instrument than instrument_mfid' },
+        { field: 'instrument_mfid', message: 'names another instrument than instrument_id' },
+      ]);
+    }
+    return found[0];
+  }
+
+  /**
    * Resolves the instrument selectors of a dataset input. Each must name a registered
    * instrument (spec 2.1: `instrument_name` is a registered instrument name; unresolved names
    * exist only on imported legacy records), and together they must name the same one: 422

@@ -34,6 +34,14 @@ function confirmation(
 }
 
 const id = { id: 'the resource MFID' };
+const REASSIGN_BODY = Type.Object(
+  {
+    project_id: Type.Optional(NullableString({ description: 'the new project (slug)' })),
+    project_mfid: Type.Optional(NullableString({ description: 'or its MFID' })),
+    ...CONFIRM,
+  },
+  { additionalProperties: false, title: 'ReassignProject' },
+);
 
 /** The preview/confirm workflows (spec 1.10, 3, 4.1): ownership transfer and project reassignment. */
 export const transferRoutes: Route[] = [
@@ -60,37 +68,38 @@ export const transferRoutes: Route[] = [
       return toLegacyChange(ctx, result);
     },
   ),
-  defineRoute(
-    {
-      method: 'post',
-      path: '/resources/:id/reassign_project',
-      tag,
-      summary: 'Preview, then confirm, a move to another project',
-      params: id,
-      query: CONFIRM_QUERY,
-      body: Type.Object(
-        {
-          project_id: Type.Optional(NullableString({ description: 'the new project (slug)' })),
-          project_mfid: Type.Optional(NullableString({ description: 'or its MFID' })),
-          ...CONFIRM,
-        },
-        { additionalProperties: false, title: 'ReassignProject' },
-      ),
-      response: CHANGE,
-    },
-    async (ctx, { params, query, body }) => {
-      const b = body as {
-        project_id?: string | null;
-        project_mfid?: string | null;
-        confirm?: boolean;
-        token?: string | null;
-      };
-      const result = await ctx.services.transfer.reassignProject(ctx, params.id, {
-        projectId: b.project_id,
-        projectMfid: b.project_mfid,
-        ...confirmation(query, b),
-      });
-      return toLegacyChange(ctx, result);
-    },
+  // `/project` is the 3.2 client's name for the same workflow
+  ...(
+    [
+      ['/resources/:id/reassign_project', 'Preview, then confirm, a move to another project'],
+      ['/resources/:id/project', "Preview, then confirm, a move to another project (the 3.2 client's path)"],
+    ] as const
+  ).map(([path, summary]) =>
+    defineRoute(
+      {
+        method: 'post',
+        path,
+        tag,
+        summary,
+        params: id,
+        query: CONFIRM_QUERY,
+        body: REASSIGN_BODY,
+        response: CHANGE,
+      },
+      async (ctx, { params, query, body }) => {
+        const b = body as {
+          project_id?: string | null;
+          project_mfid?: string | null;
+          confirm?: boolean;
+          token?: string | null;
+        };
+        const result = await ctx.services.transfer.reassignProject(ctx, params.id, {
+          projectId: b.project_id,
+          projectMfid: b.project_mfid,
+          ...confirmation(query, b),
+        });
+        return toLegacyChange(ctx, result);
+      },
+    ),
   ),
 ];

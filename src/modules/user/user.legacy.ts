@@ -3,6 +3,7 @@ import { echoed, NullableString, Type } from '../../core/rest/schema';
 import type { RequestContext } from '../../core/context';
 import type { User } from './user.entity';
 import type { KeyListing, UserPatch } from './user-admin.service';
+import type { DatasetAccessReport } from './user.policy';
 
 /** The public-safe user record (spec 2.1 rule 6): email only for yourself or platform admins. */
 export function toPublicUser(
@@ -179,4 +180,17 @@ export function toLegacyKey(k: KeyListing): Record<string, unknown> {
     revoked_at: k.revokedAt?.toISOString() ?? null,
     last_used_at: k.lastUsedAt?.toISOString() ?? null,
   };
+}
+
+/**
+ * `GET /users/{user}/datasets/{id}`: `{read, write}` on `/api/v2` (the 3.1 client), plus the 3.2
+ * client's `resource_mfid`, `user_id` and `effective_access` on `/api/v3`.
+ */
+export function toLegacyDatasetAccess(
+  ctx: RequestContext,
+  a: DatasetAccessReport & { userId: string; datasetId: string },
+): Record<string, unknown> {
+  const flags = { read: a.read, write: a.write };
+  if (ctx.wireVersion < 3) return flags;
+  return { resource_mfid: a.datasetId, user_id: a.userId, effective_access: a.effective, ...flags };
 }

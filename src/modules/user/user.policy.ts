@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../core/context';
 import { forbidden } from '../../core/errors';
+import { canElevate } from '../../core/auth/privilege';
 import { allows, type Permission } from '../permission/permission';
 import type { User } from './user.entity';
 
@@ -7,6 +8,12 @@ import type { User } from './user.entity';
 export interface DatasetAccessReport {
   read: boolean;
   write: boolean;
+  /**
+   * The user's level on it (the 3.2 client's `effective_access`): `platform_admin` for a platform
+   * administrator (they act as one unless a request of theirs asks for normal mode), else their
+   * permission, or `none`.
+   */
+  effective: Permission | 'platform_admin' | 'none';
 }
 
 /**
@@ -54,8 +61,12 @@ export class UserPolicy {
    * The inspection's answer for a user holding `permission` on a dataset: `read` from viewer up,
    * `write` from contributor up (adding files, metadata, keywords and links).
    */
-  datasetAccess(permission: Permission | null): DatasetAccessReport {
-    return { read: allows(permission, 'read'), write: allows(permission, 'contribute') };
+  datasetAccess(user: Pick<User, 'platformRole'>, permission: Permission | null): DatasetAccessReport {
+    return {
+      read: allows(permission, 'read'),
+      write: allows(permission, 'contribute'),
+      effective: canElevate(user.platformRole) ? 'platform_admin' : (permission ?? 'none'),
+    };
   }
 }
 

@@ -18,6 +18,7 @@ import {
   toPublicUser,
   USER,
   userPatchBody,
+  toLegacyDatasetAccess,
 } from './user.legacy';
 
 const tag = 'users';
@@ -266,9 +267,23 @@ export const userRoutes: Route[] = [
       tag,
       summary: "A user's access to one dataset",
       params: { ...id, dsid: 'the dataset MFID' },
-      response: Type.Object({}, { additionalProperties: true }),
+      response: Type.Object(
+        {
+          resource_mfid: Type.Optional(Type.String({ description: '/api/v3' })),
+          user_id: Type.Optional(Type.String({ description: '/api/v3' })),
+          effective_access: Type.Optional(
+            Type.String({
+              description: '/api/v3: none, viewer, contributor, editor, admin, owner or platform_admin',
+            }),
+          ),
+          read: Type.Boolean(),
+          write: Type.Boolean(),
+        },
+        { title: 'DatasetAccess' },
+      ),
     },
-    (ctx, { params }) => ctx.services.userAccess.datasetAccess(ctx, params.id, params.dsid),
+    async (ctx, { params }) =>
+      toLegacyDatasetAccess(ctx, await ctx.services.userAccess.datasetAccess(ctx, params.id, params.dsid)),
   ),
   defineRoute(
     {
