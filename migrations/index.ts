@@ -30,6 +30,9 @@ import { Migration20261126121223_sessions as M27 } from './Migration202611261212
 import { Migration20261126123000_metadata_search_statistics as M28 } from './Migration20261126123000_metadata_search_statistics';
 import { Migration20261126131302_platform_role as M29 } from './Migration20261126131302_platform_role';
 import { Migration20261126151348_session_privilege_mode as M30 } from './Migration20261126151348_session_privilege_mode';
+import { Migration20261126151752_ingestion_not_requested as M31 } from './Migration20261126151752_ingestion_not_requested';
+import { Migration20261126152832_instrument_status as M32 } from './Migration20261126152832_instrument_status';
+import { Migration20261126155935_deletion_project_mfid as M33 } from './Migration20261126155935_deletion_project_mfid';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -64,4 +67,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126123000_metadata_search_statistics', class: M28 },
   { name: 'Migration20261126131302_platform_role', class: M29 },
   { name: 'Migration20261126151348_session_privilege_mode', class: M30 },
+  { name: 'Migration20261126151752_ingestion_not_requested', class: M31 },
+  { name: 'Migration20261126152832_instrument_status', class: M32 },
+  { name: 'Migration20261126155935_deletion_project_mfid', class: M33 },
 ];

@@ -2,6 +2,7 @@ import { accountRoutes } from './account/account.rest';
 import { userRoutes } from './user/user.rest';
 import { projectRoutes } from './project/project.rest';
 import { instrumentRoutes } from './instrument/instrument.rest';
+import { instrumentOperatorRoutes } from './access/instrument-operator.rest';
 import { datasetRoutes } from './dataset/dataset.rest';
 import { datasetInstrumentRoutes } from './dataset/dataset-instrument.rest';
 import { keywordRoutes } from './keyword/keyword.rest';
@@ -46,6 +47,7 @@ export const API_ROUTES: readonly Route[] = [
   ...userRoutes,
   ...projectRoutes,
   ...instrumentRoutes,
+  ...instrumentOperatorRoutes,
   ...datasetRoutes,
   ...datasetInstrumentRoutes,
   ...keywordRoutes,

@@ -7,6 +7,7 @@ import { AccessSelectors } from './project/access-selectors';
 import { AccessGroupService } from './access/access-group.service';
 import { GrantService } from './access/grant.service';
 import { GrantPolicy } from './access/grant.policy';
+import { InstrumentOperatorService } from './access/instrument-operator.service';
 import { JoinRequestService } from './join-request/join-request.service';
 import { JoinRequestPolicy } from './join-request/join-request.policy';
 import { TransferService } from './transfer/transfer.service';
@@ -169,6 +170,11 @@ export function createServices({ config, log }: ServiceDeps) {
     policy: new GrantPolicy(),
     events,
   });
+  const instrumentOperator = new InstrumentOperatorService({
+    grants: grant,
+    users: user,
+    instruments: instrument,
+  });
   const transfer = new TransferService({
     resources: resource,
     users: user,
@@ -228,6 +234,7 @@ export function createServices({ config, log }: ServiceDeps) {
     access,
     selectors,
     grant,
+    instrumentOperator,
     accessGroup,
     joinRequest,
     transfer,

@@ -78,6 +78,7 @@ export type FreshKind =
   | 'deletionRequest'
   | 'joinRequest'
   | 'grant'
+  | 'operator'
   | 'member'
   | 'groupMember'
   | 'datasetLink'
@@ -303,6 +304,26 @@ export const TABLE: Row[] = [
   R('PATCH /instruments/:id', update('instrument'), (w) =>
     body(`/instruments/${w.instrument}`, { location: 'B1' }),
   ),
+  R('POST /instruments/:id/status', update('instrument'), (w) => ({
+    path: `/instruments/${w.instrument}/status`,
+    query: { status: 'active' },
+  })),
+  R(
+    'GET /instruments/:id/service_accounts',
+    manage('instrument'),
+    (w) => `/instruments/${w.instrument}/service_accounts`,
+  ),
+  R(
+    'POST /instruments/:id/service_accounts/:sa',
+    manage('instrument'),
+    (w) => `/instruments/${w.instrument}/service_accounts/${w.serviceAccount}`,
+  ),
+  R(
+    'DELETE /instruments/:id/service_accounts/:sa',
+    manage('instrument'),
+    (w) => `/instruments/${w.instrument}/service_accounts/${w.serviceAccount}`,
+    { fresh: 'operator' },
+  ),
 
   // --- datasets
   R('GET /datasets', ANY, () => '/datasets'),
@@ -493,7 +514,8 @@ export const TABLE: Row[] = [
       fresh: 'dataset',
     },
   ),
-  R('GET /deletion_requests', PLATFORM_ADMIN, () => '/deletion_requests'),
+  // anyone lists the requests they may see: their own, every request for platform admins
+  R('GET /deletion_requests', ANY, () => '/deletion_requests'),
   R('GET /deletion_requests/:id', PLATFORM_ADMIN, (w) => `/deletion_requests/${w.deletionRequest}`),
   R(
     'PATCH /deletion_requests/:id',
@@ -691,7 +713,7 @@ export const TABLE: Row[] = [
       id: w.dataset,
     }),
   ),
-  G('Query.deletionRequests', PLATFORM_ADMIN, '{ deletionRequests { totalCount } }'),
+  G('Query.deletionRequests', ANY, '{ deletionRequests { totalCount } }'),
   G('Query.deletionRequest', PLATFORM_ADMIN, 'query($id: Int!) { deletionRequest(id: $id) { id } }', (w) => ({
     id: w.deletionRequest,
   })),
@@ -786,6 +808,14 @@ export const TABLE: Row[] = [
     'mutation($n: String!) { createInstrument(input: { instrumentName: $n }) { uniqueId } }',
     () => ({
       n: unique('Matrix'),
+    }),
+  ),
+  G(
+    'Mutation.setInstrumentStatus',
+    update('instrument'),
+    'mutation($id: String!) { setInstrumentStatus(id: $id, status: active) { uniqueId } }',
+    (w) => ({
+      id: w.instrument,
     }),
   ),
   G(

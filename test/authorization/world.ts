@@ -250,6 +250,13 @@ export async function freshRecords(
         }),
       );
       return {};
+    case 'operator':
+      await ok(
+        rest(t.url, 'POST', `/instruments/${w.instrument}/service_accounts/${w.serviceAccount}`, {
+          key: owner.key,
+        }),
+      );
+      return {};
     case 'member':
       await ok(rest(t.url, 'POST', `/projects/${w.projectSlug}/users/${w.heir.id}`, { key: owner.key }));
       return {};

@@ -1,4 +1,5 @@
 import { startTestApp, type TestApp } from '../support/app';
+import { gql } from '../support/http';
 import { buildWorld, type World } from './world';
 import { DATASET, INSTRUMENT, SAMPLE, obj, envK, type Check } from './shapes';
 
@@ -597,5 +598,319 @@ describe('access routes as the client calls them (test_permissions)', () => {
     );
     // only platform administrators inspect access
     expect((await w.as3('GET', path(w.user.user.uniqueId))).status).toBe(403);
+  });
+});
+
+describe('add_file: POST /files/{id}/ingest with status (files.request_ingestion, _skip_ingestion)', () => {
+  test('status=requested queues an ingestion as before', async () => {
+    const r = await w.as3('POST', `/files/${w.file}/ingest`, { query: { status: 'requested' } });
+    expect(r.status).toBe(201);
+    expect(r.body.status).toBe('requested');
+  });
+
+  test('status=not_requested records a final request, never queued, and the client reads id and status', async () => {
+    const before = await w.as3('GET', '/ingestion_requests', { query: { file_id: w.file } });
+    const r = await w.as3('POST', `/files/${w.file}/ingest`, { query: { status: 'not_requested' } });
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ id: expect.any(Number), status: 'not_requested', file_mfid: w.file });
+    expect(r.body.time_completed).toEqual(expect.any(String));
+    const after = await w.as3('GET', '/ingestion_requests', { query: { file_id: w.file } });
+    expect(after.body.total).toBe(before.body.total + 1);
+    // final: a worker cannot move it, and cannot set the status itself
+    const moved = await w.asAdmin3('PATCH', `/ingestion_requests/${r.body.id}`, {
+      body: { status: 'started' },
+    });
+    expect(moved.status).toBe(409);
+    const waiting = await w.as3('POST', `/files/${w.file}/ingest`, { query: { status: 'requested' } });
+    const bySelf = await w.asAdmin3('PATCH', `/ingestion_requests/${waiting.body.id}`, {
+      body: { status: 'not_requested' },
+    });
+    expect(bySelf.status).toBe(422);
+  });
+
+  test('a remote file may skip ingestion (requesting one stays a 409)', async () => {
+    const ds = await w.newDataset();
+    const remote = await w.as3('POST', `/datasets/${ds}/files`, {
+      body: { filename: 'far.h5', storage_backend: 'local', access_note: 'on the beamline disk' },
+    });
+    expect(remote.status).toBe(201);
+    const skipped = await w.as3('POST', `/files/${remote.body.mfid}/ingest`, {
+      query: { status: 'not_requested' },
+    });
+    expect(skipped.status).toBe(201);
+    expect(skipped.body.status).toBe('not_requested');
+    const asked = await w.as3('POST', `/files/${remote.body.mfid}/ingest`, {
+      query: { status: 'requested' },
+    });
+    expect(asked.status).toBe(409);
+  });
+
+  test('bad input is a clear 4xx: another status, an ingestor with not_requested, a stranger', async () => {
+    const bogus = await w.as3('POST', `/files/${w.file}/ingest`, { query: { status: 'skipped' } });
+    expect(bogus.status).toBe(422);
+    expect(bogus.body.fields[0].field).toBe('status');
+    const both = await w.as3('POST', `/files/${w.file}/ingest`, {
+      query: { status: 'not_requested', ingestion_class: 'csv' },
+    });
+    expect(both.status).toBe(422);
+    expect(both.body.fields[0].field).toBe('ingestion_class');
+    const outsider = await w.newUser();
+    const hidden = await w.as3('POST', `/files/${w.file}/ingest`, {
+      key: outsider.key,
+      query: { status: 'not_requested' },
+    });
+    expect(hidden.status).toBe(404);
+  });
+});
+
+describe('instrument status (test_instrument_contract: set_status, list and search by status)', () => {
+  test('POST /instruments/{id}/status?status= answers the instrument; lists default to active on /api/v3', async () => {
+    const slug = `${w.tag}-status`;
+    const created = await w.asAdmin3('POST', '/instruments', {
+      body: { instrument_name: `${w.tag} status scope`, instrument_id: slug, owner: w.user.user.uniqueId },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.status).toBe('active');
+    const id = created.body.unique_id as string;
+    const set = await w.as3('POST', `/instruments/${id}/status`, { query: { status: 'maintenance' } });
+    expect(set.status).toBe(200);
+    expect(INSTRUMENT(set.body)).toEqual([]);
+    expect(set.body.status).toBe('maintenance');
+    expect(CAPABILITIES(set.body.capabilities)).toEqual([]);
+    expect(set.body.capabilities.can_change_status).toBe(true);
+    const ids = (r: { body: { items: { unique_id: string }[] } }) => r.body.items.map((i) => i.unique_id);
+    // no status on /api/v3: active only, except for an exact lookup
+    expect(ids(await w.as3('GET', '/instruments', { query: { limit: 1000 } }))).not.toContain(id);
+    expect(
+      ids(await w.as3('GET', '/instruments', { query: { status: 'maintenance', limit: 1000 } })),
+    ).toContain(id);
+    const lookup = await w.as3('GET', '/instruments', { query: { instrument_id: slug, limit: 2 } });
+    expect(lookup.body.total).toBe(1);
+    // /api/v2 keeps listing every status
+    expect(ids(await w.as('GET', '/instruments', { query: { limit: 1000 } }))).toContain(id);
+    const found = await w.as3('GET', '/instruments/search', {
+      query: { q: 'status scope', limit: 4, include_owner: 'True', status: 'maintenance' },
+    });
+    expect(found.status).toBe(200);
+    expect(found.body.map((i: { unique_id: string }) => i.unique_id)).toEqual([id]);
+    const none = await w.as3('GET', '/instruments/search', {
+      query: { q: 'status scope', status: 'active' },
+    });
+    expect(none.body).toEqual([]);
+    const mine = await w.as3('GET', '/instruments/search', {
+      query: { q: 'status scope', affiliation: 'owner' },
+    });
+    expect(mine.body.map((i: { unique_id: string }) => i.unique_id)).toEqual([id]);
+    // PATCH takes it too; null sets it back to active
+    const back = await w.as3('PATCH', `/instruments/${id}`, { body: { status: null } });
+    expect(back.body.status).toBe('active');
+  });
+
+  test('bad status, a reader who may not edit, GraphQL', async () => {
+    const bad = await w.as3('POST', `/instruments/${w.instrumentId}/status`, {
+      query: { status: 'retired' },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.fields[0].field).toBe('status');
+    expect((await w.as3('POST', `/instruments/${w.instrumentId}/status`)).status).toBe(422);
+    expect((await w.as3('GET', '/instruments', { query: { status: 'retired' } })).status).toBe(422);
+    expect(
+      (await w.as3('PATCH', `/instruments/${w.instrumentId}`, { body: { status: 'broken' } })).status,
+    ).toBe(422);
+    const outsider = await w.newUser();
+    const refused = await w.as3('POST', `/instruments/${w.instrumentId}/status`, {
+      key: outsider.key,
+      query: { status: 'maintenance' },
+    });
+    expect(refused.status).toBe(403);
+    const missing = await w.as3('POST', `/instruments/0000000000000000000000000a/status`, {
+      query: { status: 'active' },
+    });
+    expect(missing.status).toBe(404);
+    const set = await gql(
+      w.url,
+      w.user.key,
+      'mutation($id: String!) { setInstrumentStatus(id: $id, status: decommissioned) { status } }',
+      { id: w.instrumentId },
+    );
+    expect(set.data.setInstrumentStatus.status).toBe('decommissioned');
+    const listed = await gql(
+      w.url,
+      w.user.key,
+      '{ instruments(status: [decommissioned], first: 100) { edges { node { uniqueId } } } }',
+    );
+    expect(
+      listed.data.instruments.edges.map((e: { node: { uniqueId: string } }) => e.node.uniqueId),
+    ).toContain(w.instrumentId);
+    const wrong = await gql(w.url, w.user.key, '{ instruments(status: [retired]) { totalCount } }');
+    expect(wrong.errors?.length).toBeGreaterThan(0);
+    await w.as3('POST', `/instruments/${w.instrumentId}/status`, { query: { status: 'active' } });
+  });
+});
+
+describe('instrument service accounts and maintainers (bind/unbind/list_service_accounts, add_user)', () => {
+  const MEMBER = obj({ unique_id: 'string', role: 'string', is_service_account: 'boolean' });
+
+  test('bind, list and unbind a service account: lists of ProjectMember with role', async () => {
+    const path = `/instruments/${w.instrumentId}/service_accounts`;
+    const bound = await w.as3('POST', `${path}/${w.serviceAccount}`);
+    expect(bound.status).toBe(200);
+    expect(bound.body.map((m: unknown) => MEMBER(m))).toEqual([[]]);
+    expect(bound.body[0]).toMatchObject({
+      unique_id: w.serviceAccount,
+      role: 'editor',
+      is_service_account: true,
+    });
+    // binding again changes nothing
+    expect((await w.as3('POST', `${path}/${w.serviceAccount}`)).body).toEqual(bound.body);
+    const listed = await w.as3('GET', path);
+    expect(listed.body).toEqual(bound.body);
+    // the binding is a grant of the instrument: its access list shows it
+    const access = await w.as3('GET', `/resources/${w.instrumentId}/access`);
+    expect(JSON.stringify(access.body)).toContain(w.serviceAccount);
+    const unbound = await w.as3('DELETE', `${path}/${w.serviceAccount}`);
+    expect(unbound.status).toBe(200);
+    expect(unbound.body).toEqual([]);
+    expect((await w.as3('DELETE', `${path}/${w.serviceAccount}`)).status).toBe(404);
+  });
+
+  test('maintainers: an editor changes the status but may not bind; a person is no service account', async () => {
+    const maintainer = await w.newUser();
+    const granted = await w.as3(
+      'PUT',
+      `/resources/${w.instrumentId}/access/users/${maintainer.user.uniqueId}`,
+      {
+        body: { permission: 'editor' },
+      },
+    );
+    expect(granted.status).toBeLessThan(300);
+    const members = await w.as3('GET', `/instruments/${w.instrumentId}`, {
+      query: { include_members: 'True' },
+    });
+    expect(members.body.members.map((m: { principal_id: string }) => m.principal_id)).toContain(
+      maintainer.user.uniqueId,
+    );
+    const mine = await w.as3('GET', '/instruments', {
+      key: maintainer.key,
+      query: { affiliation: 'maintainer' },
+    });
+    expect(mine.body.items.map((i: { unique_id: string }) => i.unique_id)).toContain(w.instrumentId);
+    const status = await w.as3('POST', `/instruments/${w.instrumentId}/status`, {
+      key: maintainer.key,
+      query: { status: 'active' },
+    });
+    expect(status.status).toBe(200);
+    const path = `/instruments/${w.instrumentId}/service_accounts`;
+    expect((await w.as3('POST', `${path}/${w.serviceAccount}`, { key: maintainer.key })).status).toBe(403);
+    expect((await w.as3('GET', path, { key: maintainer.key })).status).toBe(403);
+    const person = await w.as3('POST', `${path}/${maintainer.user.uniqueId}`);
+    expect(person.status).toBe(422);
+    expect(person.body.fields[0].field).toBe('sa_unique_id');
+    expect((await w.as3('POST', `${path}/0000000000000000000000000a`)).status).toBe(404);
+    expect((await w.as3('GET', `/instruments/0000000000000000000000000a/service_accounts`)).status).toBe(404);
+    await w.as3('DELETE', `/resources/${w.instrumentId}/access/users/${maintainer.user.uniqueId}`);
+  });
+});
+
+describe('deletion requests and audit (test_deletion_filters: scopes, sorts, project_mfid, requester/reviewer objects)', () => {
+  const REQUEST = obj({ id: 'number', resource_id: 'string', status: 'string', requester: 'object' });
+  const projectMfid = async () =>
+    (await w.asAdmin3('GET', `/projects/${w.projectId}`)).body.unique_id as string;
+
+  test('a member lists their own requests, with the keys the client reads; reviewable is empty for them', async () => {
+    const mine = await w.as3('GET', '/deletion_requests', { query: { status: 'pending', limit: 1000 } });
+    expect(mine.status).toBe(200);
+    const item = mine.body.items.find((r: { id: number }) => r.id === w.deletionRequest);
+    expect(REQUEST(item)).toEqual([]);
+    expect(item).toMatchObject({
+      project_id: w.projectId,
+      project_mfid: await projectMfid(),
+      requester_id: w.user.user.uniqueId,
+      requester: { unique_id: w.user.user.uniqueId },
+      reviewer: null,
+      capabilities: { can_review: false },
+    });
+    expect(
+      mine.body.items.every((r: { requester_id: string }) => r.requester_id === w.user.user.uniqueId),
+    ).toBe(true);
+    const submitted = await w.as3('GET', '/deletion_requests', { query: { scope: 'submitted' } });
+    expect(submitted.body.total).toBe(mine.body.total + 1); // plus the approved one
+    const reviewable = await w.as3('GET', '/deletion_requests', { query: { scope: 'reviewable' } });
+    expect(reviewable.body.total).toBe(0);
+    // another user sees none of them
+    const outsider = await w.newUser();
+    expect((await w.as3('GET', '/deletion_requests', { key: outsider.key })).body.total).toBe(0);
+  });
+
+  test('an administrator reviews: scope reviewable, sorts, directions, project_mfid', async () => {
+    const reviewable = await w.asAdmin3('GET', '/deletion_requests', {
+      query: { scope: 'reviewable', sort: 'request_time', direction: 'asc', limit: 1000 },
+    });
+    expect(reviewable.status).toBe(200);
+    const items = reviewable.body.items as { status: string; request_time: string; capabilities: object }[];
+    expect(items.every((r) => r.status === 'pending')).toBe(true);
+    expect(items.map((r) => r.request_time)).toEqual([...items.map((r) => r.request_time)].sort());
+    expect(items[0].capabilities).toEqual({ can_review: true });
+    for (const sort of ['resource_name', 'project_id', 'requester_name', 'status']) {
+      const r = await w.asAdmin3('GET', '/deletion_requests', { query: { sort, direction: 'desc' } });
+      expect(r.status).toBe(200);
+    }
+    const inProject = await w.asAdmin3('GET', '/deletion_requests', {
+      query: { project_mfid: await projectMfid(), limit: 1000 },
+    });
+    expect(inProject.body.items.map((r: { id: number }) => r.id)).toContain(w.deletionRequest);
+    const elsewhere = await w.asAdmin3('GET', '/deletion_requests', {
+      query: { project_mfid: '0000000000000000000000000a' },
+    });
+    expect(elsewhere.body.total).toBe(0);
+    const approved = await w.asAdmin3('GET', '/deletion_requests', {
+      query: { status: 'approved', limit: 1000 },
+    });
+    const reviewed = approved.body.items.find(
+      (r: { requester_id: string }) => r.requester_id === w.user.user.uniqueId,
+    );
+    expect(reviewed.reviewer).toMatchObject({ unique_id: w.admin.user.uniqueId });
+    expect(reviewed.capabilities).toEqual({ can_review: false });
+  });
+
+  test('bad scopes, sorts and directions are a 422; /api/v2 keeps its shape', async () => {
+    const bad: Record<string, string>[] = [
+      { scope: 'everything' },
+      { sort: 'size' },
+      { direction: 'asc' },
+      { sort: 'status', direction: 'up' },
+    ];
+    for (const query of bad) {
+      const r = await w.asAdmin3('GET', '/deletion_requests', { query });
+      expect(r.status).toBe(422);
+      expect(r.body.fields[0].field).toBe(Object.keys(query).at(-1));
+    }
+    const v2 = await w.asAdmin('GET', `/deletion_requests/${w.deletionRequest}`);
+    expect(v2.body).not.toHaveProperty('requester');
+    expect(v2.body).not.toHaveProperty('capabilities');
+    expect(v2.body).not.toHaveProperty('project_mfid');
+    const v3 = await w.asAdmin3('GET', `/deletion_requests/${w.deletionRequest}`);
+    expect(v3.body.capabilities).toEqual({ can_review: true });
+  });
+
+  test('the audit: submitted for anyone, all for administrators, direction, project filters', async () => {
+    const mine = await w.as3('GET', '/deletion_audit', { query: { scope: 'submitted' } });
+    expect(mine.status).toBe(200);
+    const entry = mine.body.items.find((a: { id: number }) => a.id === w.audit);
+    expect(entry).toMatchObject({
+      project_mfid: await projectMfid(),
+      requester: { unique_id: w.user.user.uniqueId },
+      reviewer: { unique_id: w.admin.user.uniqueId },
+    });
+    expect((await w.as3('GET', '/deletion_audit')).status).toBe(403);
+    const all = await w.asAdmin3('GET', '/deletion_audit', {
+      query: { scope: 'all', project_id: w.projectId, project_mfid: await projectMfid(), direction: 'asc' },
+    });
+    expect(all.status).toBe(200);
+    const ids = all.body.items.map((a: { id: number }) => a.id);
+    expect(ids).toContain(w.audit);
+    expect([...ids].sort((a: number, b: number) => a - b)).toEqual(ids);
+    expect((await w.asAdmin3('GET', '/deletion_audit', { query: { scope: 'mine' } })).status).toBe(422);
+    expect((await w.asAdmin('GET', `/deletion_audit/${w.audit}`)).body).not.toHaveProperty('requester');
   });
 });

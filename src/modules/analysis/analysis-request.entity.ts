@@ -9,7 +9,7 @@ import {
   type Rel,
 } from '@mikro-orm/core';
 import { Dataset } from '../dataset/dataset.entity';
-import { INGESTION_STATUSES, type IngestionStatus } from '../ingestion/ingestion-request.entity';
+import { WORKER_STATUSES, type WorkerStatus } from '../ingestion/ingestion-request.entity';
 
 /** The analyses the legacy client can ask for (reference §5.2 #21–#24); each has its own queue. */
 export const ANALYSES = [
@@ -39,8 +39,8 @@ export class AnalysisRequest {
   @Enum({ items: () => ANALYSES })
   analysis!: Analysis;
 
-  @Enum({ items: () => INGESTION_STATUSES, default: 'requested' })
-  status: IngestionStatus = 'requested';
+  @Enum({ items: () => WORKER_STATUSES, default: 'requested' })
+  status: WorkerStatus = 'requested';
 
   @Property({ length: 32, nullable: true })
   requesterId?: string | null;

@@ -39,6 +39,11 @@ export class DeletionAudit {
   @Property({ length: 100, nullable: true })
   projectId?: string | null;
 
+  /** the MFID of the resource's project at request time */
+  @Field(() => String, { nullable: true, description: 'Its project MFID when requested.' })
+  @Property({ length: 26, nullable: true })
+  projectMfid?: string | null;
+
   @Field(() => String, { nullable: true, description: 'Who requested the deletion.' })
   @Property({ length: 32, nullable: true })
   requesterId?: string | null;

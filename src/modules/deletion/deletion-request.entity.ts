@@ -46,6 +46,11 @@ export class DeletionRequest extends ReviewedRequest {
   @Property({ length: 100, nullable: true })
   projectId?: string | null;
 
+  /** the MFID of the resource's project at request time */
+  @Field(() => String, { nullable: true, description: 'Its project MFID when requested.' })
+  @Property({ length: 26, nullable: true })
+  projectMfid?: string | null;
+
   @Field({ description: 'Who asked (ORCID or MFID).' })
   @Property({ length: 32 })
   requesterId!: string;

@@ -64,7 +64,8 @@ export class DeletionResolver {
   }
 
   @Query(() => DeletionRequestConnection, {
-    description: 'Deletion requests, newest first (platform admins).',
+    description:
+      'Deletion requests, newest first: every request for platform admins, your own for anyone else.',
   })
   async deletionRequests(
     @Args() args: OffsetPageArgs,

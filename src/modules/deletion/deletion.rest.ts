@@ -1,8 +1,24 @@
 import { defineRoute, type Route } from '../../core/rest/route';
-import { MESSAGE, NullableString, OFFSET_PAGE, offsetPage, QBool, QStr, Type } from '../../core/rest/schema';
+import {
+  DIRECTIONS,
+  Enum,
+  MESSAGE,
+  NullableString,
+  OFFSET_PAGE,
+  offsetPage,
+  QBool,
+  QStr,
+  sortQuery,
+  Type,
+} from '../../core/rest/schema';
 import { validationError } from '../../core/errors';
-import { pageOf } from '../../core/rest/params';
-import { parseStatus } from './deletion.service';
+import { pageOf, sortOf } from '../../core/rest/params';
+import {
+  DELETION_AUDIT_SCOPES,
+  DELETION_REQUEST_SCOPES,
+  DELETION_REQUEST_SORTS,
+  parseStatus,
+} from './deletion.service';
 import {
   DELETION_AUDIT,
   DELETION_REQUEST,
@@ -33,7 +49,7 @@ export const deletionRoutes: Route[] = [
         throw validationError('reason', 'give it in the query or in the body, not both');
       }
       const request = await ctx.services.deletion.request(ctx, params.id, query.reason ?? fromBody);
-      return toLegacyDeletionRequest(request);
+      return toLegacyDeletionRequest(ctx, request);
     },
   ),
   defineRoute(
@@ -65,6 +81,14 @@ export const deletionRoutes: Route[] = [
         status: QStr('pending, approved or rejected'),
         resource_id: QStr('of this resource'),
         requester_id: QStr('by this requester (ORCID)'),
+        scope: Type.Optional(
+          Enum(DELETION_REQUEST_SCOPES, {
+            description:
+              'accessible (the default): the requests you may see (all for platform administrators, your own for anyone else); submitted: yours; reviewable: those you may approve or reject now',
+          }),
+        ),
+        project_mfid: QStr("on resources of this project (the project's MFID when requested)"),
+        ...sortQuery(DELETION_REQUEST_SORTS, 'newest first'),
         ...OFFSET_PAGE,
       },
       response: offsetPage(DELETION_REQUEST),
@@ -72,10 +96,20 @@ export const deletionRoutes: Route[] = [
     async (ctx, { query }) => {
       const page = await ctx.services.deletion.list(
         ctx,
-        { status: parseStatus(query.status), resourceId: query.resource_id, requesterId: query.requester_id },
+        {
+          status: parseStatus(query.status),
+          resourceId: query.resource_id,
+          requesterId: query.requester_id,
+          scope: query.scope,
+          projectMfid: query.project_mfid,
+          sort: sortOf(query),
+        },
         pageOf(query, ctx.config.limits),
       );
-      return { items: page.items.map(toLegacyDeletionRequest), total: page.total };
+      return {
+        items: await Promise.all(page.items.map((r) => toLegacyDeletionRequest(ctx, r))),
+        total: page.total,
+      };
     },
   ),
   defineRoute(
@@ -87,7 +121,7 @@ export const deletionRoutes: Route[] = [
       params: id,
       response: DELETION_REQUEST,
     },
-    async (ctx, { params }) => toLegacyDeletionRequest(await ctx.services.deletion.get(ctx, params.id)),
+    async (ctx, { params }) => toLegacyDeletionRequest(ctx, await ctx.services.deletion.get(ctx, params.id)),
   ),
   // approve or reject: status and reviewer_notes are query parameters on this route
   defineRoute(
@@ -102,6 +136,7 @@ export const deletionRoutes: Route[] = [
     },
     async (ctx, { params, query }) =>
       toLegacyDeletionRequest(
+        ctx,
         await ctx.services.deletion.review(ctx, params.id, query.status, query.reviewer_notes),
       ),
   ),
@@ -115,6 +150,17 @@ export const deletionRoutes: Route[] = [
         resource_id: QStr('of this resource'),
         requester_id: QStr('requested by (ORCID)'),
         reviewer_id: QStr('reviewed by (ORCID)'),
+        scope: Type.Optional(
+          Enum(DELETION_AUDIT_SCOPES, {
+            description:
+              'all (the default; platform administrators): every deletion; submitted: the ones you asked for',
+          }),
+        ),
+        project_id: QStr('of this project (its slug when deleted)'),
+        project_mfid: QStr('of this project (its MFID when requested; older entries have none)'),
+        direction: Type.Optional(
+          Enum(DIRECTIONS, { description: 'on deletion time: desc (the default) or asc' }),
+        ),
         ...OFFSET_PAGE,
       },
       response: offsetPage(DELETION_AUDIT),
@@ -122,10 +168,21 @@ export const deletionRoutes: Route[] = [
     async (ctx, { query }) => {
       const page = await ctx.services.deletion.listAudit(
         ctx,
-        { resourceId: query.resource_id, requesterId: query.requester_id, reviewerId: query.reviewer_id },
+        {
+          resourceId: query.resource_id,
+          requesterId: query.requester_id,
+          reviewerId: query.reviewer_id,
+          scope: query.scope,
+          projectId: query.project_id,
+          projectMfid: query.project_mfid,
+          direction: query.direction,
+        },
         pageOf(query, ctx.config.limits),
       );
-      return { items: page.items.map(toLegacyDeletionAudit), total: page.total };
+      return {
+        items: await Promise.all(page.items.map((a) => toLegacyDeletionAudit(ctx, a))),
+        total: page.total,
+      };
     },
   ),
   defineRoute(
@@ -137,6 +194,7 @@ export const deletionRoutes: Route[] = [
       params: { id: 'the audit entry id' },
       response: DELETION_AUDIT,
     },
-    async (ctx, { params }) => toLegacyDeletionAudit(await ctx.services.deletion.getAudit(ctx, params.id)),
+    async (ctx, { params }) =>
+      toLegacyDeletionAudit(ctx, await ctx.services.deletion.getAudit(ctx, params.id)),
   ),
 ];

@@ -6,6 +6,8 @@ import { uniquely } from '../../core/db/unique';
 import { optionalText, parseIntegerId } from '../../core/input';
 import type { OffsetPage } from '../../core/db/page';
 import { offsetFind } from '../../core/db/keyset';
+import { offsetRows } from '../../core/db/page';
+import { and, sql } from '../../core/db/sql';
 import { capitalize, type AnyResource, type ResourceService } from '../resource/resource.service';
 import { DeletionRequest, DELETION_STATUSES, type DeletionStatus } from './deletion-request.entity';
 import { DeletionAudit } from './deletion-audit.entity';
@@ -13,21 +15,60 @@ import { ResourceRemoval, type DeletableType, type RemovalTarget } from '../remo
 import type { DeletionPolicy } from './deletion.policy';
 import type { EventService } from '../outbox/event.service';
 
+/**
+ * Which deletion requests a list is about (the 3.2 client's `DELETION_REQUEST_SCOPES`): those
+ * the caller may see (`accessible`, the default), those they asked for (`submitted`), those they
+ * may review now (`reviewable`: pending, for platform administrators; none for anyone else).
+ */
+export const DELETION_REQUEST_SCOPES = ['accessible', 'submitted', 'reviewable'] as const;
+export type DeletionRequestScope = (typeof DELETION_REQUEST_SCOPES)[number];
+
+/** The sort keys of a deletion request list (the 3.2 client's `DELETION_REQUEST_SORTS`). */
+export const DELETION_REQUEST_SORTS = [
+  'request_time',
+  'resource_name',
+  'project_id',
+  'requester_name',
+  'status',
+] as const;
+export type DeletionRequestSort = (typeof DELETION_REQUEST_SORTS)[number];
+const SORT_COLUMNS: Record<DeletionRequestSort, string[]> = {
+  request_time: ['dr.request_time'],
+  resource_name: ['dr.resource_name'],
+  project_id: ['dr.project_id'],
+  requester_name: ['u.last_name', 'u.first_name'],
+  status: ['dr.status'],
+};
+
 export interface DeletionRequestFilter {
   status?: DeletionStatus;
   resourceId?: string;
   requesterId?: string;
+  scope?: DeletionRequestScope;
+  /** requests on resources of this project (its MFID when requested) */
+  projectMfid?: string;
+  sort?: { sort: DeletionRequestSort; direction: 'asc' | 'desc' } | null;
 }
+
+/** `all`: the platform-wide audit (administrators); `submitted`: the deletions the caller asked for. */
+export const DELETION_AUDIT_SCOPES = ['all', 'submitted'] as const;
+export type DeletionAuditScope = (typeof DELETION_AUDIT_SCOPES)[number];
 
 export interface DeletionAuditFilter {
   resourceId?: string;
   requesterId?: string;
   reviewerId?: string;
+  scope?: DeletionAuditScope;
+  projectId?: string;
+  projectMfid?: string;
+  /** on the deletion order (newest first by default) */
+  direction?: 'asc' | 'desc';
 }
 
 interface ResourceSnapshot {
   name: string | null;
   projectId: string | null;
+  projectMfid: string | null;
 }
 
 /**
@@ -71,6 +112,7 @@ export class DeletionService {
         resourceType: type,
         resourceName: snapshot.name,
         projectId: snapshot.projectId,
+        projectMfid: snapshot.projectMfid,
         requesterId: ctx.userId,
         reason: text,
       });
@@ -82,17 +124,41 @@ export class DeletionService {
     return request;
   }
 
+  /**
+   * A page of deletion requests. Platform administrators see every request; anyone else sees
+   * only the requests they made (whatever the scope), so `reviewable` is empty for them.
+   */
   async list(
     ctx: RequestContext,
     filter: DeletionRequestFilter,
     page: { limit: number; offset: number },
   ): Promise<OffsetPage<DeletionRequest>> {
-    this.policy.assertMayReview(ctx);
-    const where: FilterQuery<DeletionRequest> = {};
-    if (filter.status) where.status = filter.status;
-    if (filter.resourceId) where.resourceId = filter.resourceId;
-    if (filter.requesterId) where.requesterId = filter.requesterId;
-    return offsetFind(ctx.em, DeletionRequest, where, { id: 'desc' }, page);
+    const reviewer = this.policy.mayReview(ctx);
+    const scope = filter.scope ?? 'accessible';
+    const where = and(
+      !reviewer || scope === 'submitted' ? sql('dr.requester_id = ?', ctx.userId) : null,
+      scope === 'reviewable' ? (reviewer ? sql(`dr.status = 'pending'`) : sql('false')) : null,
+      filter.status ? sql('dr.status = ?', filter.status) : null,
+      filter.resourceId ? sql('dr.resource_id = ?', filter.resourceId) : null,
+      filter.requesterId ? sql('dr.requester_id = ?', filter.requesterId) : null,
+      filter.projectMfid ? sql('dr.project_mfid = ?', filter.projectMfid) : null,
+    );
+    const dir = filter.sort?.direction ?? 'desc';
+    const keys = filter.sort ? SORT_COLUMNS[filter.sort.sort].map((c) => `${c} ${dir} nulls last`) : [];
+    const byName = filter.sort?.sort === 'requester_name';
+    return offsetRows(
+      ctx.em,
+      DeletionRequest,
+      {
+        select: 'dr.*',
+        from: byName
+          ? 'deletion_request dr left join app_user u on u.unique_id = dr.requester_id'
+          : 'deletion_request dr',
+        where,
+        order: [...keys, `dr.id ${dir}`].join(', '),
+      },
+      page,
+    );
   }
 
   /** The requests of these ids (platform admins, as `get`; nothing for anyone else), in one statement. */
@@ -105,6 +171,11 @@ export class DeletionService {
   async readableAudit(ctx: RequestContext, ids: readonly number[]): Promise<DeletionAudit[]> {
     if (!this.policy.mayReview(ctx) || !ids.length) return [];
     return ctx.em.find(DeletionAudit, { id: { $in: [...ids] } });
+  }
+
+  /** Whether the caller reviews deletion requests (platform administrators, in their effective mode). */
+  mayReview(ctx: RequestContext): boolean {
+    return this.policy.mayReview(ctx);
   }
 
   async get(ctx: RequestContext, id: unknown): Promise<DeletionRequest> {
@@ -150,7 +221,11 @@ export class DeletionService {
         rawStatus === 'approved' ? 'deletion.approved' : 'deletion.rejected',
       );
       const target: RemovalTarget = { uniqueId: request.resourceId, type: request.resourceType };
-      const snapshot = { name: request.resourceName ?? null, projectId: request.projectId ?? null };
+      const snapshot = {
+        name: request.resourceName ?? null,
+        projectId: request.projectId ?? null,
+        projectMfid: request.projectMfid ?? null,
+      };
       const after =
         rawStatus === 'approved' ? await this.removeIn(tx, target, snapshot, request, ctx.userId) : [];
       return { request, after, target };
@@ -204,17 +279,32 @@ export class DeletionService {
     return true;
   }
 
+  /**
+   * A page of the audit, newest first unless `direction` is `asc`. `all` (the default) is for
+   * platform administrators (403 otherwise); `submitted` lists the deletions the caller asked
+   * for, for anyone.
+   */
   async listAudit(
     ctx: RequestContext,
     filter: DeletionAuditFilter,
     page: { limit: number; offset: number },
   ): Promise<OffsetPage<DeletionAudit>> {
-    this.policy.assertMayReview(ctx);
-    const where: FilterQuery<DeletionAudit> = {};
-    if (filter.resourceId) where.resourceId = filter.resourceId;
-    if (filter.requesterId) where.requesterId = filter.requesterId;
-    if (filter.reviewerId) where.reviewerId = filter.reviewerId;
-    return offsetFind(ctx.em, DeletionAudit, where, { id: 'desc' }, page);
+    const submitted = filter.scope === 'submitted';
+    if (!submitted) this.policy.assertMayReview(ctx);
+    const where: FilterQuery<DeletionAudit>[] = [];
+    if (submitted) where.push({ requesterId: ctx.userId });
+    if (filter.resourceId) where.push({ resourceId: filter.resourceId });
+    if (filter.requesterId) where.push({ requesterId: filter.requesterId });
+    if (filter.reviewerId) where.push({ reviewerId: filter.reviewerId });
+    if (filter.projectId) where.push({ projectId: filter.projectId });
+    if (filter.projectMfid) where.push({ projectMfid: filter.projectMfid });
+    return offsetFind(
+      ctx.em,
+      DeletionAudit,
+      where.length ? { $and: where } : {},
+      { id: filter.direction ?? 'desc' },
+      page,
+    );
   }
 
   async getAudit(ctx: RequestContext, id: unknown): Promise<DeletionAudit> {
@@ -247,6 +337,7 @@ export class DeletionService {
       resourceType: target.type,
       resourceName: snapshot.name,
       projectId: snapshot.projectId,
+      projectMfid: snapshot.projectMfid,
       requesterId: request?.requesterId ?? null,
       reason: request?.reason ?? null,
       requestTime: request?.requestTime ?? null,
@@ -283,7 +374,11 @@ export class DeletionService {
   private async snapshot(ctx: RequestContext, r: AnyResource): Promise<ResourceSnapshot> {
     const projectMfid = r.type === 'dataset' || r.type === 'sample' ? r.record.projectMfid : undefined;
     const project = projectMfid ? await ctx.loaders.project.load(projectMfid) : null;
-    return { name: this.resources.name(r), projectId: project?.projectId ?? null };
+    return {
+      name: this.resources.name(r),
+      projectId: project?.projectId ?? null,
+      projectMfid: project?.uniqueId ?? null,
+    };
   }
 }
 

@@ -10,6 +10,7 @@ const TYPES: Record<IngestionStatus, EventType> = {
   failed: 'ingestion.failed',
   'not supported': 'ingestion.not_supported',
   'file not found': 'ingestion.failed',
+  not_requested: 'ingestion.not_requested',
 };
 
 /** What an ingestion event says: the request, its file and where it stands. */

@@ -1,5 +1,5 @@
 import { assertNoProblems, type FieldProblem } from '../../core/errors';
-import { INGESTION_STATUSES, type IngestionStatus } from './ingestion-request.entity';
+import { WORKER_STATUSES, type IngestionStatus } from './ingestion-request.entity';
 import { parseRequestId } from './ingestion-ids';
 
 /**
@@ -44,10 +44,10 @@ export function checkPatch(body: Record<string, unknown>, id: number | null): In
   }
 
   if (body.status !== undefined && body.status !== null) {
-    if (typeof body.status === 'string' && (INGESTION_STATUSES as readonly string[]).includes(body.status)) {
+    if (typeof body.status === 'string' && (WORKER_STATUSES as readonly string[]).includes(body.status)) {
       out.status = body.status as IngestionStatus;
     } else {
-      problems.push({ field: 'status', message: `must be one of: ${INGESTION_STATUSES.join(', ')}` });
+      problems.push({ field: 'status', message: `must be one of: ${WORKER_STATUSES.join(', ')}` });
     }
   }
   out.ingestionGithash = text('ingestion_githash', 100);

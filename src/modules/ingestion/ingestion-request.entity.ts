@@ -18,6 +18,8 @@ import { Node } from '../../core/graphql/node';
  * The statuses the legacy client and workers use (reference §9). A request starts `requested`;
  * a worker sets `started`, then one of the final statuses. Clients poll while a request is
  * `requested` or `started`: anything else counts as final (so `in_progress` is never used).
+ * `not_requested` (the 3.2 client's `skip_ingestion`) is recorded final and never queued: the
+ * uploader asked for no ingestion.
  */
 export const INGESTION_STATUSES = [
   'requested',
@@ -26,6 +28,7 @@ export const INGESTION_STATUSES = [
   'failed',
   'not supported',
   'file not found',
+  'not_requested',
 ] as const;
 export type IngestionStatus = (typeof INGESTION_STATUSES)[number];
 export const FINAL_STATUSES: ReadonlySet<IngestionStatus> = new Set([
@@ -33,7 +36,17 @@ export const FINAL_STATUSES: ReadonlySet<IngestionStatus> = new Set([
   'failed',
   'not supported',
   'file not found',
+  'not_requested',
 ]);
+/**
+ * What a worker may report (`PATCH /ingestion_requests/{id}`), and the statuses of analysis
+ * requests: every status but `not_requested`, which only an uploader records
+ * (`POST /files/{id}/ingest?status=not_requested`).
+ */
+export const WORKER_STATUSES = INGESTION_STATUSES.filter(
+  (s): s is Exclude<IngestionStatus, 'not_requested'> => s !== 'not_requested',
+);
+export type WorkerStatus = (typeof WORKER_STATUSES)[number];
 
 /**
  * A request to ingest one stored file: extract metadata, structured fields and thumbnails
@@ -55,7 +68,7 @@ export class IngestionRequest {
   id!: number;
 
   @Field(() => String, {
-    description: 'requested, started, complete, failed, not supported or file not found.',
+    description: 'requested, started, complete, failed, not supported, file not found or not_requested.',
   })
   @Enum({ items: () => INGESTION_STATUSES, default: 'requested' })
   status: IngestionStatus = 'requested';

@@ -125,7 +125,7 @@ export class FileIngestionResolver {
   @FieldResolver(() => String, {
     nullable: true,
     description:
-      'The status of the newest ingestion request: requested, started, complete, failed, not supported or file not found.',
+      'The status of the newest ingestion request: requested, started, complete, failed, not supported, file not found or not_requested.',
   })
   async ingestionStatus(@Root() file: AssociatedFile, @Ctx() ctx: RequestContext): Promise<string | null> {
     return (await ctx.loaders.ingestion.latestByFile.load(file.uniqueId))?.status ?? null;

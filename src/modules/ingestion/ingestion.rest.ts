@@ -1,5 +1,6 @@
 import { defineRoute, type Route } from '../../core/rest/route';
-import { Checked, echoed, OFFSET_PAGE, offsetPage, QStr, Type } from '../../core/rest/schema';
+import { Checked, echoed, Enum, OFFSET_PAGE, offsetPage, QStr, Type } from '../../core/rest/schema';
+import { validationError } from '../../core/errors';
 import { pageOf } from '../../core/rest/params';
 import { INGESTION_REQUEST, toLegacyIngestionRequest } from './ingestion.legacy';
 
@@ -49,14 +50,29 @@ export const ingestionRoutes: Route[] = [
       query: {
         ingestion_class: QStr('the ingestor (default: by file type)'),
         ingestor: QStr('same as ingestion_class'),
+        status: Type.Optional(
+          Enum(['requested', 'not_requested'] as const, {
+            description:
+              "requested (the default): queue an ingestion; not_requested (the 3.2 client's skip_ingestion): record that none is wanted, a final request never queued, remote files included",
+          }),
+        ),
       },
       status: 201,
       response: INGESTION_REQUEST,
     },
-    async (ctx, { params, query }) =>
-      toLegacyIngestionRequest(
-        await ctx.services.ingestion.request(ctx, params.id, query.ingestion_class ?? query.ingestor),
-      ),
+    async (ctx, { params, query }) => {
+      const ingestor = query.ingestion_class ?? query.ingestor;
+      if (query.status === 'not_requested') {
+        if (ingestor !== undefined) {
+          throw validationError(
+            'ingestion_class',
+            'names an ingestor, but status=not_requested asks for none',
+          );
+        }
+        return toLegacyIngestionRequest(await ctx.services.ingestion.recordNotRequested(ctx, params.id));
+      }
+      return toLegacyIngestionRequest(await ctx.services.ingestion.request(ctx, params.id, ingestor));
+    },
   ),
   defineRoute(
     {

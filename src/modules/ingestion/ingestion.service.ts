@@ -131,6 +131,37 @@ export class IngestionService {
     });
   }
 
+  /**
+   * Records that the uploader of a file asked for no ingestion (`POST /files/{id}/ingest?status=
+   * not_requested`, the 3.2 client's `skip_ingestion`): a request of status `not_requested`,
+   * final at once and never queued, on a stored or a remote file alike (nothing is read). Needs
+   * `contribute` on the dataset, as asking for an ingestion does. A request already waiting for
+   * the file is left as it is: this one says what the uploader chose, it cancels nothing.
+   */
+  async recordNotRequested(ctx: RequestContext, fileId: string): Promise<IngestionRequest> {
+    const file = await this.deps.files.get(ctx, fileId);
+    const ds = await this.deps.datasets.get(ctx, file.dataset.uniqueId);
+    await this.deps.policy.assertMayRequest(ctx, ds);
+    return ctx.em.transactional(async (tx) => {
+      const request = tx.create(IngestionRequest, {
+        fileMfid: file.uniqueId,
+        dataset: ds.uniqueId,
+        requesterId: ctx.userId,
+        status: 'not_requested',
+        timeCompleted: new Date(),
+      });
+      await tx.flush();
+      await emitIngestion(this.deps.events, tx, {
+        requestId: request.id,
+        datasetId: ds.uniqueId,
+        fileId: file.uniqueId,
+        status: 'not_requested',
+        actorId: ctx.userId,
+      });
+      return request;
+    });
+  }
+
   /** `request` for an operator at the command line: no caller, no permission check. */
   async requestAsOperator(
     em: EntityManager,

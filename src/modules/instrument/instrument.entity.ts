@@ -1,8 +1,24 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import { PrimaryKeyProp, Entity, Index, ManyToOne, PrimaryKey, Property, type Rel } from '@mikro-orm/core';
+import {
+  PrimaryKeyProp,
+  Entity,
+  Enum,
+  Index,
+  ManyToOne,
+  PrimaryKey,
+  Property,
+  type Rel,
+} from '@mikro-orm/core';
 import { TimedRecord } from '../../core/db/timed-record.entity';
 import { User } from '../user/user.entity';
 import { Node } from '../../core/graphql/node';
+
+/**
+ * The lifecycle of an instrument (the 3.2 client's `INSTRUMENT_STATUSES`): in service, under
+ * maintenance, or retired. Descriptive: datasets may name an instrument in any status.
+ */
+export const INSTRUMENT_STATUSES = ['active', 'maintenance', 'decommissioned'] as const;
+export type InstrumentStatus = (typeof INSTRUMENT_STATUSES)[number];
 
 /** A registered instrument: a slug, a unique name, exactly one owner and descriptive fields. */
 @ObjectType('Instrument', {
@@ -34,9 +50,9 @@ export class Instrument extends TimedRecord<'status' | 'public'> {
   @ManyToOne(() => User, { fieldName: 'owner_id' })
   owner!: Rel<User>;
 
-  @Field(() => String, { description: 'Status, for example active.' })
-  @Property({ length: 50, default: 'active' })
-  status: string = 'active';
+  @Field(() => String, { description: 'Lifecycle status: active, maintenance or decommissioned.' })
+  @Enum({ items: () => INSTRUMENT_STATUSES, default: 'active' })
+  status: InstrumentStatus = 'active';
 
   @Field(() => String, { description: 'Where the instrument is.', nullable: true })
   @Property({ length: 300, nullable: true })

@@ -3,11 +3,12 @@ import type { RequestContext } from '../../core/context';
 import { PageArgs, pageOf } from '../../core/graphql/page-args';
 import { toConnection } from '../../core/graphql/connect';
 import { User } from '../user/user.entity';
-import { Instrument } from './instrument.entity';
+import { Instrument, type InstrumentStatus } from './instrument.entity';
 import {
   CreateInstrumentInput,
   InstrumentCapabilities,
   InstrumentConnection,
+  InstrumentStatusEnum,
   UpdateInstrumentInput,
 } from './instrument.types';
 import { nodeType } from '../../core/graphql/node';
@@ -30,9 +31,14 @@ export class InstrumentResolver {
     @Args() args: PageArgs,
     @Arg('instrumentName', () => String, { nullable: true, description: 'Exact name.' })
     instrumentName: string | undefined,
+    @Arg('status', () => [InstrumentStatusEnum], {
+      nullable: true,
+      description: 'Only instruments in one of these statuses (absent: every status).',
+    })
+    status: InstrumentStatus[] | undefined,
     @Ctx() ctx: RequestContext,
   ) {
-    const filter = { instrumentName: instrumentName ?? undefined };
+    const filter = { instrumentName: instrumentName ?? undefined, status: status ?? undefined };
     const request = pageOf(ctx, args);
     return toConnection(
       InstrumentConnection,
@@ -56,6 +62,17 @@ export class InstrumentResolver {
     @Ctx() ctx: RequestContext,
   ) {
     return ctx.services.instrument.update(ctx, id, input);
+  }
+
+  @Mutation(() => Instrument, {
+    description: "Changes an instrument's lifecycle status (whoever may change its fields).",
+  })
+  setInstrumentStatus(
+    @Arg('id', { description: 'MFID, slug or name.' }) id: string,
+    @Arg('status', () => InstrumentStatusEnum, { description: 'The new status.' }) status: InstrumentStatus,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.instrument.setStatus(ctx, id, status);
   }
 
   @FieldResolver(() => User, { description: 'The owner (operator), public-safe.' })

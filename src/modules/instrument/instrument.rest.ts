@@ -7,7 +7,6 @@ import {
   OFFSET_PAGE,
   offsetPage,
   QBool,
-  QList,
   QStr,
   sortQuery,
   refused,
@@ -22,7 +21,7 @@ import { AppError } from '../../core/errors';
 import { INCLUDE_QUERY, withMetadata } from '../../core/rest/include';
 import { INSTRUMENT, toLegacyInstrument } from './instrument.legacy';
 import type { InstrumentPatch, InstrumentText } from './instrument.service';
-import type { Instrument } from './instrument.entity';
+import { INSTRUMENT_STATUSES, type Instrument, type InstrumentStatus } from './instrument.entity';
 
 const tag = 'instruments';
 const TEXT_WIRE: [string, keyof InstrumentText][] = [
@@ -33,9 +32,15 @@ const TEXT_WIRE: [string, keyof InstrumentText][] = [
   ['description', 'description'],
   ['other_id', 'otherId'],
   ['other_id_source', 'otherIdSource'],
-  ['status', 'status'],
 ];
-const TEXT_PROPERTIES = Object.fromEntries(TEXT_WIRE.map(([w]) => [w, Type.Optional(NullableString())]));
+const TEXT_PROPERTIES = {
+  ...Object.fromEntries(TEXT_WIRE.map(([w]) => [w, Type.Optional(NullableString())])),
+  status: Type.Optional(
+    Type.Union([Enum(INSTRUMENT_STATUSES), Type.Null()], {
+      description: 'active (the default; null sets it back), maintenance or decommissioned',
+    }),
+  ),
+};
 const OWNERSHIP = 'ownership changes only through POST /resources/{mfid}/transfer_ownership';
 
 const CREATE_BODY = Type.Object(
@@ -61,9 +66,10 @@ const PATCH_BODY = Type.Object(
   { additionalProperties: false, title: 'InstrumentPatch' },
 );
 
-function textInput(body: Record<string, unknown>): InstrumentText {
-  const out: InstrumentText = {};
+function textInput(body: Record<string, unknown>): InstrumentText & { status?: string | null } {
+  const out: InstrumentText & { status?: string | null } = {};
   for (const [wire, key] of TEXT_WIRE) if (wire in body) out[key] = body[wire] as string | null;
+  if ('status' in body) out.status = body.status as string | null;
   return out;
 }
 
@@ -116,6 +122,21 @@ async function instrumentRecord(
   return out;
 }
 
+/**
+ * The statuses an instrument list keeps when the caller names none: on `/api/v3` the active
+ * instruments (the 3.2 client's documented default), except for an exact lookup by slug or
+ * name, which finds its instrument in any status; on `/api/v2` every status, as the 3.1 client
+ * always had.
+ */
+function defaultStatus(
+  ctx: RequestContext,
+  query: { instrument_id?: string; instrument_name?: string },
+): InstrumentStatus[] | undefined {
+  if (ctx.wireVersion < 3) return undefined;
+  if (query.instrument_id !== undefined || query.instrument_name !== undefined) return undefined;
+  return ['active'];
+}
+
 export const instrumentRoutes: Route[] = [
   defineRoute(
     {
@@ -128,7 +149,12 @@ export const instrumentRoutes: Route[] = [
         instrument_id: QStr('the slug: exact and case-insensitive (`total` is the exact count, 0 or 1)'),
         ...Object.fromEntries(EXACT_WIRE.map(([w]) => [w, QStr(`exact ${w.replace(/_/g, ' ')}`)])),
         owner_id: QStr("the owner's ORCID or MFID"),
-        status: QList('one of these statuses (repeatable)'),
+        status: Type.Optional(
+          Type.Array(Enum(INSTRUMENT_STATUSES), {
+            description:
+              'one of these statuses (repeatable). Absent on /api/v3: active only, unless instrument_id or instrument_name looks one up (every status); absent on /api/v2: every status',
+          }),
+        ),
         affiliation: Type.Optional(
           Type.Array(Enum(AFFILIATIONS), {
             description: 'instruments you own (owner) or maintain (maintainer: an editor or admin grant)',
@@ -156,7 +182,7 @@ export const instrumentRoutes: Route[] = [
           instrumentId: query.instrument_id,
           exact,
           ownerId: query.owner_id,
-          status: query.status,
+          status: query.status ?? defaultStatus(ctx, query),
           affiliation: query.affiliation,
           sort: sortOf(query),
         },
@@ -244,6 +270,27 @@ export const instrumentRoutes: Route[] = [
       if ('instrument_name' in body) patch.instrumentName = body.instrument_name as string;
       if ('instrument_id' in body) patch.instrumentId = body.instrument_id as string;
       return written(ctx, await ctx.services.instrument.update(ctx, input.params.id, patch));
+    },
+  ),
+  defineRoute(
+    {
+      method: 'post',
+      path: '/instruments/:id/status',
+      tag,
+      summary: "Change an instrument's lifecycle status (whoever may edit it)",
+      params: id,
+      query: {
+        status: Enum(INSTRUMENT_STATUSES, { description: 'active, maintenance or decommissioned' }),
+      },
+      response: INSTRUMENT,
+    },
+    async (ctx, { params, query }) => {
+      const instrument = await ctx.services.instrument.setStatus(ctx, params.id, query.status);
+      return instrumentRecord(
+        ctx,
+        instrument,
+        await ctx.services.instrument.policy.capabilities(ctx, instrument),
+      );
     },
   ),
 ];

@@ -11,7 +11,7 @@ import { keysetFind, offsetFind } from '../../core/db/keyset';
 import type { KeysetPage } from '../../core/pagination';
 import { User } from '../user/user.entity';
 import type { UserService } from '../user/user.service';
-import { Instrument } from './instrument.entity';
+import { Instrument, INSTRUMENT_STATUSES, type InstrumentStatus } from './instrument.entity';
 import type { InstrumentPolicy } from './instrument.policy';
 
 export const INSTRUMENT_TEXT_FIELDS = {
@@ -22,7 +22,6 @@ export const INSTRUMENT_TEXT_FIELDS = {
   description: 100_000,
   otherId: 200,
   otherIdSource: 200,
-  status: 50,
 } as const;
 type TextField = keyof typeof INSTRUMENT_TEXT_FIELDS;
 
@@ -48,7 +47,7 @@ export interface InstrumentFilter {
   exact?: Partial<Record<TextField, string>>;
   /** the owner's MFID or ORCID */
   ownerId?: string;
-  status?: string[];
+  status?: InstrumentStatus[];
   /** instruments the caller owns, or maintains (an editor or admin grant) */
   affiliation?: ('owner' | 'maintainer')[];
   sort?: { sort: InstrumentSort; direction: 'asc' | 'desc' } | null;
@@ -56,6 +55,8 @@ export interface InstrumentFilter {
 
 export interface InstrumentCreateInput extends InstrumentText {
   instrumentName: string;
+  /** active (the default), maintenance or decommissioned; anything else is 422 */
+  status?: string | null;
   instrumentId?: string | null;
   /** flexible owner (the operator): ORCID, MFID, username or email; defaults to the caller */
   owner?: string | null;
@@ -65,6 +66,8 @@ export interface InstrumentCreateInput extends InstrumentText {
 /** A change; `null` (GraphQL's explicit null) is refused for the fields that cannot be empty. */
 export interface InstrumentPatch extends InstrumentText {
   instrumentName?: string | null;
+  /** null sets it back to active */
+  status?: string | null;
   instrumentId?: string | null;
   public?: boolean | null;
 }
@@ -217,11 +220,28 @@ export class InstrumentService {
 
   async page(
     ctx: RequestContext,
-    filter: { instrumentName?: string },
+    filter: { instrumentName?: string; status?: InstrumentStatus[] },
     page: { limit: number; cursor?: string },
   ): Promise<KeysetPage<Instrument>> {
-    const where = filter.instrumentName !== undefined ? { instrumentName: filter.instrumentName } : {};
-    return keysetFind(ctx.em, Instrument, where, page);
+    return keysetFind(ctx.em, Instrument, await this.listWhere(ctx, filter), page);
+  }
+
+  /**
+   * Changes an instrument's lifecycle status (`POST /instruments/{id}/status`,
+   * `setInstrumentStatus`): whoever may change its fields may (`update`, an editor maintainer
+   * included), as through `PATCH`. 422 for another status.
+   */
+  async setStatus(ctx: RequestContext, id: string, status: unknown): Promise<Instrument> {
+    const problems: FieldProblem[] = [];
+    const value = statusOf(status ?? '', problems);
+    const instrument = await this.get(ctx, id);
+    await this.policy.assertCanUpdate(ctx, instrument, false);
+    assertNoProblems(problems);
+    if (value && value !== instrument.status) {
+      instrument.status = value;
+      await ctx.em.flush();
+    }
+    return instrument;
   }
 
   async count(ctx: RequestContext, filter: InstrumentFilter): Promise<number> {
@@ -231,6 +251,7 @@ export class InstrumentService {
   async create(ctx: RequestContext, input: InstrumentCreateInput): Promise<Instrument> {
     this.policy.assertCanCreate(ctx);
     const problems = checkText(input);
+    const status = statusOf(input.status, problems) ?? 'active';
     const name = ((input.instrumentName as string | undefined) ?? '').trim(); // REST may omit it
     if (!name) problems.push({ field: 'instrument_name', message: 'is required' });
     else if (name.length > 200)
@@ -247,7 +268,7 @@ export class InstrumentService {
       owner: ctx.em.getReference(User, owner.uniqueId),
       public: input.public ?? false,
       ...textValues(input),
-      status: input.status ?? 'active',
+      status,
     });
     await uniquely(() => ctx.em.flush(), `an instrument named ${name} or with slug ${slug} already exists`);
     return instrument;
@@ -257,6 +278,7 @@ export class InstrumentService {
     const instrument = await this.get(ctx, id);
     await this.policy.assertCanUpdate(ctx, instrument, patch.public !== undefined);
     const problems = checkText(patch);
+    const status = statusOf(patch.status, problems);
     const { instrumentName, instrumentId, public: isPublic } = patch;
     if (instrumentName === null) problems.push({ field: 'instrument_name', message: 'must not be null' });
     else if (instrumentName !== undefined && !instrumentName.trim()) {
@@ -271,7 +293,7 @@ export class InstrumentService {
     if (instrumentName != null) instrument.instrumentName = instrumentName.trim();
     if (isPublic != null) instrument.public = isPublic;
     Object.assign(instrument, textValues(patch));
-    if (patch.status === null) instrument.status = 'active';
+    if (patch.status !== undefined) instrument.status = status ?? 'active';
     await uniquely(() => ctx.em.flush(), 'another instrument has that name or slug');
     return instrument;
   }
@@ -283,6 +305,16 @@ export class InstrumentService {
       if ((await em.count(Instrument, { instrumentId: candidate })) === 0) return candidate;
     }
   }
+}
+
+/** A status as given (undefined and null pass through), or a problem for `status`. */
+function statusOf(value: unknown, problems: FieldProblem[]): InstrumentStatus | null | undefined {
+  if (value === undefined || value === null) return value;
+  if (typeof value === 'string' && (INSTRUMENT_STATUSES as readonly string[]).includes(value)) {
+    return value as InstrumentStatus;
+  }
+  problems.push({ field: 'status', message: `must be one of: ${INSTRUMENT_STATUSES.join(', ')}` });
+  return undefined;
 }
 
 function textValues(input: InstrumentText): InstrumentText {

@@ -1,7 +1,23 @@
-import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { IsOptional, Length, MaxLength } from 'class-validator';
 import { connectionTypes } from '../../core/graphql/connection';
-import { Instrument } from './instrument.entity';
+import { Instrument, type InstrumentStatus } from './instrument.entity';
+
+/** The lifecycle statuses as a GraphQL enum (values spelled as on the wire). */
+export const InstrumentStatusEnum: { [K in InstrumentStatus]: K } = {
+  active: 'active',
+  maintenance: 'maintenance',
+  decommissioned: 'decommissioned',
+};
+registerEnumType(InstrumentStatusEnum, {
+  name: 'InstrumentStatus',
+  description: 'The lifecycle status of an instrument.',
+  valuesConfig: {
+    active: { description: 'In service (the default).' },
+    maintenance: { description: 'Temporarily out of service.' },
+    decommissioned: { description: 'Retired; its datasets stay.' },
+  },
+});
 
 @ObjectType({ description: 'Identity and display fields of an instrument; implies no access to it.' })
 export class InstrumentRef {
@@ -66,10 +82,12 @@ class InstrumentTextInput {
   @MaxLength(200)
   otherIdSource?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Status (default active).' })
+  @Field(() => InstrumentStatusEnum, {
+    nullable: true,
+    description: 'Lifecycle status (default active; null sets it back to active).',
+  })
   @IsOptional()
-  @MaxLength(50)
-  status?: string | null;
+  status?: InstrumentStatus | null;
 
   @Field(() => Boolean, { nullable: true, description: 'Whether it is listed publicly.' })
   @IsOptional()

@@ -18,6 +18,7 @@ export const EVENT_TYPES = [
   'ingestion.complete',
   'ingestion.failed',
   'ingestion.not_supported',
+  'ingestion.not_requested',
   'access.granted',
   'access.changed',
   'access.revoked',

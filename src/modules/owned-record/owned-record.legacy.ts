@@ -14,7 +14,7 @@ import type { IncludeFlags } from '../../core/rest/include';
 import { toPublicUser } from '../user/user.legacy';
 import { toLegacyProjectRef } from '../project/project.legacy';
 import { toLegacyLink } from '../link/link.legacy';
-import { toLegacyDeletionRequest } from '../deletion/deletion.legacy';
+import { deletionRequestFields } from '../deletion/deletion.legacy';
 import type { OwnedRecordRow, OwnerRow } from './owned-record-row';
 import { textKeys, type TextSpec, type TextValues } from './owned-record.fields';
 import type { OwnedRecordCreate, OwnedRecordPatch } from './owned-record.service';
@@ -113,7 +113,7 @@ export async function legacyExtras(
     if (links) out.links = links[i].map(toLegacyLink);
     if (deletions) {
       const deletion = deletions[i];
-      out.deletion_request = deletion ? toLegacyDeletionRequest(deletion) : null;
+      out.deletion_request = deletion ? deletionRequestFields(deletion) : null;
     }
     return out;
   });

@@ -1,5 +1,15 @@
 import { defineRoute, type Route, type RouteSpec } from '../../core/rest/route';
-import { QInt, QStr, Type, type Static, type TObject, type TSchema } from '../../core/rest/schema';
+import {
+  Enum,
+  QBool,
+  QInt,
+  QStr,
+  Type,
+  type Static,
+  type TObject,
+  type TSchema,
+} from '../../core/rest/schema';
+import { INSTRUMENT_STATUSES } from '../instrument/instrument.entity';
 import { DATASET, toLegacyDataset } from '../dataset/dataset.legacy';
 import { SAMPLE, toLegacySample } from '../sample/sample.legacy';
 import { PROJECT, toLegacyProject } from '../project/project.legacy';
@@ -50,10 +60,34 @@ export const searchRoutes: Route[] = [
       }),
     );
   }),
-  defineRoute(search('/instruments/search', 'instruments', INSTRUMENT), async (ctx, { query }) => {
-    const found = await ctx.services.search.instruments(ctx, input(query));
-    return Promise.all(found.map((i) => toLegacyInstrument(ctx, i)));
-  }),
+  defineRoute(
+    {
+      ...search('/instruments/search', 'instruments', INSTRUMENT),
+      query: {
+        ...SEARCH_QUERY,
+        include_owner: QBool('`owner` (always included)', true),
+        status: Type.Optional(
+          Type.Array(Enum(INSTRUMENT_STATUSES), {
+            description: 'only in one of these statuses (repeatable)',
+          }),
+        ),
+        affiliation: Type.Optional(
+          Type.Array(Enum(['owner', 'maintainer'] as const), {
+            description:
+              'only instruments you own (owner) or maintain (maintainer: an editor or admin grant)',
+          }),
+        ),
+      },
+    },
+    async (ctx, { query }) => {
+      const found = await ctx.services.search.instruments(ctx, {
+        ...input(query),
+        status: query.status,
+        affiliation: query.affiliation,
+      });
+      return Promise.all(found.map((i) => toLegacyInstrument(ctx, i)));
+    },
+  ),
   defineRoute(search('/users/search', 'users', PUBLIC_USER), async (ctx, { query }) => {
     const found = await ctx.services.search.users(ctx, input(query));
     return found.map((u) => ({ ...toPublicUser(ctx, u), orcid: u.uniqueId }));

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../core/context';
 import { validationError } from '../../core/errors';
 import { rawQuery } from '../../core/db/raw';
-import { and, likeEscape, sql, type Sql } from '../../core/db/sql';
+import { and, inList, likeEscape, or, sql, type Sql } from '../../core/db/sql';
 import type { EntityDictionary, EntityName } from '@mikro-orm/core';
 import type { AccessService } from '../permission/access.service';
 import type { ProjectService } from '../project/project.service';
@@ -67,17 +67,32 @@ export class SearchService {
     );
   }
 
-  /** Instruments, by name, type and manufacturer. */
-  instruments(ctx: RequestContext, input: SearchInput): Promise<Instrument[]> {
+  /**
+   * Instruments, by name, type and manufacturer; `status` keeps those in one of these statuses,
+   * `affiliation` those the caller owns or maintains (an editor or admin grant), either of them.
+   */
+  instruments(
+    ctx: RequestContext,
+    input: SearchInput & { status?: readonly string[]; affiliation?: readonly ('owner' | 'maintainer')[] },
+  ): Promise<Instrument[]> {
     const text = `(i.instrument_name || ' ' || coalesce(i.instrument_type, '') || ' ' || coalesce(i.manufacturer, ''))`;
-    return this.run(
-      ctx,
-      'select i.* from instrument i',
-      text,
-      sql('true'),
-      input,
-      this.entities(ctx, Instrument),
+    const mine = input.affiliation ?? [];
+    const where = and(
+      input.status?.length ? inList('i.status', [...input.status]) : null,
+      mine.length
+        ? or(
+            mine.includes('owner') ? sql('i.owner_id = ?', ctx.userId) : null,
+            mine.includes('maintainer')
+              ? sql(
+                  `exists (select 1 from access_grant g where g.resource_id = i.unique_id and g.principal_type = 'user'
+                   and g.principal_id = ? and g.permission in ('editor', 'admin'))`,
+                  ctx.userId,
+                )
+              : null,
+          )
+        : null,
     );
+    return this.run(ctx, 'select i.* from instrument i', text, where, input, this.entities(ctx, Instrument));
   }
 
   /** Users, by username, first and last name (callers render public profiles). */

@@ -94,6 +94,15 @@ export type GrantKind =
   /** A user: ORCID, MFID, username or email. */
   | 'users';
 
+/** The lifecycle status of an instrument. */
+export type InstrumentStatus =
+  /** In service (the default). */
+  | 'active'
+  /** Retired; its datasets stay. */
+  | 'decommissioned'
+  /** Temporarily out of service. */
+  | 'maintenance';
+
 /** Two resources to link; their types decide the kind of link. */
 export type LinkResourcesInput = {
   /** The child. */
@@ -221,8 +230,8 @@ export type UpdateInstrumentInput = {
   otherIdSource?: string | null | undefined;
   /** Whether it is listed publicly. */
   public?: boolean | null | undefined;
-  /** Status (default active). */
-  status?: string | null | undefined;
+  /** Lifecycle status (default active; null sets it back to active). */
+  status?: InstrumentStatus | null | undefined;
 };
 
 /** Changes to a project; the lead changes only through ownership transfer. */

@@ -114,7 +114,7 @@ export function AddKeyword({ id, onDone }: { id: string; onDone: () => void }) {
   );
 }
 
-const FINAL = new Set(['complete', 'failed', 'not supported', 'file not found']);
+const FINAL = new Set(['complete', 'failed', 'not supported', 'file not found', 'not_requested']);
 
 /** Upload a file with a progress bar, then follow its ingestion until it ends. */
 export function UploadFile({ id, onDone }: { id: string; onDone: () => void }) {

@@ -98,8 +98,9 @@ export function InstrumentPage({ id }: { id: string }) {
             fields={EDITABLE}
             values={i}
             publicValue={i.capabilities.canManageAccess ? i.public : undefined}
-            save={(input: UpdateInstrumentInput) =>
-              request(UpdateInstrumentMutation, { id: i.uniqueId, input })
+            save={(changes) =>
+              // status is typed as text here; a value outside the InstrumentStatus enum comes back as an error
+              request(UpdateInstrumentMutation, { id: i.uniqueId, input: changes as UpdateInstrumentInput })
             }
             onDone={q.reload}
           />
