@@ -43,6 +43,8 @@ interface Catalog {
   project: string;
   instrument: string;
   deepCursor: string;
+  /** the second page of the project facet by value (limit 20) */
+  facetCursor: string;
   close: () => Promise<void>;
 }
 
@@ -161,6 +163,17 @@ async function seed(
        from dataset d`,
     );
   });
+  // samples, a tenth of the catalog, read by the same rule (owner, project, public) drawn the same way
+  await em.transactional(async (tx) => {
+    await rawQuery(tx, 'set local session_replication_role = replica');
+    await rawQuery(
+      tx,
+      `insert into sample (unique_id, sample_name, sample_type, owner_id, project_mfid, public, creation_time, modification_time)
+       select d.unique_id, 'sample ' || d.dataset_name, 'type' || (abs(hashtext(d.unique_id)) % 12), d.owner_id,
+         d.project_mfid, d.public, d.creation_time, d.modification_time
+       from dataset d where abs(hashtext(d.unique_id)) % 10 = 0`,
+    );
+  });
   await rebuildDerived(em);
   await settle(em);
   return Number(process.hrtime.bigint() - started) / 1e9;
@@ -224,7 +237,7 @@ async function catalog(size: number, reuse?: string): Promise<Catalog> {
   const em = app.orm.em.fork();
   const user = await app.services.user.create(em, { username: `bench-user-${size}` });
   const admin = await app.services.user.create(em, { username: `bench-admin-${size}` });
-  await rawQuery(em, 'update app_user set is_platform_admin = true where unique_id = ?', [admin.uniqueId]);
+  await rawQuery(em, "update app_user set platform_role = 'admin' where unique_id = ?", [admin.uniqueId]);
   const userKey = (await app.services.user.issueKey(em, user)).secret;
   const adminKey = (await app.services.user.issueKey(em, admin)).secret;
   const owners = [user.uniqueId];
@@ -270,6 +283,7 @@ async function catalog(size: number, reuse?: string): Promise<Catalog> {
     project: projects[1],
     instrument,
     deepCursor: Buffer.from(`k:${deep.unique_id}`).toString('base64url'),
+    facetCursor: await projectFacetCursor(em),
     close: () => service.close(KEEP),
   };
 }
@@ -298,8 +312,18 @@ async function reused(service: Awaited<ReturnType<typeof benchService>>, size: n
     project: await one('select unique_id as id from project where project_id = ?', [`p1-${size}`]),
     instrument: await one('select unique_id as id from instrument where instrument_id = ?', [`i-${size}`]),
     deepCursor: Buffer.from(`k:${deep}`).toString('base64url'),
+    facetCursor: await projectFacetCursor(em),
     close: () => service.close(true),
   };
+}
+
+/** The cursor after the 20th project by value (`field=project`, the default order), as the service writes it. */
+async function projectFacetCursor(em: EntityManager): Promise<string> {
+  const [{ id }] = await rawQuery<{ id: string }>(
+    em,
+    'select unique_id as id from project order by unique_id::text offset 19 limit 1',
+  );
+  return Buffer.from(`f:${JSON.stringify(['project', 'value', 'asc', id, id])}`).toString('base64url');
 }
 
 type Case = (c: Catalog, key: string) => Promise<unknown>;
@@ -308,7 +332,7 @@ const restGet =
   (pathAndQuery: string): Case =>
   (c, key) =>
     fetch(
-      `${c.base}/api/v2${pathAndQuery.replace('{project}', c.project).replace('{instrument}', c.instrument).replace('{deep}', c.deepCursor)}`,
+      `${c.base}/api/v2${pathAndQuery.replace('{project}', c.project).replace('{instrument}', c.instrument).replace('{deep}', c.deepCursor).replace('{facetCursor}', c.facetCursor)}`,
       {
         headers: { authorization: `Bearer ${key}` },
       },
@@ -343,6 +367,21 @@ const CASES: [string, Case][] = [
   ['GraphQL nested list + totalCount', graphql(NESTED)],
   ['facets, no filter', restGet('/datasets/facets')],
   ['facets, measurement filter', restGet('/datasets/facets?measurement=XRD')],
+  ['facet field owner (tally), by count', restGet('/datasets/facets?field=owner&sort=count&direction=desc')],
+  ['facet field project, page 2', restGet('/datasets/facets?field=project&limit=20&cursor={facetCursor}')],
+  ['facet field session (rows)', restGet('/datasets/facets?field=session')],
+  [
+    'facet field measurement, project filter',
+    restGet('/datasets/facets?field=measurement&project_mfid={project}'),
+  ],
+  ['sample facet field sample_type', restGet('/samples/facets?field=sample_type')],
+  ['sorted page, name asc', restGet('/datasets?limit=100&sort=name&direction=asc')],
+  ['sorted page, created desc', restGet('/datasets?limit=100&sort=created&direction=desc')],
+  [
+    'sorted page, project filter, updated',
+    restGet('/datasets?limit=100&sort=updated&project_mfid={project}'),
+  ],
+  ['sorted samples page, name asc', restGet('/samples?limit=100&sort=name&direction=asc')],
   ['text, rare term', restGet(`/datasets?limit=100&text=${RARE}`)],
   ['text, common term (1/4)', restGet(`/datasets?limit=100&text=${COMMON}`)],
   ['metadata search, rare term', restGet(`/resources/metadata/search?limit=50&q=${RARE}`)],

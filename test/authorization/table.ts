@@ -419,6 +419,7 @@ export const TABLE: Row[] = [
 
   // --- samples
   R('GET /samples', ANY, () => '/samples'),
+  R('GET /samples/facets', ANY, () => ({ path: '/samples/facets', query: { field: 'sample_type' } })),
   R('POST /samples', ANY, () => body('/samples', { sample_name: 'matrix' })),
   R('GET /samples/search', ANY, () => ({ path: '/samples/search', query: { q: 'matrix' } })),
   R('GET /samples/:id', read('sample'), (w) => `/samples/${w.sample}`),

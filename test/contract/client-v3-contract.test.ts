@@ -914,3 +914,88 @@ describe('deletion requests and audit (test_deletion_filters: scopes, sorts, pro
     expect((await w.asAdmin('GET', `/deletion_audit/${w.audit}`)).body).not.toHaveProperty('requester');
   });
 });
+
+/** `FacetResponse` as the client reads it: `{field, items[{value, label, count}], limit, next_cursor}`. */
+const FACETS: Check = (value, where = 'facets') => {
+  const problems = obj({ field: 'string', items: 'array', limit: 'integer', next_cursor: 'string?' })(
+    value,
+    where,
+  );
+  const body = value as { items?: unknown[]; next_cursor?: unknown };
+  if (!('next_cursor' in (body ?? {}))) problems.push(`${where}.next_cursor is missing`);
+  for (const [i, item] of (body?.items ?? []).entries())
+    problems.push(
+      ...obj({ value: 'string?', label: 'string?', count: 'integer?' })(item, `${where}.items[${i}]`),
+    );
+  return problems;
+};
+
+describe('facets and sorting as the client asks (test_facets, test_list_sort_filters)', () => {
+  test("datasets.facets(field) and samples.facets(field): {field, limit: 100}, read items[0]['count']", async () => {
+    const ds = await w.as3('GET', '/datasets/facets', { query: { field: 'measurement', limit: 100 } });
+    expect(ds.status).toBe(200);
+    expect(FACETS(ds.body)).toEqual([]);
+    expect(ds.body).toMatchObject({ field: 'measurement', limit: 100 });
+    expect(ds.body.items).toContainEqual({ value: 'test', label: 'test', count: expect.any(Number) });
+    const samples = await w.as3('GET', '/samples/facets', { query: { field: 'sample_type', limit: 100 } });
+    expect(samples.status).toBe(200);
+    expect(FACETS(samples.body)).toEqual([]);
+    expect(
+      samples.body.items.find((b: { value: string }) => b.value === 'test').count,
+    ).toBeGreaterThanOrEqual(3);
+  });
+
+  test('limit, sort, direction and cursor are honoured; direction alone is allowed', async () => {
+    // a second value beside the world's `test`
+    await w.asAdmin3('POST', '/datasets', { body: { dataset_name: 'facet', measurement: 'other' } });
+    await w.asAdmin3('POST', '/samples', { body: { sample_name: 'facet', sample_type: 'other' } });
+    for (const [path, field] of [
+      ['/datasets/facets', 'measurement'],
+      ['/samples/facets', 'sample_type'],
+    ] as const) {
+      const first = await w.asAdmin3('GET', path, {
+        query: { field, limit: 1, sort: 'count', direction: 'desc' },
+      });
+      expect(first.status).toBe(200);
+      expect(first.body.items).toHaveLength(1);
+      expect(first.body.next_cursor).toEqual(expect.any(String));
+      const next = await w.asAdmin3('GET', path, {
+        query: { field, limit: 1, sort: 'count', direction: 'desc', cursor: first.body.next_cursor },
+      });
+      expect(next.status).toBe(200);
+      expect(next.body.items[0].count).toBeLessThanOrEqual(first.body.items[0].count);
+      expect(next.body.items[0].value).not.toBe(first.body.items[0].value);
+      expect((await w.as3('GET', path, { query: { field, direction: 'desc' } })).status).toBe(200);
+    }
+  });
+
+  test('list filters restrict the contributing records; typed references are on the buckets', async () => {
+    const inst = await w.as3('GET', '/datasets/facets', {
+      query: { field: 'project', project_id: w.projectId, limit: 100 },
+    });
+    expect(inst.body.items).toEqual([
+      expect.objectContaining({
+        value: expect.any(String),
+        project: expect.objectContaining({ project_id: w.projectId }),
+      }),
+    ]);
+    const owners = await w.as3('GET', '/datasets/facets', {
+      query: { field: 'owner', project_id: w.projectId },
+    });
+    expect(owners.body.items[0].owner).toMatchObject({ unique_id: w.user.user.uniqueId });
+    expect((await w.as3('GET', '/datasets/facets', { query: { field: 'bogus' } })).status).toBe(422);
+    expect((await w.as3('GET', '/samples/facets', { query: { field: 'instrument' } })).status).toBe(422);
+  });
+
+  test('samples.list(sort=, direction=) orders the page; direction without sort is a 422', async () => {
+    const bad = await w.as3('GET', '/samples', { query: { direction: 'desc' } });
+    expect([bad.status, bad.body.fields[0].field]).toEqual([422, 'direction']);
+    const byCreation = await w.as3('GET', '/samples', {
+      query: { sort: 'created', direction: 'desc', project_id: w.projectId, include_total: 'False' },
+    });
+    expect(byCreation.status).toBe(200);
+    expect(envK(SAMPLE)(byCreation.body)).toEqual([]);
+    const times = byCreation.body.items.map((s: { creation_time: string }) => s.creation_time);
+    expect([...times].sort().reverse()).toEqual(times);
+  });
+});

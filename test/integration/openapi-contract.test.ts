@@ -13,7 +13,7 @@ import { buildWorld, worldPathValue, type World } from '../contract/world';
  * service hands out match a documented path; every 401 carries a `WWW-Authenticate` challenge.
  */
 interface Operation {
-  parameters?: { name: string; in: string; required?: boolean }[];
+  parameters?: { name: string; in: string; required?: boolean; schema?: { enum?: string[] } }[];
   security?: unknown[];
   responses: Record<string, { $ref?: string; content?: Record<string, unknown> }>;
 }
@@ -142,7 +142,8 @@ test('every documented GET answers a documented status, media type and body for 
     for (const p of op.parameters ?? []) {
       if (p.in === 'path')
         concrete = concrete.replace(`{${p.name}}`, worldPathValue(w, template, p.name, webhook));
-      else if (p.in === 'query' && p.required) query.set(p.name, p.name === 'q' ? w.tag : 'x');
+      else if (p.in === 'query' && p.required)
+        query.set(p.name, p.schema?.enum?.[0] ?? (p.name === 'q' ? w.tag : 'x'));
     }
     const url = `${t.url}/api/v2${concrete}${query.size ? `?${query.toString()}` : ''}`;
     const answer = await ask(

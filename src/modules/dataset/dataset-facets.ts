@@ -1,6 +1,13 @@
 import type { RequestContext } from '../../core/context';
 import { rawQuery } from '../../core/db/raw';
 import type { DatasetFilter, DatasetQuery } from './dataset.query';
+import {
+  fieldFacetPage,
+  rowGroups,
+  type FacetFieldSpec,
+  type FieldFacetPage,
+  type FieldFacetRequest,
+} from '../owned-record/field-facets';
 
 /** The dimensions the dataset facets count by. */
 export const FACET_DIMENSIONS = [
@@ -158,4 +165,42 @@ async function label(ctx: RequestContext, facets: DatasetFacets): Promise<void> 
   set('project', projects, (p) => p.title ?? p.projectId);
   set('owner', owners, (u) => u.username ?? null);
   for (const v of facets.public) v.label = v.value === 'true' ? 'public' : 'private';
+}
+
+/** The fields a dataset facet page groups by (the 3.2 client's names), and whether the tally holds them. */
+export const DATASET_FACET_FIELDS: Record<
+  'session' | 'measurement' | 'data_format' | 'owner' | 'instrument' | 'project',
+  FacetFieldSpec & { tallied: boolean }
+> = {
+  session: { column: 'session_name', ref: null, tallied: false },
+  measurement: { column: 'measurement', ref: null, tallied: true },
+  data_format: { column: 'data_format', ref: null, tallied: false },
+  owner: { column: 'owner_id', ref: 'owner', tallied: true },
+  instrument: { column: 'instrument_mfid', ref: 'instrument', tallied: true },
+  project: { column: 'project_mfid', ref: 'project', tallied: true },
+};
+export type DatasetFacetField = keyof typeof DATASET_FACET_FIELDS;
+
+/**
+ * One page of the buckets of one field over the datasets `filter` selects for the caller (the
+ * list's result set: visibility, deletion and every filter). Exact counts: summed from the tally
+ * when it holds the field and answers the filter (cost bounded by the tally, not the catalog),
+ * else counted over the matching rows (docs/scale.md, "Facets").
+ */
+export async function datasetFieldFacets(
+  ctx: RequestContext,
+  query: DatasetQuery,
+  filter: DatasetFilter,
+  req: FieldFacetRequest & { field: DatasetFacetField },
+): Promise<FieldFacetPage> {
+  const spec = DATASET_FACET_FIELDS[req.field];
+  const tallied = spec.tallied ? await query.tallied(ctx, filter) : null;
+  const groups = tallied
+    ? {
+        sql: `select x.${spec.column} as value, sum(x.n) as n from (${tallied.sql}) x
+              where x.${spec.column} is not null group by 1 having sum(x.n) > 0`,
+        params: tallied.params,
+      }
+    : rowGroups('dataset d', `d.${spec.column}`, (await query.compile(ctx, filter)).where);
+  return fieldFacetPage(ctx, spec, groups, req);
 }

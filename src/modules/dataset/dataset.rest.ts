@@ -4,7 +4,19 @@ import { NullableString, sortQuery, Type } from '../../core/rest/schema';
 import { sortOf } from '../../core/rest/params';
 import type { DatasetOrderField } from './dataset-order';
 import { INCLUDE_QUERY } from '../../core/rest/include';
-import { FACET_SAMPLE, type DatasetFacets, type FacetValue } from './dataset-facets';
+import {
+  DATASET_FACET_FIELDS,
+  FACET_SAMPLE,
+  type DatasetFacetField,
+  type DatasetFacets,
+  type FacetValue,
+} from './dataset-facets';
+import {
+  FIELD_FACETS,
+  fieldFacetQuery,
+  fieldFacetRequest,
+  fieldFacetsWire,
+} from '../owned-record/field-facets.legacy';
 import { UPDATABLE } from './dataset.fields';
 import type { DatasetCreateInput, DatasetPatch } from './dataset.service';
 import {
@@ -125,11 +137,17 @@ export const datasetRoutes: Route[] = [
       tag: 'datasets',
       summary: 'Facet counts of the datasets the list filters match',
       description:
-        'Per dimension the most frequent values (at most 20, ties by value) among the datasets the caller can read that match the same filters as `GET /datasets`.',
-      query: DATASET_QUERY,
-      response: DATASET_FACETS,
+        "With `field`: one page of that field's buckets `{field, items, limit, next_cursor}` (exact counts, ordered by `sort` and `direction`, paged by `cursor`). Without it: per dimension the most frequent values (at most 20, ties by value). Both count the datasets the caller can read that match the same filters as `GET /datasets`.",
+      query: { ...DATASET_QUERY, ...fieldFacetQuery(Object.keys(DATASET_FACET_FIELDS), false) },
+      response: Type.Union([DATASET_FACETS, FIELD_FACETS]),
     },
-    async (ctx, { query }) => facetsWire(await ctx.services.dataset.facets(ctx, parseFilter(query))),
+    async (ctx, { query }) => {
+      const filter = parseFilter(query);
+      const req = fieldFacetRequest(query as { field?: DatasetFacetField }, false);
+      if (!req) return facetsWire(await ctx.services.dataset.facets(ctx, filter));
+      const page = await ctx.services.dataset.facetField(ctx, filter, req);
+      return fieldFacetsWire(ctx, DATASET_FACET_FIELDS[req.field], page, req.limit);
+    },
   ),
   ...recordRoutes({
     path: '/datasets',

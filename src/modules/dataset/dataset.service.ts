@@ -22,7 +22,13 @@ import { checkTextFields, TEXT_FIELDS, UPDATABLE, type TextField } from './datas
 import type { DatasetOrder } from './dataset-order';
 import { DatasetQuery, type DatasetFilter, type DatasetListInclude, type DatasetPage } from './dataset.query';
 import { DATASET_ROWS, type DatasetInclude, type DatasetRow } from './dataset-row';
-import { datasetFacets, type DatasetFacets } from './dataset-facets';
+import {
+  datasetFacets,
+  datasetFieldFacets,
+  type DatasetFacetField,
+  type DatasetFacets,
+} from './dataset-facets';
+import type { FieldFacetPage, FieldFacetRequest } from '../owned-record/field-facets';
 import type { EventService } from '../outbox/event.service';
 import { assignInstrument, type InstrumentAssignment, type InstrumentSelectors } from './dataset-instrument';
 
@@ -139,6 +145,15 @@ export class DatasetService {
   /** Facet counts of the datasets `filter` selects for the caller. */
   facets(ctx: RequestContext, filter: DatasetFilter): Promise<DatasetFacets> {
     return datasetFacets(ctx, this.query, filter);
+  }
+
+  /** One page of the buckets of one field over the datasets `filter` selects for the caller (exact counts). */
+  facetField(
+    ctx: RequestContext,
+    filter: DatasetFilter,
+    req: FieldFacetRequest & { field: DatasetFacetField },
+  ): Promise<FieldFacetPage> {
+    return datasetFieldFacets(ctx, this.query, filter, req);
   }
 
   /** A new dataset (its row with `include`); its instrument (optional) must be registered. */

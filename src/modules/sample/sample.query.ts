@@ -19,6 +19,18 @@ import {
 } from '../owned-record/owned-record.query';
 import type { JsonRow, JsonRowPage, RawRow } from '../owned-record/owned-record-row';
 import { SAMPLE_ROWS, type SampleInclude, type SampleRow } from './sample-row';
+import { columnPageOrder, type ColumnOrder, type SortColumn } from '../../core/db/column-order';
+
+/** The columns a sample list can be sorted by. */
+export type SampleOrderField = 'creationTime' | 'modificationTime' | 'sampleName';
+/** The order of a sample list: one column, then the MFID (keyset under the sort, `columnPageOrder`). */
+export type SampleOrder = ColumnOrder<SampleOrderField>;
+
+const ORDER_COLUMNS: Record<SampleOrderField, SortColumn> = {
+  creationTime: { column: 'creation_time', type: 'timestamptz' },
+  modificationTime: { column: 'modification_time', type: 'timestamptz' },
+  sampleName: { column: 'sample_name', type: 'text' },
+};
 
 /** Filters of the sample collection; exact match. */
 export interface SampleFilter extends OwnedRecordFilter {
@@ -77,14 +89,18 @@ export class SampleQuery extends OwnedRecordQuery<SampleFilter> {
     return and(...parts);
   }
 
-  /** One page of rows, newest first, projected for `include` (SAMPLE_ROWS). */
+  /**
+   * One page of rows, newest first or in `order` (then `page.cursor` is the cursor as issued),
+   * projected for `include` (SAMPLE_ROWS).
+   */
   async page(
     ctx: RequestContext,
     f: SampleFilter,
     page: PageRequest,
     include: SampleInclude,
+    order?: SampleOrder,
   ): Promise<SamplePage> {
-    const where = await this.compile(ctx, f, true);
+    const where = await this.compile(ctx, f, !order);
     const rows = await selectProjectedPage<RawRow>(
       ctx.em,
       'sample',
@@ -92,6 +108,7 @@ export class SampleQuery extends OwnedRecordQuery<SampleFilter> {
       where,
       page,
       SAMPLE_ROWS.projection(include),
+      { order: order ? columnPageOrder('s', ORDER_COLUMNS, order, page.cursor) : undefined },
     );
     return { items: rows.rows.map((raw) => SAMPLE_ROWS.row(raw)), nextCursor: rows.nextCursor };
   }

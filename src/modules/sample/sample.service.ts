@@ -14,10 +14,25 @@ import {
 import { Sample } from './sample.entity';
 import type { MetadataStore } from '../metadata-store/metadata-store';
 import type { SamplePolicy } from './sample.policy';
-import { SampleQuery, type SampleFilter, type SamplePage } from './sample.query';
+import { SampleQuery, type SampleFilter, type SampleOrder, type SamplePage } from './sample.query';
 import { SAMPLE_ROWS, type SampleInclude, type SampleRow } from './sample-row';
 import { SAMPLE_TEXT, type SampleTextField } from './sample.fields';
 import type { EventService } from '../outbox/event.service';
+import {
+  fieldFacetPage,
+  rowGroups,
+  type FacetFieldSpec,
+  type FieldFacetPage,
+  type FieldFacetRequest,
+} from '../owned-record/field-facets';
+
+/** The fields a sample facet page groups by (the 3.2 client's names). */
+export const SAMPLE_FACET_FIELDS: Record<'sample_type' | 'owner' | 'project', FacetFieldSpec> = {
+  sample_type: { column: 'sample_type', ref: null },
+  owner: { column: 'owner_id', ref: 'owner' },
+  project: { column: 'project_mfid', ref: 'project' },
+};
+export type SampleFacetField = keyof typeof SAMPLE_FACET_FIELDS;
 
 export type SampleCreateInput = OwnedRecordCreate<SampleTextField>;
 export type SamplePatch = OwnedRecordPatch<SampleTextField>;
@@ -75,14 +90,18 @@ export class SampleService {
     return this.records.written(ctx.em, uniqueId, include);
   }
 
-  /** A page of rows with `include`, newest first. */
+  /**
+   * A page of rows with `include`, newest first, or in `order` (then `page.cursor` is the cursor
+   * as issued, undecoded).
+   */
   list(
     ctx: RequestContext,
     filter: SampleFilter,
     page: PageRequest,
     include: SampleInclude = {},
+    order?: SampleOrder,
   ): Promise<SamplePage> {
-    return this.query.page(ctx, filter, page, include);
+    return this.query.page(ctx, filter, page, include, order);
   }
 
   /**
@@ -106,6 +125,17 @@ export class SampleService {
   /** The list total (bounded for metadata conditions, docs/scale.md). */
   total(ctx: RequestContext, filter: SampleFilter): Promise<Total> {
     return this.query.total(ctx, filter);
+  }
+
+  /** One page of the buckets of one field over the samples `filter` selects for the caller (exact counts). */
+  async facetField(
+    ctx: RequestContext,
+    filter: SampleFilter,
+    req: FieldFacetRequest & { field: SampleFacetField },
+  ): Promise<FieldFacetPage> {
+    const spec = SAMPLE_FACET_FIELDS[req.field];
+    const groups = rowGroups('sample s', `s.${spec.column}`, await this.query.compile(ctx, filter));
+    return fieldFacetPage(ctx, spec, groups, req);
   }
 
   /** A new sample (its row with `include`). */
