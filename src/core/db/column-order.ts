@@ -2,6 +2,7 @@ import { validationError } from '../errors';
 import { isMfid } from '../ids';
 import type { PageOrder } from './page';
 import { sql, type Sql } from './sql';
+import { cursorKey, encodeKeyCursor } from '../cursor';
 
 /** A column a list can be sorted by, and how its values compare. */
 export interface SortColumn {
@@ -22,21 +23,14 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}
 type Key = [field: string, direction: 'asc' | 'desc', isNull: boolean, value: string, id: string];
 
 function encode(key: Key): string {
-  return Buffer.from(`o:${JSON.stringify(key)}`, 'utf8').toString('base64url');
+  return encodeKeyCursor('o', key);
 }
 
 function decode(cursor: string, order: ColumnOrder<string>, type: SortColumn['type']): Key {
   const bad = () => validationError('after', 'is not a cursor this server issued for this order');
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!text.startsWith('o:')) throw bad();
-  let key: unknown;
-  try {
-    key = JSON.parse(text.slice(2));
-  } catch {
-    throw bad();
-  }
+  const key = cursorKey('o', cursor);
   if (
-    !Array.isArray(key) ||
+    key === null ||
     key.length !== 5 ||
     key[0] !== order.field ||
     key[1] !== order.direction ||

@@ -4,6 +4,7 @@ import type { RequestContext } from '../context';
 import { validationError } from '../errors';
 import type { OffsetPage } from '../db/page';
 import { pageInfo } from './connection';
+import { cursorBody, encodeCursor } from '../cursor';
 
 @ArgsType()
 export class OffsetPageArgs {
@@ -21,9 +22,10 @@ export function offsetOf(ctx: RequestContext, args: OffsetPageArgs): { limit: nu
   if (limit > ctx.config.limits.maxPageSize)
     throw validationError('first', `must be at most ${ctx.config.limits.maxPageSize}`);
   if (!args.after) return { limit, offset: 0 };
-  const text = Buffer.from(args.after, 'base64url').toString('utf8');
-  if (!/^o:\d{1,12}$/.test(text)) throw validationError('after', 'is not a cursor this server issued');
-  return { limit, offset: Number(text.slice(2)) };
+  const body = cursorBody('o', args.after, 100);
+  if (body === null || !/^\d{1,12}$/.test(body))
+    throw validationError('after', 'is not a cursor this server issued');
+  return { limit, offset: Number(body) };
 }
 
 export function offsetConnection<T extends object, C extends object>(
@@ -32,7 +34,7 @@ export function offsetConnection<T extends object, C extends object>(
   offset: number,
 ): C {
   const edges = page.items.map((node, i) => ({
-    cursor: Buffer.from(`o:${offset + i + 1}`, 'utf8').toString('base64url'),
+    cursor: encodeCursor('o', String(offset + i + 1)),
     node,
   }));
   return Object.assign(new ConnectionClass(), {

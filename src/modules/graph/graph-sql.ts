@@ -1,5 +1,6 @@
 import { validationError } from '../../core/errors';
 import { isMfid } from '../../core/ids';
+import { cursorBody, encodeCursor } from '../../core/cursor';
 
 /**
  * SQL pieces of the graph queries. Every edge has the parent as its source: dataset -> child
@@ -37,13 +38,13 @@ export interface NodeKey {
 
 /** An opaque cursor for the node after which the next page starts. */
 export function encodeGraphCursor(key: NodeKey): string {
-  return Buffer.from(`g:${String(key.depth)}:${key.type}:${key.id}`, 'utf8').toString('base64url');
+  return encodeCursor('g', `${String(key.depth)}:${key.type}:${key.id}`);
 }
 
 /** The node key of a cursor, or undefined without one; a 400 for a cursor this server did not issue. */
 export function decodeGraphCursor(cursor: string | null | undefined): NodeKey | undefined {
   if (cursor === undefined || cursor === null || cursor === '') return undefined;
-  const m = /^g:(\d{1,5}):(dataset|sample):(.+)$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const m = /^(\d{1,5}):(dataset|sample):(.+)$/.exec(cursorBody('g', cursor) ?? '');
   if (m === null || !isMfid(m[3])) throw validationError('after', 'is not a cursor this server issued');
   return { depth: Number(m[1]), type: m[2] as NodeKey['type'], id: m[3] };
 }

@@ -11,6 +11,7 @@ import { AssociatedFile } from '../file/file.entity';
 import { IngestionRequest } from './ingestion-request.entity';
 import type { IngestionFilter } from './ingestion.service';
 import { isIntegerKey, nodeType } from '../../core/graphql/node';
+import { cursorBody, encodeCursor } from '../../core/cursor';
 
 const { Connection: IngestionRequestConnection } = connectionTypes(
   'IngestionRequest',
@@ -18,13 +19,14 @@ const { Connection: IngestionRequestConnection } = connectionTypes(
   'A page of ingestion requests, newest first.',
 );
 
-const encode = (id: number) => Buffer.from(`r:${id}`, 'utf8').toString('base64url');
+const encode = (id: number) => encodeCursor('r', String(id));
 
 function decode(cursor: string | undefined): number | undefined {
   if (!cursor) return undefined;
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!/^r:\d{1,15}$/.test(text)) throw validationError('after', 'is not a cursor this server issued');
-  return Number(text.slice(2));
+  const body = cursorBody('r', cursor, 100);
+  if (body === null || !/^\d{1,15}$/.test(body))
+    throw validationError('after', 'is not a cursor this server issued');
+  return Number(body);
 }
 
 @Resolver(() => IngestionRequest)

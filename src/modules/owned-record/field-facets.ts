@@ -2,6 +2,7 @@ import type { RequestContext } from '../../core/context';
 import { rawQuery } from '../../core/db/raw';
 import { sql, type Sql } from '../../core/db/sql';
 import { validationError } from '../../core/errors';
+import { cursorKey, encodeKeyCursor } from '../../core/cursor';
 
 /** How the buckets of one field are ordered: by value, by label, or by count (then by value). */
 export const FACET_SORTS = ['value', 'label', 'count'] as const;
@@ -71,7 +72,7 @@ const KEYS: Record<FacetSort, string> = {
 type Key = [field: string, sort: FacetSort, direction: 'asc' | 'desc', key: string | number, value: string];
 
 function encode(key: Key): string {
-  return Buffer.from(`f:${JSON.stringify(key)}`, 'utf8').toString('base64url');
+  return encodeKeyCursor('f', key);
 }
 
 /**
@@ -81,17 +82,9 @@ function encode(key: Key): string {
  */
 function decode(cursor: string, req: FieldFacetRequest): [string | number, string] {
   const bad = () => validationError('cursor', 'is not a cursor this server issued for this field and order');
-  if (cursor.length > 20_000) throw bad();
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!text.startsWith('f:')) throw bad();
-  let key: unknown;
-  try {
-    key = JSON.parse(text.slice(2));
-  } catch {
-    throw bad();
-  }
+  const key = cursorKey('f', cursor);
   if (
-    !Array.isArray(key) ||
+    key === null ||
     key.length !== 5 ||
     key[0] !== req.field ||
     key[1] !== req.sort ||
