@@ -29,7 +29,7 @@ export interface AdminArgs {
   };
 }
 
-const { user: users, userAdmin: admin } = createPeopleServices();
+const { user: users, userAdmin: admin, apiKeyAdmin: keys, userRemoval: removal } = createPeopleServices();
 
 async function findUser(orm: MikroORM, id: string | undefined, option = '--user'): Promise<User> {
   if (!id) throw new Error(`${option} is required`);
@@ -110,7 +110,7 @@ export const userCommands: Record<string, (a: AdminArgs) => Promise<void>> = {
     withDatabase(async (orm) => {
       const id = userArg(a);
       const user = id ? await findUser(orm, id) : undefined;
-      const rows = (await admin.listKeys(orm.em.fork(), user)).map((k) => ({
+      const rows = (await keys.listKeys(orm.em.fork(), user)).map((k) => ({
         prefix: k.prefix,
         key_id: k.keyId,
         user: k.userId,
@@ -133,7 +133,7 @@ export const userCommands: Record<string, (a: AdminArgs) => Promise<void>> = {
     withDatabase(async (orm) => {
       const prefix = a.positional[0];
       if (!prefix) throw new Error('give the prefix of the key to revoke (list-keys shows it)');
-      const key = await admin.revokeKey(orm.em.fork(), prefix);
+      const key = await keys.revokeKey(orm.em.fork(), prefix);
       printResult(
         `Revoked key ${key.prefix}… (${key.uniqueId}) of ${key.user.uniqueId}.`,
         { key_id: key.uniqueId, prefix: key.prefix, user: key.user.uniqueId, revoked_at: key.revokedAt },
@@ -182,7 +182,7 @@ export const userCommands: Record<string, (a: AdminArgs) => Promise<void>> = {
       const user = await findUser(orm, userArg(a));
       const to = a.values['transfer-to'];
       const target = to ? await findUser(orm, to, '--transfer-to') : undefined;
-      const { transferred } = await admin.deleteUser(em, user, target);
+      const { transferred } = await removal.deleteUser(em, user, target);
       const moved = transferred.map((o) => `${o.count} ${o.table}`).join(', ');
       printResult(
         `Deleted user ${user.uniqueId}${moved && target ? `; ${moved} now owned by ${target.uniqueId}` : ''}.`,

@@ -14,6 +14,8 @@ import { TransferService } from './transfer/transfer.service';
 import { UserService } from './user/user.service';
 import { UserPolicy } from './user/user.policy';
 import { UserAdminService } from './user/user-admin.service';
+import { ApiKeyAdminService } from './user/api-key-admin.service';
+import { UserRemovalService } from './user/user-removal.service';
 import { UserAccessService } from './dataset/dataset-access.service';
 import { PROJECT_OWNERSHIP, ProjectService } from './project/project.service';
 import { ProjectPolicy } from './project/project.policy';
@@ -100,14 +102,38 @@ export function createPeopleServices() {
     project: PROJECT_OWNERSHIP,
     instrument: INSTRUMENT_OWNERSHIP,
   };
-  const userAdmin = new UserAdminService(user, user.policy, projectMember, owners, userGrantRemoval, events);
-  return { events, access, user, projectPolicy, projectLookup, selectors, project, projectMember, userAdmin };
+  const apiKeyAdmin = new ApiKeyAdminService(user, user.policy, events);
+  const userAdmin = new UserAdminService(user, user.policy, projectMember, apiKeyAdmin);
+  const userRemoval = new UserRemovalService(owners, userGrantRemoval);
+  return {
+    events,
+    access,
+    user,
+    projectPolicy,
+    projectLookup,
+    selectors,
+    project,
+    projectMember,
+    userAdmin,
+    apiKeyAdmin,
+    userRemoval,
+  };
 }
 
 /** Builds the domain services once per process; they are stateless and take the context. */
 export function createServices({ config, log }: ServiceDeps) {
-  const { events, access, user, projectPolicy, selectors, project, projectMember, userAdmin } =
-    createPeopleServices();
+  const {
+    events,
+    access,
+    user,
+    projectPolicy,
+    selectors,
+    project,
+    projectMember,
+    userAdmin,
+    apiKeyAdmin,
+    userRemoval,
+  } = createPeopleServices();
   const metadataStore = new MetadataStore();
   const accessGroup = new AccessGroupService({ users: user, projects: project, members: projectMember });
   const joinRequest = new JoinRequestService({
@@ -240,6 +266,8 @@ export function createServices({ config, log }: ServiceDeps) {
     transfer,
     user,
     userAdmin,
+    apiKeyAdmin,
+    userRemoval,
     userAccess,
     project,
     projectMember,

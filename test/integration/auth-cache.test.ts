@@ -58,7 +58,7 @@ test('revoked through a replica: refused there at once; by another process: with
   expect(await status(a, mine.key)).toBe(200);
   expect(await status(a, mine.key)).toBe(200); // cached
   const prefix = mine.key.slice(0, 10);
-  await a.app.services.userAdmin.revokeKey(a.app.orm.em.fork(), prefix);
+  await a.app.services.apiKeyAdmin.revokeKey(a.app.orm.em.fork(), prefix);
   expect(await status(a, mine.key)).toBe(401);
 
   const theirs = await makeUser(a.app);

@@ -1,7 +1,7 @@
 import { startTestApp, type TestApp } from '../support/app';
 import { gql, rest } from '../support/http';
 import { makeUser, type TestUser } from '../support/factories';
-import { OWN_KEYS } from '../../src/modules/user/user-admin.service';
+import { OWN_KEYS } from '../../src/modules/user/api-key-admin.service';
 
 /**
  * A person's own API keys (docs/authentication.md, "Your own API keys"): created with a label

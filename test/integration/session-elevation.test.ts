@@ -17,7 +17,8 @@ let alice: TestUser;
 let privateDataset: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // the events' address comes from X-Forwarded-For, which only a trusted proxy may set
+  t = await startTestApp({ TRUST_PROXY: 'loopback' });
   admin = await makeUser(t.app, { admin: true });
   alice = await makeUser(t.app);
   const made = await rest(t.url, 'POST', '/datasets', {

@@ -4,7 +4,7 @@ import { nodeType } from '../../core/graphql/node';
 import { isMfid } from '../../core/ids';
 import type { CallerKey } from '../../core/context';
 import { ApiKeyInfo, IssuedApiKey, Viewer } from './account.types';
-import type { KeyListing } from '../user/user-admin.service';
+import type { KeyListing } from '../user/api-key-admin.service';
 import type { ApiKey } from '../user/api-key.entity';
 import { accountCapabilities } from '../permission/platform';
 
@@ -67,7 +67,7 @@ export class AccountResolver {
     description: 'Your API keys (never their secrets): the live ones first, then the newest; at most 100.',
   })
   async myApiKeys(@Ctx() ctx: RequestContext): Promise<ApiKeyInfo[]> {
-    return (await ctx.services.userAdmin.listOwnKeys(ctx)).map(listed);
+    return (await ctx.services.apiKeyAdmin.listOwnKeys(ctx)).map(listed);
   }
 
   @Query(() => [ApiKeyInfo], {
@@ -78,7 +78,7 @@ export class AccountResolver {
     @Arg('userId', () => ID, { description: 'The user (ORCID, MFID, username or email).' }) userId: string,
     @Ctx() ctx: RequestContext,
   ): Promise<ApiKeyInfo[]> {
-    return (await ctx.services.userAdmin.listUserKeys(ctx, userId)).map(listed);
+    return (await ctx.services.apiKeyAdmin.listUserKeys(ctx, userId)).map(listed);
   }
 
   @Mutation(() => IssuedApiKey, {
@@ -91,7 +91,7 @@ export class AccountResolver {
     expiresAt: Date | null | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<IssuedApiKey> {
-    const { key, secret } = await ctx.services.userAdmin.createOwnKey(ctx, { label, expiresAt });
+    const { key, secret } = await ctx.services.apiKeyAdmin.createOwnKey(ctx, { label, expiresAt });
     return { apiKey: listed(key), secret };
   }
 
@@ -103,7 +103,7 @@ export class AccountResolver {
     @Arg('id', () => ID, { description: 'The key id.' }) id: string,
     @Ctx() ctx: RequestContext,
   ): Promise<ApiKeyInfo> {
-    return listed(await ctx.services.userAdmin.revokeOwnKey(ctx, id));
+    return listed(await ctx.services.apiKeyAdmin.revokeOwnKey(ctx, id));
   }
 }
 

@@ -133,7 +133,7 @@ export const accountRoutes: Route[] = [
       summary: 'Your API keys (never their secrets): the live ones first, then the newest (at most 100)',
       response: API_KEYS,
     },
-    async (ctx) => ({ items: (await ctx.services.userAdmin.listOwnKeys(ctx)).map(toLegacyKey) }),
+    async (ctx) => ({ items: (await ctx.services.apiKeyAdmin.listOwnKeys(ctx)).map(toLegacyKey) }),
   ),
   defineRoute(
     {
@@ -152,7 +152,7 @@ export const accountRoutes: Route[] = [
     },
     async (ctx, { body }) => {
       const b = body as { label?: unknown; expires_at?: unknown };
-      const { key, secret } = await ctx.services.userAdmin.createOwnKey(ctx, {
+      const { key, secret } = await ctx.services.apiKeyAdmin.createOwnKey(ctx, {
         label: b.label,
         expiresAt: b.expires_at,
       });
@@ -170,7 +170,7 @@ export const accountRoutes: Route[] = [
       params: { id: 'the key id' },
       response: API_KEY,
     },
-    async (ctx, { params }) => toLegacyKey(await ctx.services.userAdmin.revokeOwnKey(ctx, params.id)),
+    async (ctx, { params }) => toLegacyKey(await ctx.services.apiKeyAdmin.revokeOwnKey(ctx, params.id)),
   ),
   defineRoute(
     {

@@ -2,7 +2,8 @@ import { PLATFORM_ROLES } from '../../core/auth/privilege';
 import { echoed, NullableString, Type } from '../../core/rest/schema';
 import type { RequestContext } from '../../core/context';
 import type { User } from './user.entity';
-import type { KeyListing, UserPatch } from './user-admin.service';
+import type { KeyListing } from './api-key-admin.service';
+import type { UserPatch } from './user-admin.service';
 import type { DatasetAccessReport } from './user.policy';
 
 /** The public-safe user record (spec 2.1 rule 6): email only for yourself or platform admins. */

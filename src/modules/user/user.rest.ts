@@ -50,7 +50,7 @@ function roleOf(body: unknown): PlatformRole {
 
 /** A service account as administrators see it: the user record, its role and its key's status. */
 async function serviceAccountJson(ctx: RequestContext, users: User[]): Promise<Record<string, unknown>[]> {
-  const statuses = await ctx.services.userAdmin.keyStatuses(ctx.em, users);
+  const statuses = await ctx.services.apiKeyAdmin.keyStatuses(ctx.em, users);
   return users.map((u) => toLegacyServiceAccount(ctx, u, statuses.get(u.uniqueId)));
 }
 
@@ -200,7 +200,7 @@ export const userRoutes: Route[] = [
       response: Type.Object({ detail: Type.String(), revoked: Type.Integer() }, { title: 'KeysRevoked' }),
     },
     async (ctx, { params }) => {
-      const revoked = await ctx.services.userAdmin.revokeApiKeys(ctx, params.id);
+      const revoked = await ctx.services.apiKeyAdmin.revokeApiKeys(ctx, params.id);
       return { detail: `${revoked} API key(s) revoked`, revoked };
     },
   ),
@@ -215,7 +215,7 @@ export const userRoutes: Route[] = [
       response: API_KEYS,
     },
     async (ctx, { params }) => ({
-      items: (await ctx.services.userAdmin.listUserKeys(ctx, params.id)).map(toLegacyKey),
+      items: (await ctx.services.apiKeyAdmin.listUserKeys(ctx, params.id)).map(toLegacyKey),
     }),
   ),
   defineRoute(
@@ -229,7 +229,7 @@ export const userRoutes: Route[] = [
       response: API_KEY,
     },
     async (ctx, { params }) =>
-      toLegacyKey(await ctx.services.userAdmin.revokeUserKey(ctx, params.id, params.keyId)),
+      toLegacyKey(await ctx.services.apiKeyAdmin.revokeUserKey(ctx, params.id, params.keyId)),
   ),
   defineRoute(
     {
@@ -241,7 +241,7 @@ export const userRoutes: Route[] = [
       response: KEY_STATUS,
     },
     async (ctx, { params }) => {
-      const status = await ctx.services.userAdmin.keyStatus(ctx, params.id);
+      const status = await ctx.services.apiKeyAdmin.keyStatus(ctx, params.id);
       return {
         valid: status.valid,
         created_at: status.createdAt?.toISOString() ?? null,
