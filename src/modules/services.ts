@@ -103,7 +103,7 @@ export function createPeopleServices() {
     instrument: INSTRUMENT_OWNERSHIP,
   };
   const apiKeyAdmin = new ApiKeyAdminService(user, user.policy, events);
-  const userAdmin = new UserAdminService(user, user.policy, projectMember, apiKeyAdmin);
+  const userAdmin = new UserAdminService(user, user.policy, projectMember, apiKeyAdmin, events);
   const userRemoval = new UserRemovalService(owners, userGrantRemoval);
   return {
     events,

@@ -267,6 +267,26 @@ describe('a session from an API key', () => {
     const byAdmin = await rest(t.url, 'DELETE', `/users/${dora.user.uniqueId}/sessions`, { key: admin.key });
     expect(byAdmin.body).toEqual({ ended: 1 });
     expect(await ok(c)).toBe(false);
+    // both are in the account's history, with who ended them; nothing for a call that ended none
+    expect(
+      (await rest(t.url, 'DELETE', `/users/${dora.user.uniqueId}/sessions`, { key: admin.key })).body,
+    ).toEqual({
+      ended: 0,
+    });
+    const history = await rest(t.url, 'GET', `/resources/${dora.user.uniqueId}/history`, {
+      key: dora.key,
+      query: { limit: 100 },
+    });
+    const ended = (
+      history.body.items as { event_type?: string; type?: string; actor_id: string; payload: unknown }[]
+    )
+      .filter((e) => (e.event_type ?? e.type) === 'account.sessions_ended')
+      .map((e) => ({ actor: e.actor_id, payload: e.payload }))
+      .reverse();
+    expect(ended).toEqual([
+      { actor: dora.user.uniqueId, payload: { sessions_ended: 2, reason: 'signed_out_everywhere' } },
+      { actor: admin.user.uniqueId, payload: { sessions_ended: 1, reason: 'signed_out_everywhere' } },
+    ]);
 
     await em.nativeUpdate(User, { uniqueId: dora.user.uniqueId }, { pendingSince: new Date() });
     const refused = await fetch(`${t.url}/auth/key`, {

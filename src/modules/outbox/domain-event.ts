@@ -39,6 +39,7 @@ export const EVENT_TYPES = [
   'account.api_key_revoked',
   'account.elevated',
   'account.elevation_dropped',
+  'account.sessions_ended',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -11,6 +11,7 @@ import type { IssuedKey, UserService } from './user.service';
 import type { UserPolicy } from './user.policy';
 import type { PlatformRole } from '../../core/auth/privilege';
 import type { ApiKeyAdminService } from './api-key-admin.service';
+import type { EventService } from '../outbox/event.service';
 
 /**
  * Project memberships as user administration needs them (the project module's member service,
@@ -49,6 +50,7 @@ export class UserAdminService {
     readonly policy: UserPolicy,
     private readonly members: ProjectMembershipsIn,
     private readonly keys: ApiKeyAdminService,
+    private readonly events: EventService,
   ) {}
 
   /** A user by ORCID or MFID; 404 when there is none. */
@@ -327,14 +329,45 @@ export class UserAdminService {
     if (user.platformRole === 'admin') {
       throw conflict('A platform administrator cannot be disabled: change their platform role first');
     }
-    return this.setDisabled(ctx.em, user, true);
+    return this.setDisabled(ctx.em, user, true, ctx.userId);
   }
 
-  /** Ends every browser session of a user: the user themself, or a platform admin; how many ended. */
+  /**
+   * Ends every browser session of a user: the user themself, or a platform admin; how many ended.
+   * Recorded in the account's history (`account.sessions_ended`) when any did.
+   */
   async signOutEverywhere(ctx: RequestContext, uniqueId: string): Promise<number> {
     const user = await this.users.require(ctx.em, uniqueId);
     this.policy.assertSelfOrAdmin(ctx, user, 'sign this user out everywhere');
-    return this.endSessions(ctx.em, user.uniqueId);
+    return ctx.em.transactional(async (tx) => {
+      const ended = await this.endSessions(tx, user.uniqueId);
+      await this.sessionsEndedIn(tx, ctx.userId, user.uniqueId, ended, 'signed_out_everywhere');
+      return ended;
+    });
+  }
+
+  /**
+   * `account.sessions_ended` in the account's history, inside the caller's transaction, when
+   * sessions were ended by someone (an administrator disabling the account or signing it out
+   * everywhere, or the person themself); the admin command line acts as the operator, outside any
+   * account, and records nothing (`actorId` null).
+   */
+  private async sessionsEndedIn(
+    tx: EntityManager,
+    actorId: string | null,
+    userId: string,
+    ended: number,
+    reason: 'signed_out_everywhere' | 'disabled',
+  ): Promise<void> {
+    if (ended === 0 || actorId === null) return;
+    await this.events.emit(tx, {
+      type: 'account.sessions_ended',
+      actorId,
+      resourceId: userId,
+      resourceType: 'user',
+      projectMfid: null,
+      payload: { sessions_ended: ended, reason },
+    });
   }
 
   /** Clears an account's pending state: from now on its sign-ins open sessions. */
@@ -350,11 +383,18 @@ export class UserAdminService {
    * Disables (or enables) an account: while disabled, none of its keys authenticate, and
    * disabling ends its browser sessions for good (enabling it again revives none).
    */
-  async setDisabled(em: EntityManager, user: User, disabled: boolean): Promise<User> {
+  async setDisabled(
+    em: EntityManager,
+    user: User,
+    disabled: boolean,
+    actorId: string | null = null,
+  ): Promise<User> {
     user.disabledAt = disabled ? (user.disabledAt ?? new Date()) : null;
     await em.transactional(async (tx) => {
       await tx.flush();
-      if (disabled) await this.endSessions(tx, user.uniqueId);
+      if (!disabled) return;
+      const ended = await this.endSessions(tx, user.uniqueId);
+      await this.sessionsEndedIn(tx, actorId, user.uniqueId, ended, 'disabled');
     });
     return user;
   }
