@@ -22,7 +22,12 @@ import { buildWorld, worldPathValue, type World } from '../contract/world';
  * (through variables, as numbers JSON cannot carry exactly) and cursors encoding huge numbers.
  */
 type Schema = { type?: string; minimum?: number; maximum?: number };
-type Parameter = { name: string; in: 'path' | 'query'; schema: Schema };
+type Parameter = {
+  name: string;
+  in: 'path' | 'query';
+  required?: boolean;
+  schema: Schema & { enum?: unknown[] };
+};
 type Doc = { paths: Record<string, Record<string, { parameters?: Parameter[] }>> };
 
 /** Out of range or not an integer at all: a 422 naming the parameter (a GraphQL input error). */
@@ -91,7 +96,14 @@ async function get(path: string, params: Parameter[], override: [Parameter, stri
   const words: Record<string, string> = params.some((p) => p.in === 'query' && p.name === 'q')
     ? { q: 'contract' }
     : {};
-  const query = target.in === 'query' ? { ...words, [target.name]: value } : words;
+  // a required choice (the field of /samples/facets) gets its first allowed value
+  const required = Object.fromEntries(
+    params
+      .filter((p) => p.in === 'query' && p.required && p !== target && p.schema.enum?.length)
+      .map((p) => [p.name, String(p.schema.enum![0])]),
+  );
+  const query =
+    target.in === 'query' ? { ...words, ...required, [target.name]: value } : { ...words, ...required };
   const r = await rest(t.url, 'GET', url, { key: w.admin.key, query });
   return { label: `GET ${path} ${target.in} ${target.name}=${JSON.stringify(value)}`, ...r };
 }
