@@ -33,6 +33,8 @@ import { Migration20261126151348_session_privilege_mode as M30 } from './Migrati
 import { Migration20261126151752_ingestion_not_requested as M31 } from './Migration20261126151752_ingestion_not_requested';
 import { Migration20261126152832_instrument_status as M32 } from './Migration20261126152832_instrument_status';
 import { Migration20261126155935_deletion_project_mfid as M33 } from './Migration20261126155935_deletion_project_mfid';
+import { Migration20261126164053_sort_time_indexes as M34 } from './Migration20261126164053_sort_time_indexes';
+import { Migration20261126165353_sort_name_indexes as M35 } from './Migration20261126165353_sort_name_indexes';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -70,4 +72,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126151752_ingestion_not_requested', class: M31 },
   { name: 'Migration20261126152832_instrument_status', class: M32 },
   { name: 'Migration20261126155935_deletion_project_mfid', class: M33 },
+  { name: 'Migration20261126164053_sort_time_indexes', class: M34 },
+  { name: 'Migration20261126165353_sort_name_indexes', class: M35 },
 ];

@@ -45,6 +45,8 @@ interface Catalog {
   deepCursor: string;
   /** the second page of the project facet by value (limit 20) */
   facetCursor: string;
+  /** a page halfway down the datasets by creation time, newest first (`sort=created&direction=desc`) */
+  sortedCursor: string;
   close: () => Promise<void>;
 }
 
@@ -284,6 +286,7 @@ async function catalog(size: number, reuse?: string): Promise<Catalog> {
     instrument,
     deepCursor: Buffer.from(`k:${deep.unique_id}`).toString('base64url'),
     facetCursor: await projectFacetCursor(em),
+    sortedCursor: await createdCursor(em, size),
     close: () => service.close(KEEP),
   };
 }
@@ -313,6 +316,7 @@ async function reused(service: Awaited<ReturnType<typeof benchService>>, size: n
     instrument: await one('select unique_id as id from instrument where instrument_id = ?', [`i-${size}`]),
     deepCursor: Buffer.from(`k:${deep}`).toString('base64url'),
     facetCursor: await projectFacetCursor(em),
+    sortedCursor: await createdCursor(em, size),
     close: () => service.close(true),
   };
 }
@@ -326,13 +330,23 @@ async function projectFacetCursor(em: EntityManager): Promise<string> {
   return Buffer.from(`f:${JSON.stringify(['project', 'value', 'asc', id, id])}`).toString('base64url');
 }
 
+/** The cursor after the dataset halfway down by creation time, newest first, as the service writes it. */
+async function createdCursor(em: EntityManager, size: number): Promise<string> {
+  const [{ id, t }] = await rawQuery<{ id: string; t: string }>(
+    em,
+    'select unique_id as id, creation_time::text as t from dataset order by creation_time desc, unique_id desc offset ? limit 1',
+    [Math.floor(size / 2)],
+  );
+  return Buffer.from(`o:${JSON.stringify(['creationTime', 'desc', false, t, id])}`).toString('base64url');
+}
+
 type Case = (c: Catalog, key: string) => Promise<unknown>;
 
 const restGet =
   (pathAndQuery: string): Case =>
   (c, key) =>
     fetch(
-      `${c.base}/api/v2${pathAndQuery.replace('{project}', c.project).replace('{instrument}', c.instrument).replace('{deep}', c.deepCursor).replace('{facetCursor}', c.facetCursor)}`,
+      `${c.base}/api/v2${pathAndQuery.replace('{project}', c.project).replace('{instrument}', c.instrument).replace('{deep}', c.deepCursor).replace('{facetCursor}', c.facetCursor).replace('{sortedCursor}', c.sortedCursor)}`,
       {
         headers: { authorization: `Bearer ${key}` },
       },
@@ -377,6 +391,10 @@ const CASES: [string, Case][] = [
   ['sample facet field sample_type', restGet('/samples/facets?field=sample_type')],
   ['sorted page, name asc', restGet('/datasets?limit=100&sort=name&direction=asc')],
   ['sorted page, created desc', restGet('/datasets?limit=100&sort=created&direction=desc')],
+  [
+    'sorted page, created desc, deep cursor',
+    restGet('/datasets?limit=100&sort=created&direction=desc&cursor={sortedCursor}'),
+  ],
   [
     'sorted page, project filter, updated',
     restGet('/datasets?limit=100&sort=updated&project_mfid={project}'),

@@ -1001,4 +1001,83 @@ describe('facets and sorting as the client asks (test_facets, test_list_sort_fil
     const times = byCreation.body.items.map((s: { creation_time: string }) => s.creation_time);
     expect([...times].sort().reverse()).toEqual(times);
   });
+  test('anchor_mfid: an inclusive window of the sorted list starting at the record, on both sides (sibling pages)', async () => {
+    for (const [path, name, create] of [
+      ['/datasets', 'dataset_name', w.newDataset],
+      ['/samples', 'sample_name', w.newSample],
+    ] as const) {
+      // siblings with names of their own, among the project's other records
+      for (const n of ['sib b', 'Sib a', 'sib d', 'sib c']) {
+        const id = await create();
+        expect((await w.as3('PATCH', `${path}/${id}`, { body: { [name]: `${w.tag} ${n}` } })).status).toBe(
+          200,
+        );
+      }
+      const whole = async (direction: string) => {
+        const r = await w.as3('GET', path, {
+          query: { sort: 'name', direction, project_id: w.projectId, limit: 1000 },
+        });
+        expect([r.status, r.body.next_cursor]).toEqual([200, null]);
+        return r.body.items.map((x: { unique_id: string }) => x.unique_id) as string[];
+      };
+      const asc = await whole('asc');
+      const desc = await whole('desc');
+      const anchor = asc[Math.floor(asc.length / 2)];
+      for (const [direction, order] of [
+        ['asc', asc],
+        ['desc', desc],
+      ] as const) {
+        const query = { sort: 'name', direction, project_id: w.projectId, limit: 2, anchor_mfid: anchor };
+        const first = await w.as3('GET', path, { query });
+        expect(first.status).toBe(200);
+        const at = order.indexOf(anchor);
+        const ids = first.body.items.map((x: { unique_id: string }) => x.unique_id);
+        expect(ids).toEqual(order.slice(at, at + 2));
+        // next_cursor continues the window without the anchor
+        if (at + 2 < order.length) {
+          const { anchor_mfid: _, ...rest } = query;
+          const next = await w.as3('GET', path, { query: { ...rest, cursor: first.body.next_cursor } });
+          expect(next.status).toBe(200);
+          expect(next.body.items.map((x: { unique_id: string }) => x.unique_id)).toEqual(
+            order.slice(at + 2, at + 4),
+          );
+        }
+      }
+      // by creation time as well (an indexed order): the anchor comes first
+      const byTime = await w.as3('GET', path, {
+        query: { sort: 'created', direction: 'desc', project_id: w.projectId, anchor_mfid: anchor, limit: 1 },
+      });
+      expect(byTime.body.items.map((x: { unique_id: string }) => x.unique_id)).toEqual([anchor]);
+    }
+  });
+
+  test('anchor_mfid: a 422 without sort, with a cursor, and for a record the list does not hold or the caller cannot read', async () => {
+    const own = w.dataset;
+    const hidden = await w.asAdmin3('POST', '/datasets', {
+      body: { dataset_name: `${w.tag} hidden`, public: false },
+    });
+    expect(hidden.status).toBe(201);
+    const refused = async (query: Record<string, string | number>) => {
+      const r = await w.as3('GET', '/datasets', { query });
+      expect(r.status).toBe(422);
+      expect(r.body.fields[0].field).toBe('anchor_mfid');
+      return r.body.fields[0].message as string;
+    };
+    await refused({ anchor_mfid: own });
+    const page = await w.as3('GET', '/datasets', { query: { sort: 'name', limit: 1 } });
+    await refused({ anchor_mfid: own, sort: 'name', cursor: page.body.next_cursor });
+    const missing = await refused({ anchor_mfid: '00000000000000000000000000', sort: 'name' });
+    // unreadable and missing are told apart by nothing
+    expect(await refused({ anchor_mfid: hidden.body.unique_id, sort: 'name' })).toBe(missing);
+    // readable, but outside the list's filters
+    expect(await refused({ anchor_mfid: own, sort: 'name', measurement: 'no such measurement' })).toBe(
+      missing,
+    );
+    await refused({ anchor_mfid: 'not an mfid', sort: 'name' });
+    // samples answer the same
+    const s = await w.as3('GET', '/samples', {
+      query: { anchor_mfid: hidden.body.unique_id, sort: 'created' },
+    });
+    expect([s.status, s.body.fields[0].field]).toEqual([422, 'anchor_mfid']);
+  });
 });

@@ -179,3 +179,72 @@ test('visibility is the same sorted: a non-member sees none of the project', asy
   expect(r.errors).toBeUndefined();
   expect(r.data.datasets.nodes).toEqual([]);
 });
+
+test('by creation and modification time: row-comparison keyset, ties on the time broken by MFID, each row once', async () => {
+  // three datasets share one creation time and two another modification time: the cursor's
+  // (time, MFID) comparison must page through the ties in MFID order, both ways
+  const em = t.app.orm.em.fork();
+  const at = '2026-01-02 03:04:05.123456+00';
+  await em
+    .getConnection()
+    .execute('update dataset set creation_time = ? where unique_id in (?, ?, ?)', [
+      at,
+      ids[0],
+      ids[2],
+      ids[4],
+    ]);
+  await em
+    .getConnection()
+    .execute('update dataset set modification_time = ? where unique_id in (?, ?)', [at, ids[1], ids[3]]);
+  const all1 = await gql<any>(t.url, alice.key, LIST, {
+    first: 100,
+    filter: { projectId: project.projectId },
+  });
+  const visible = (all1.data.datasets.nodes as Row[]).map((r) => r.uniqueId);
+  for (const field of ['creationTime', 'modificationTime'])
+    for (const direction of ['asc', 'desc']) {
+      const rows = await all(alice.key, { field, direction }, 1);
+      expect(rows.map((r) => r.uniqueId).sort()).toEqual([...visible].sort());
+      const keyed = await em.getConnection().execute<{ unique_id: string }[]>(
+        `select unique_id from dataset where unique_id in (${visible.map(() => '?').join(',')})
+           order by ${field === 'creationTime' ? 'creation_time' : 'modification_time'} ${direction}, unique_id ${direction}`,
+        visible,
+      );
+      expect(rows.map((r) => r.uniqueId)).toEqual(keyed.map((r) => r.unique_id));
+    }
+});
+
+test('a time-sorted cursor claiming an empty time (never issued: the columns are never null) is refused', async () => {
+  const forged = Buffer.from(`o:${JSON.stringify(['creationTime', 'desc', true, '', ids[0]])}`).toString(
+    'base64url',
+  );
+  const r = await gql<any>(t.url, alice.key, LIST, {
+    first: 2,
+    after: forged,
+    orderBy: { field: 'creationTime', direction: 'desc' },
+  });
+  expect(r.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  expect(r.errors?.[0]?.message).toMatch(/after/);
+});
+
+test('several records without a name: paged through one at a time after the named ones, by MFID in the direction', async () => {
+  const more: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    const r = await gql<any>(
+      t.url,
+      alice.key,
+      'mutation($input: CreateDatasetInput!) { createDataset(input: $input) { uniqueId } }',
+      { input: { projectId: project.projectId } },
+    );
+    expect(r.errors).toBeUndefined();
+    more.push(r.data.createDataset.uniqueId as string);
+  }
+  const empty = [unnamed, ...more].sort();
+  for (const direction of ['asc', 'desc']) {
+    const rows = await all(alice.key, { field: 'datasetName', direction }, 1);
+    expect(new Set(rows.map((r) => r.uniqueId)).size).toBe(rows.length);
+    const tail = rows.slice(-3).map((r) => r.uniqueId);
+    expect(tail).toEqual(direction === 'asc' ? empty : [...empty].reverse());
+    expect(rows.slice(0, -3).every((r) => r.datasetName !== null)).toBe(true);
+  }
+});

@@ -9,6 +9,8 @@ export interface PageRequest {
   limit: number;
   cursor?: string;
   offset?: number;
+  /** a sorted page only: start at this row, included (`anchor_mfid`; not with `cursor`) */
+  anchor?: string;
 }
 
 /**
@@ -18,8 +20,17 @@ export interface PageRequest {
  */
 export interface PageOrder {
   key: string;
+  /** the key is never null: rows order by it and the MFID alone (an index on both serves it) */
+  notNull?: boolean;
   direction: 'asc' | 'desc';
   after: Sql | null;
+  /**
+   * a key that may be null, instead of `after`: the rows with a key on the page (null: none, the
+   * cursor is past them) and the rows without one, read as two branches each ordered and
+   * limited on its own (the first by key and MFID, which an index on both serves either way; the
+   * second by MFID), then merged — one ordered scan cannot put empty keys last both ways
+   */
+  split?: { present: Sql | null; empty: Sql };
   cursor: (key: string | null, uniqueId: string) => string;
 }
 
@@ -145,16 +156,41 @@ export async function selectProjectedPage<R extends object>(
   // the outer selects keep the inner order without sorting again
   let outer: (prefix: string) => string;
   if (order) {
-    const full = and(where, order.after);
-    source = sql(
-      `select ${alias}.*, ${extra.sql} as _extra, (${order.key}) as _sort, (${order.key})::text as _key
-       from ${table} ${alias} where ${full.sql}`,
-      ...extra.params,
-      ...full.params,
-    );
     const dir = order.direction;
-    orderBy = `${alias}._sort is null, ${alias}._sort ${dir}, ${alias}.unique_id ${dir}`;
-    outer = (p) => `${p}_sort is null, ${p}_sort ${dir}, ${p}_id ${dir}`;
+    if (order.split) {
+      const n = page.limit + 1 + (page.offset ?? 0);
+      const branch = (cond: Sql, by: string): Sql => {
+        const full = and(where, cond);
+        return sql(
+          `(select ${alias}.*, ${extra.sql} as _extra, (${order.key}) as _sort, (${order.key})::text as _key
+         from ${table} ${alias} where ${full.sql} order by ${by} limit ?)`,
+          ...extra.params,
+          ...full.params,
+          n,
+        );
+      };
+      const parts = [
+        order.split.present
+          ? branch(order.split.present, `${order.key} ${dir}, ${alias}.unique_id ${dir}`)
+          : null,
+        branch(order.split.empty, `${alias}.unique_id ${dir}`),
+      ].filter((p): p is Sql => p !== null);
+      source = {
+        sql: `select * from (${parts.map((p) => p.sql).join(' union all ')}) ${alias}`,
+        params: parts.flatMap((p) => p.params),
+      };
+    } else {
+      const full = and(where, order.after);
+      source = sql(
+        `select ${alias}.*, ${extra.sql} as _extra, (${order.key}) as _sort, (${order.key})::text as _key
+       from ${table} ${alias} where ${full.sql}`,
+        ...extra.params,
+        ...full.params,
+      );
+    }
+    const nulls = order.notNull ? '' : `${alias}._sort is null, `;
+    orderBy = `${nulls}${alias}._sort ${dir}, ${alias}.unique_id ${dir}`;
+    outer = (p) => `${order.notNull ? '' : `${p}_sort is null, `}${p}_sort ${dir}, ${p}_id ${dir}`;
   } else {
     const walk = newestFirst(table, alias, where, page.cursor, extra, opts.driver);
     source = walk.source;

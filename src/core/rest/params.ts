@@ -36,3 +36,20 @@ export function sortOf<T extends string>(q: {
   }
   return { sort: q.sort, direction: q.direction ?? 'asc' };
 }
+
+/**
+ * `anchor_mfid` of a sorted record list (the 3.2 client's sibling windows): the page starts at
+ * that record, included, and `next_cursor` continues it. Only with `sort`, never with `cursor`
+ * (422 otherwise); what the MFID must name is checked by the list (`columnAnchor`).
+ */
+export function anchorOf(q: { anchor_mfid?: string; cursor?: string }, sorted: boolean): string | undefined {
+  if (q.anchor_mfid === undefined) return undefined;
+  if (!sorted)
+    throw validationError('anchor_mfid', 'needs sort: a window starts at a record of a sorted list');
+  if (q.cursor !== undefined && q.cursor !== '')
+    throw validationError(
+      'anchor_mfid',
+      'not with cursor: the window starts at the anchor, next_cursor continues it',
+    );
+  return q.anchor_mfid;
+}

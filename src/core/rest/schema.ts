@@ -131,6 +131,14 @@ export type Direction = (typeof DIRECTIONS)[number];
  * `sort` (one of `values`) and `direction` of a list the 3.2 client sorts; `direction` without
  * `sort` is a 422 (`sortOf`).
  */
+/** `anchor_mfid` of a sorted record list (`anchorOf`). */
+export const ANCHOR_QUERY = {
+  anchor_mfid: QStr(
+    'start the sorted page at this record, included (a window around it; `direction` chooses the side); only with `sort`, not with `cursor`; 422 when the list does not hold it',
+    { maxLength: 26 },
+  ),
+};
+
 export const sortQuery = <T extends string>(values: readonly T[], defaults: string) => ({
   sort: Type.Optional(Enum(values, { description: `the sort key (absent: ${defaults})` })),
   direction: Type.Optional(

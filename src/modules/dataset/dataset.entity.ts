@@ -10,6 +10,14 @@ import { OwnedRecordEntity } from '../owned-record/owned-record.entity';
  */
 @Entity({ tableName: 'dataset' })
 @Index({ properties: ['instrument', 'uniqueId'] })
+// the sorted pages by creation or modification time (`columnPageOrder`: key, then MFID)
+@Index({ properties: ['creationTime', 'uniqueId'] })
+@Index({ properties: ['modificationTime', 'uniqueId'] })
+// the sorted pages by name (`columnPageOrder`: the names without regard to case, then MFID)
+@Index({
+  name: 'dataset_name_order_idx',
+  expression: 'create index dataset_name_order_idx on dataset (lower(dataset_name), unique_id)',
+})
 @Index({
   name: 'dataset_name_trgm_idx',
   expression: 'create index dataset_name_trgm_idx on dataset using gin (dataset_name gin_trgm_ops)',

@@ -16,7 +16,7 @@ import type { JsonRow, JsonRowPage, RawRow } from '../owned-record/owned-record-
 import { keywordCondition, matchingKeywords, textCondition } from './dataset-conditions';
 import type { AccessService } from '../permission/access.service';
 import type { AccessSelectors } from '../project/access-selectors';
-import { datasetPageOrder, type DatasetOrder } from './dataset-order';
+import { datasetAnchor, datasetPageOrder, type DatasetOrder } from './dataset-order';
 import { DATASET_ROWS, type DatasetInclude, type DatasetRow, type ProjectRelation } from './dataset-row';
 import {
   keywordTallySource,
@@ -152,6 +152,10 @@ export class DatasetQuery extends OwnedRecordQuery<DatasetFilter> {
     order?: DatasetOrder,
   ): Promise<DatasetPage> {
     const { where, projectMfid, driver } = await this.compile(ctx, f, !order);
+    const anchor =
+      order && page.anchor !== undefined
+        ? await datasetAnchor(ctx.em, 'd', where, order, page.anchor)
+        : undefined;
     const rows = await selectProjectedPage<RawRow>(
       ctx.em,
       'dataset',
@@ -161,7 +165,7 @@ export class DatasetQuery extends OwnedRecordQuery<DatasetFilter> {
       DATASET_ROWS.projection(include),
       {
         extra: relation(projectMfid),
-        order: order ? datasetPageOrder('d', order, page.cursor) : undefined,
+        order: order ? datasetPageOrder('d', order, page.cursor, anchor) : undefined,
         driver,
         count: include.total ? await this.totalQuery(ctx, f) : undefined,
       },

@@ -1,7 +1,7 @@
 import { recordRoutes } from '../../core/rest/record-routes';
 import { defineRoute, type Route } from '../../core/rest/route';
-import { NullableString, sortQuery, Type } from '../../core/rest/schema';
-import { sortOf } from '../../core/rest/params';
+import { ANCHOR_QUERY, NullableString, sortQuery, Type } from '../../core/rest/schema';
+import { anchorOf, sortOf } from '../../core/rest/params';
 import type { DatasetOrderField } from './dataset-order';
 import { INCLUDE_QUERY } from '../../core/rest/include';
 import {
@@ -171,10 +171,12 @@ export const datasetRoutes: Route[] = [
       detail: (q) => legacyInclude(detailOptions(q)),
       written: legacyInclude({ includeOwner: true }),
     },
-    sortQuery: sortQuery(DATASET_SORTS, 'newest first'),
-    sortedList: (ctx, filter, page, q) => {
+    sortQuery: { ...sortQuery(DATASET_SORTS, 'newest first'), ...ANCHOR_QUERY },
+    sortedList: (ctx, filter, request, q) => {
       const sort = sortOf(q as { sort?: DatasetSort; direction?: 'asc' | 'desc' });
+      const anchor = anchorOf(q as { anchor_mfid?: string; cursor?: string }, sort !== null);
       if (!sort) return null;
+      const page = { ...request, anchor };
       const order = { field: DATASET_SORT_FIELDS[sort.sort], direction: sort.direction };
       return ctx.services.dataset.list(ctx, filter, page, legacyInclude(itemOptions(q)), order);
     },

@@ -6,6 +6,14 @@ import { OwnedRecordEntity } from '../owned-record/owned-record.entity';
  * public. Samples link to parent/child samples and, many to many, to datasets.
  */
 @Entity({ tableName: 'sample' })
+// the sorted pages by creation or modification time (`columnPageOrder`: key, then MFID)
+@Index({ properties: ['creationTime', 'uniqueId'] })
+@Index({ properties: ['modificationTime', 'uniqueId'] })
+// the sorted pages by name (`columnPageOrder`: the names without regard to case, then MFID)
+@Index({
+  name: 'sample_name_order_idx',
+  expression: 'create index sample_name_order_idx on sample (lower(sample_name), unique_id)',
+})
 @Index({
   name: 'sample_name_trgm_idx',
   expression: 'create index sample_name_trgm_idx on sample using gin (sample_name gin_trgm_ops)',

@@ -19,7 +19,7 @@ import {
 } from '../owned-record/owned-record.query';
 import type { JsonRow, JsonRowPage, RawRow } from '../owned-record/owned-record-row';
 import { SAMPLE_ROWS, type SampleInclude, type SampleRow } from './sample-row';
-import { columnPageOrder, type ColumnOrder, type SortColumn } from '../../core/db/column-order';
+import { columnAnchor, columnPageOrder, type ColumnOrder, type SortColumn } from '../../core/db/column-order';
 
 /** The columns a sample list can be sorted by. */
 export type SampleOrderField = 'creationTime' | 'modificationTime' | 'sampleName';
@@ -27,8 +27,8 @@ export type SampleOrderField = 'creationTime' | 'modificationTime' | 'sampleName
 export type SampleOrder = ColumnOrder<SampleOrderField>;
 
 const ORDER_COLUMNS: Record<SampleOrderField, SortColumn> = {
-  creationTime: { column: 'creation_time', type: 'timestamptz' },
-  modificationTime: { column: 'modification_time', type: 'timestamptz' },
+  creationTime: { column: 'creation_time', type: 'timestamptz', notNull: true },
+  modificationTime: { column: 'modification_time', type: 'timestamptz', notNull: true },
   sampleName: { column: 'sample_name', type: 'text' },
 };
 
@@ -101,6 +101,10 @@ export class SampleQuery extends OwnedRecordQuery<SampleFilter> {
     order?: SampleOrder,
   ): Promise<SamplePage> {
     const where = await this.compile(ctx, f, !order);
+    const anchor =
+      order && page.anchor !== undefined
+        ? await columnAnchor(ctx.em, 'sample', 's', where, ORDER_COLUMNS, order, page.anchor)
+        : undefined;
     const rows = await selectProjectedPage<RawRow>(
       ctx.em,
       'sample',
@@ -108,7 +112,7 @@ export class SampleQuery extends OwnedRecordQuery<SampleFilter> {
       where,
       page,
       SAMPLE_ROWS.projection(include),
-      { order: order ? columnPageOrder('s', ORDER_COLUMNS, order, page.cursor) : undefined },
+      { order: order ? columnPageOrder('s', ORDER_COLUMNS, order, page.cursor, anchor) : undefined },
     );
     return { items: rows.rows.map((raw) => SAMPLE_ROWS.row(raw)), nextCursor: rows.nextCursor };
   }

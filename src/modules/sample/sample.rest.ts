@@ -27,8 +27,8 @@ import {
   sampleListJson,
   sampleWritten,
 } from './sample.legacy';
-import { QBool, sortQuery } from '../../core/rest/schema';
-import { sortOf } from '../../core/rest/params';
+import { ANCHOR_QUERY, QBool, sortQuery } from '../../core/rest/schema';
+import { anchorOf, sortOf } from '../../core/rest/params';
 import type { SampleOrderField } from './sample.query';
 
 /** The sort keys of `GET /samples`: the 3.2 client's (those of `GET /datasets`), on the read model's orders. */
@@ -85,10 +85,12 @@ export const sampleRoutes: Route[] = [
       detail: (q) => legacyInclude(detailOptions(q)),
       written: legacyInclude({ includeOwner: true }),
     },
-    sortQuery: sortQuery(SAMPLE_SORTS, 'newest first'),
-    sortedList: (ctx, filter, page, q) => {
+    sortQuery: { ...sortQuery(SAMPLE_SORTS, 'newest first'), ...ANCHOR_QUERY },
+    sortedList: (ctx, filter, request, q) => {
       const sort = sortOf(q as { sort?: SampleSort; direction?: 'asc' | 'desc' });
+      const anchor = anchorOf(q as { anchor_mfid?: string; cursor?: string }, sort !== null);
       if (!sort) return null;
+      const page = { ...request, anchor };
       const order = { field: SAMPLE_SORT_FIELDS[sort.sort], direction: sort.direction };
       return ctx.services.sample.list(ctx, filter, page, legacyInclude(itemOptions(q)), order);
     },
