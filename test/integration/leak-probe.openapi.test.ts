@@ -154,7 +154,9 @@ function leaks(name: string, body: unknown, sent: string[]): string[] {
     if (hiddenIds.has(id) && !sent.includes(id)) problems.push(`${name}: shows ${id}`);
   }
   for (const { id } of hiddenNodes) {
-    if (text.includes(id) && !sent.includes(id)) problems.push(`${name}: shows ${id}`);
+    // a sent id may begin with a hidden one's text (base64 of `IngestionRequest:2147483000` starts
+    // with that of `IngestionRequest:2`): its echo is not a leak
+    if (text.includes(id) && !sent.some((s) => s.includes(id))) problems.push(`${name}: shows ${id}`);
   }
   if (text.toLowerCase().includes(SECRET)) problems.push(`${name}: shows the secret`);
   return problems;
