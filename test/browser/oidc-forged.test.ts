@@ -1,5 +1,5 @@
 import type { BrowserContext } from 'playwright-core';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser';
+import { browserAvailability, launchBrowser, openPage, retryStalledPages } from '../support/browser';
 import { startTestApp, type TestApp } from '../support/app';
 import { makeUser, type TestUser } from '../support/factories';
 import { freePort } from '../support/process';
@@ -12,6 +12,7 @@ import { startForgingProvider, type ForgingProvider } from '../support/forging-p
  * page naming the failed check, without a session; the honest answer then signs in.
  */
 const { available, reason } = browserAvailability();
+retryStalledPages();
 const describeBrowser = available || process.env.CI ? describe : describe.skip;
 
 describeBrowser(`forged ID tokens in the browser${available ? '' : ` (skipped: ${reason})`}`, () => {

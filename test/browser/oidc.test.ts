@@ -3,7 +3,7 @@ import { freePort } from '../support/process';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser';
+import { browserAvailability, launchBrowser, openPage, retryStalledPages } from '../support/browser';
 import { startTestApp, type TestApp } from '../support/app';
 import { User } from '../../src/modules/user/user.entity';
 import { UserIdentity } from '../../src/modules/session/identity.entity';
@@ -16,6 +16,7 @@ import { UserIdentity } from '../../src/modules/session/identity.entity';
  * mismatched state is refused with a plain message.
  */
 const { available, reason } = browserAvailability();
+retryStalledPages();
 const describeBrowser = available || process.env.CI ? describe : describe.skip;
 
 async function startProvider(redirect: string): Promise<{ issuer: string; child: ChildProcess }> {

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../support/app';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser';
+import { browserAvailability, launchBrowser, openPage, retryStalledPages } from '../support/browser';
 import { addMember, makeProject, makeUser, unique, type TestUser } from '../support/factories';
 import { png, tempFile } from '../support/fixtures';
 import { drainJobs } from '../support/jobs';
@@ -11,6 +11,7 @@ import { createDataset, link, must, screenshot, seriousViolations, signInWith } 
  * act, walk the graph, and what a stranger sees. Screenshots land in test-artifacts/web.
  */
 const { available, reason } = browserAvailability();
+retryStalledPages();
 if (!available && process.env.CI) {
   test('a headless browser is available for the web app tests', () => {
     throw new Error(`CI must run the browser tests: ${reason}`);

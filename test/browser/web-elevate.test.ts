@@ -1,6 +1,6 @@
 import type { BrowserContext } from 'playwright-core';
 import { startTestApp, type TestApp } from '../support/app';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser';
+import { browserAvailability, launchBrowser, openPage, retryStalledPages } from '../support/browser';
 import { rest } from '../support/http';
 import { makeUser, unique, type TestUser } from '../support/factories';
 import { screenshot, seriousViolations, signInWith } from '../support/web';
@@ -13,6 +13,7 @@ import { User } from '../../src/modules/user/user.entity';
  * tab (it is on the session); returning to the member's view hides the menu again.
  */
 const { available, reason } = browserAvailability();
+retryStalledPages();
 if (!available && process.env.CI) {
   test('a headless browser is available for the web app tests', () => {
     throw new Error(`CI must run the browser tests: ${reason}`);

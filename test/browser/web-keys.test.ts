@@ -1,6 +1,6 @@
 import type { BrowserContext } from 'playwright-core';
 import { startTestApp, type TestApp } from '../support/app';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser';
+import { browserAvailability, launchBrowser, openPage, retryStalledPages } from '../support/browser';
 import { rest } from '../support/http';
 import { makeUser, unique, type TestUser } from '../support/factories';
 import { seriousViolations, signInWith } from '../support/web';
@@ -10,6 +10,7 @@ import { seriousViolations, signInWith } from '../support/web';
  * listed without its secret, and revokes it; each step checked through the API too.
  */
 const { available, reason } = browserAvailability();
+retryStalledPages();
 if (!available && process.env.CI) {
   test('a headless browser is available for the web app tests', () => {
     throw new Error(`CI must run the browser tests: ${reason}`);

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../support/app';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser';
+import { browserAvailability, launchBrowser, openPage, retryStalledPages } from '../support/browser';
 import { addMember, makeProject, makeUser, unique, type TestUser } from '../support/factories';
 import { must, screenshot, seriousViolations, signInWith } from '../support/web';
 import type { Project } from '../../src/modules/project/project.entity';
@@ -11,6 +11,7 @@ import type { Project } from '../../src/modules/project/project.entity';
  * may not do is not offered. Each change is checked through the API afterwards.
  */
 const { available, reason } = browserAvailability();
+retryStalledPages();
 if (!available && process.env.CI) {
   test('a headless browser is available for the web app tests', () => {
     throw new Error(`CI must run the browser tests: ${reason}`);

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser';
+import { browserAvailability, launchBrowser, openPage, retryStalledPages } from '../support/browser';
 import { startTestApp, type TestApp } from '../support/app';
 import { makeUser, type TestUser } from '../support/factories';
 import { createDataset, screenshot } from '../support/web';
@@ -10,6 +10,7 @@ import { createDataset, screenshot } from '../support/web';
  * one tab ends the session in all of them; a revoked session sends every tab to the sign-in form.
  */
 const { available, reason } = browserAvailability();
+retryStalledPages();
 const describeBrowser = available || process.env.CI ? describe : describe.skip;
 
 describeBrowser(`the page's session across tabs${available ? '' : ` (skipped: ${reason})`}`, () => {

@@ -37,6 +37,18 @@ const ARGS = [
  */
 export const PAGE_TIMEOUT = 60_000;
 
+/**
+ * Browser tests run each failed test once more, its first failure printed. About one browser
+ * step in a full run has stalled past {@link PAGE_TIMEOUT} on a page load that passes alone and in
+ * every other run (a sign-in form or a result count that never rendered; CI runs of 2026-11-26,
+ * docs/development.md "Test tiers"). The cause is not found yet: the retry keeps CI telling a
+ * broken page from a stalled one while it is looked for, and the printed first failure keeps the
+ * stall visible. A test that fails twice fails the run.
+ */
+export function retryStalledPages(): void {
+  jest.retryTimes(1, { logErrorsBeforeRetry: true });
+}
+
 /** A new tab with {@link PAGE_TIMEOUT}; the page's uncaught errors are printed (always a bug). */
 export async function openPage(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
