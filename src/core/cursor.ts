@@ -12,6 +12,9 @@ export function encodeCursor(tag: string, body: string): string {
 export function cursorBody(tag: string, cursor: string, maxLength = 20_000): string | null {
   if (cursor.length > maxLength) return null;
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  // only the exact text issued: base64 decoding skips stray characters and trailing bits, so
+  // `cursor + 'x'` could otherwise read as the cursor itself
+  if (Buffer.from(text, 'utf8').toString('base64url') !== cursor) return null;
   return text.startsWith(`${tag}:`) ? text.slice(tag.length + 1) : null;
 }
 
