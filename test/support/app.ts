@@ -42,15 +42,49 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     },
   });
   const port = await app.listen(Number(env.PORT ?? 0), '127.0.0.1');
+  const stopWatch = watchSlowRequests(app);
   return {
     app,
     url: `http://127.0.0.1:${port}`,
     dataDir,
     queries,
     async close() {
+      stopWatch();
       app.server.closeAllConnections();
       await app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** A request the service has not answered after this long is printed, once (see openPage). */
+const SLOW_REQUEST_MS = 15_000;
+
+/**
+ * Prints every request the test app has left unanswered for {@link SLOW_REQUEST_MS}: an
+ * occasional browser step stalls past its timeout in full runs, and this tells a request stuck in
+ * the service (printed here) from a page that never asked (docs/development.md "Test tiers").
+ * Long-lived responses (event streams, WebSocket upgrades) are not requests that stall.
+ */
+function watchSlowRequests(app: App): () => void {
+  const open = new Map<object, { started: number; what: string; told: boolean }>();
+  const onRequest = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
+    if ((req.headers.accept ?? '').includes('text/event-stream')) return;
+    open.set(res, { started: Date.now(), what: `${req.method} ${req.url}`, told: false });
+    res.on('close', () => open.delete(res));
+  };
+  app.server.on('request', onRequest);
+  const watch = setInterval(() => {
+    const now = Date.now();
+    for (const r of open.values()) {
+      if (r.told || now - r.started < SLOW_REQUEST_MS) continue;
+      r.told = true;
+      console.error(`the test app has not answered ${r.what} after ${now - r.started} ms`);
+    }
+  }, 5_000);
+  watch.unref();
+  return () => {
+    clearInterval(watch);
+    app.server.off('request', onRequest);
   };
 }

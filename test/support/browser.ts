@@ -49,13 +49,40 @@ export function retryStalledPages(): void {
   jest.retryTimes(1, { logErrorsBeforeRetry: true });
 }
 
-/** A new tab with {@link PAGE_TIMEOUT}; the page's uncaught errors are printed (always a bug). */
+/** A request in flight longer than this is printed with its age (the stall hunt, above). */
+const SLOW_REQUEST_MS = 15_000;
+
+/**
+ * A new tab with {@link PAGE_TIMEOUT}; the page's uncaught errors and console errors are printed
+ * (always a bug), and so is every request still unanswered after {@link SLOW_REQUEST_MS}, once: a
+ * stalled step then shows whether the page waited on the service (a request listed) or on itself
+ * (none).
+ */
 export async function openPage(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
   page.setDefaultTimeout(PAGE_TIMEOUT);
   page.on('pageerror', (err) => {
     console.error(`uncaught in the page ${page.url()}: ${err.stack ?? err.message}`);
   });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') console.error(`console error in the page ${page.url()}: ${msg.text()}`);
+  });
+  const inFlight = new Map<object, { started: number; what: string; told: boolean }>();
+  page.on('request', (r) =>
+    inFlight.set(r, { started: Date.now(), what: `${r.method()} ${r.url()}`, told: false }),
+  );
+  page.on('requestfinished', (r) => inFlight.delete(r));
+  page.on('requestfailed', (r) => inFlight.delete(r));
+  const watch = setInterval(() => {
+    const now = Date.now();
+    for (const req of inFlight.values()) {
+      if (req.told || now - req.started < SLOW_REQUEST_MS) continue;
+      req.told = true;
+      console.error(`request unanswered after ${now - req.started} ms on ${page.url()}: ${req.what}`);
+    }
+  }, 5_000);
+  watch.unref();
+  page.on('close', () => clearInterval(watch));
   return page;
 }
 
