@@ -6,9 +6,10 @@ import { seedEmbeddedDb } from '../support/embedded-template';
 
 /**
  * A newcomer's first minutes with the compiled service and admin command line: the start names
- * the web page; every command names the database it opened (stderr), a DATA_DIR without one is
- * refused instead of silently getting an empty database, a DATABASE_URL is shown without its
- * password; the README's create-user and create-key lines leave each user one key.
+ * the web page; a command names the database it opened (stderr): the running service's, or a new
+ * embedded one it creates. What needs no process of its own (a DATA_DIR without a database
+ * refused, a DATABASE_URL shown without its password, the README's create-user and create-key
+ * lines) is tested in-process in test/integration/admin-cli.test.ts.
  */
 const processes = new ServiceProcesses();
 const dirs: string[] = [];
@@ -85,56 +86,6 @@ test("every command names the database it works on: here the running service's",
   // stdout stays the command's own output
   expect(JSON.parse(run.stdout)).toEqual(expect.any(Array));
 }, 60_000);
-
-test('a DATA_DIR without a database is refused by every command that needs one, and nothing is created', async () => {
-  const empty = tempDir('catalog-empty-');
-  for (const args of [
-    ['list-users'],
-    ['list-keys'],
-    ['backup', path.join(empty, 'backup')],
-    ['create-key', 'admin'],
-    ['revoke-keys', 'alice'],
-    ['add-member', '--project', 'demo', '--user', 'alice'],
-  ]) {
-    const run = await admin({ DATA_DIR: empty }, ...args);
-    expect({ args, code: run.code }).toEqual({ args, code: 1 });
-    expect(run.stderr).toContain(`there is no database in ${path.join(empty, 'db')}`);
-    expect(run.stderr).toMatch(/Set DATA_DIR to the data directory of the service/);
-  }
-  expect(fs.readdirSync(empty)).toEqual([]);
-}, 120_000);
-
-test('DATABASE_URL is named with its password hidden', async () => {
-  const url = `postgresql://catalog:s3cret-pw@127.0.0.1:${await freePort()}/catalog`;
-  const run = await admin({ DATABASE_URL: url, DATA_DIR: dataDir }, 'list-users');
-  expect(run.stderr).toContain(`database: postgresql://catalog:***@127.0.0.1:`);
-  expect(run.stderr + run.stdout).not.toContain('s3cret-pw');
-  expect(run.code).toBe(1);
-}, 60_000);
-
-test("the README's create-user and create-key lines leave each new user exactly one key", async () => {
-  const readme = fs.readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
-  const lines = readme
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => /^\$ADMIN (create-user|create-key) /.test(l))
-    .map((l) => l.replace(/#.*$/, '').trim().split(/\s+/).slice(1));
-  const created = lines.filter((a) => a[0] === 'create-user').map((a) => a[a.indexOf('--username') + 1]);
-  expect(created.length).toBeGreaterThanOrEqual(2);
-  for (const args of lines.filter((a) => a[0] === 'create-user' || created.includes(a[1]))) {
-    const run = await admin({ DATA_DIR: dataDir }, ...args);
-    expect({ args, code: run.code, stderr: run.stderr }).toMatchObject({ args, code: 0 });
-    // what the README says: create-user prints the key unless --no-key
-    if (args[0] === 'create-user')
-      expect(run.stdout.includes('API key (shown once)')).toBe(!args.includes('--no-key'));
-  }
-  for (const user of created) {
-    const keys = JSON.parse(
-      (await admin({ DATA_DIR: dataDir }, 'list-keys', user, '--json')).stdout,
-    ) as unknown[];
-    expect({ user, keys: keys.length }).toEqual({ user, keys: 1 });
-  }
-}, 180_000);
 
 test('create-user may start a new embedded database (before a first start), and says so', async () => {
   const fresh = tempDir('catalog-fresh-');

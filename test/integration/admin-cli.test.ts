@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { startTestApp, type TestApp } from '../support/app';
+import { freePort } from '../support/process';
 import { runAdmin } from '../../src/cli/admin-run';
 
 /**
@@ -6,7 +10,9 @@ import { runAdmin } from '../../src/cli/admin-run';
  * in-process by `runAdmin` on the test service's database while the service runs: keys listed,
  * revoked one by one, users disabled, enabled and deleted, with the effect checked over HTTP. The
  * compiled command (`node dist/src/cli/admin.js`) and its way to the database of a service running
- * on the embedded one are first-minutes.test.ts's and backup.test.ts's subject.
+ * on the embedded one are first-minutes.test.ts's and backup.test.ts's subject. The refusals of a
+ * DATA_DIR without a database, the hidden DATABASE_URL password and the README's create-user and
+ * create-key lines moved here from first-minutes.test.ts (docs/development.md, "Moves between tiers").
  */
 let t: TestApp;
 let api: string;
@@ -22,7 +28,11 @@ beforeAll(async () => {
   api = `${t.url}/api/v2`;
   adminKey = (await json('create-user', '--username', name('admin'), '--admin')).api_key as string;
 });
-afterAll(() => t.close());
+const dirs: string[] = [];
+afterAll(async () => {
+  await t.close();
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 /** `out`: stdout and stderr as they came; `stdout`: the command's output alone (stderr names the database). */
 async function cli(...args: string[]): Promise<{ code: number | null; out: string; stdout: string }> {
@@ -156,3 +166,74 @@ test('help, and an unknown command exits 2', async () => {
   expect(await cli('help')).toMatchObject({ code: 0, out: expect.stringMatching(/revoke-key\s+<prefix>/) });
   expect((await cli('frobnicate')).code).toBe(2);
 }, 60_000);
+
+/** A command with `env` alone (no test service's database unless it names one), stdout and stderr apart. */
+async function runWith(
+  env: Record<string, string | undefined>,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runAdmin(args, {
+    env: { LOG_LEVEL: 'warn', ...env },
+    out: (text) => (stdout += text),
+    err: (text) => (stderr += text),
+  });
+  return { code, stdout, stderr };
+}
+
+const tempDir = (prefix: string) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+};
+
+test('a DATA_DIR without a database is refused by every command that needs one, and nothing is created', async () => {
+  const empty = tempDir('catalog-empty-');
+  for (const args of [
+    ['list-users'],
+    ['list-keys'],
+    ['backup', path.join(empty, 'backup')],
+    ['create-key', 'admin'],
+    ['revoke-keys', 'alice'],
+    ['add-member', '--project', 'demo', '--user', 'alice'],
+  ]) {
+    const run = await runWith({ DATA_DIR: empty }, ...args);
+    expect({ args, code: run.code }).toEqual({ args, code: 1 });
+    expect(run.stderr).toContain(`there is no database in ${path.join(empty, 'db')}`);
+    expect(run.stderr).toMatch(/Set DATA_DIR to the data directory of the service/);
+  }
+  expect(fs.readdirSync(empty)).toEqual([]);
+}, 120_000);
+
+test('DATABASE_URL is named with its password hidden', async () => {
+  const url = `postgresql://catalog:s3cret-pw@127.0.0.1:${await freePort()}/catalog`;
+  const run = await runWith({ DATABASE_URL: url, DATA_DIR: t.dataDir }, 'list-users');
+  expect(run.stderr).toContain(`database: postgresql://catalog:***@127.0.0.1:`);
+  expect(run.stderr + run.stdout).not.toContain('s3cret-pw');
+  expect(run.code).toBe(1);
+}, 60_000);
+
+test("the README's create-user and create-key lines leave each new user exactly one key", async () => {
+  const readme = fs.readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
+  const lines = readme
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => /^\$ADMIN (create-user|create-key) /.test(l))
+    .map((l) => l.replace(/#.*$/, '').trim().split(/\s+/).slice(1));
+  const created = lines.filter((a) => a[0] === 'create-user').map((a) => a[a.indexOf('--username') + 1]);
+  expect(created.length).toBeGreaterThanOrEqual(2);
+  // the README's own names: no other test file makes these users
+  const env = { DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: t.dataDir };
+  for (const args of lines.filter((a) => a[0] === 'create-user' || created.includes(a[1]))) {
+    const run = await runWith(env, ...args);
+    expect({ args, code: run.code, stderr: run.stderr }).toMatchObject({ args, code: 0 });
+    // what the README says: create-user prints the key unless --no-key
+    if (args[0] === 'create-user')
+      expect(run.stdout.includes('API key (shown once)')).toBe(!args.includes('--no-key'));
+  }
+  for (const user of created) {
+    const keys = JSON.parse((await runWith(env, 'list-keys', user, '--json')).stdout) as unknown[];
+    expect({ user, keys: keys.length }).toEqual({ user, keys: 1 });
+  }
+}, 180_000);
