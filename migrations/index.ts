@@ -35,6 +35,7 @@ import { Migration20261126152832_instrument_status as M32 } from './Migration202
 import { Migration20261126155935_deletion_project_mfid as M33 } from './Migration20261126155935_deletion_project_mfid';
 import { Migration20261126164053_sort_time_indexes as M34 } from './Migration20261126164053_sort_time_indexes';
 import { Migration20261126165353_sort_name_indexes as M35 } from './Migration20261126165353_sort_name_indexes';
+import { Migration20261126183303_metadata_version as M36 } from './Migration20261126183303_metadata_version';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -74,4 +75,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126155935_deletion_project_mfid', class: M33 },
   { name: 'Migration20261126164053_sort_time_indexes', class: M34 },
   { name: 'Migration20261126165353_sort_name_indexes', class: M35 },
+  { name: 'Migration20261126183303_metadata_version', class: M36 },
 ];

@@ -22,6 +22,7 @@ import { DatasetSample } from './link/dataset-sample.entity';
 import { ScientificMetadata } from './metadata-store/scientific-metadata.entity';
 import { MetadataString } from './metadata-store/metadata-string.entity';
 import { MetadataValue } from './metadata-store/metadata-value.entity';
+import { MetadataVersion } from './metadata-store/metadata-version.entity';
 import { DeletionRequest } from './deletion/deletion-request.entity';
 import { DeletionAudit } from './deletion/deletion-audit.entity';
 import { AssociatedFile } from './file/file.entity';
@@ -67,6 +68,7 @@ export const ENTITIES = [
   DatasetSample,
   ScientificMetadata,
   MetadataValue,
+  MetadataVersion,
   MetadataString,
   DeletionRequest,
   DeletionAudit,

@@ -345,6 +345,10 @@ export const TABLE: Row[] = [
     path: `/datasets/${w.dataset}/keywords`,
     query: { keyword: 'matrix' },
   })),
+  R('DELETE /datasets/:id/keywords', update('dataset'), (w) => ({
+    path: `/datasets/${w.dataset}/keywords`,
+    query: { keyword: 'matrix' },
+  })),
   R('POST /datasets/first_thumbnails', ANY, (w) => body('/datasets/first_thumbnails', [w.dataset])),
   R('GET /datasets/:id/thumbnails', read('dataset'), (w) => `/datasets/${w.dataset}/thumbnails`),
   R('POST /datasets/:id/thumbnails', contribute('dataset'), (w) =>
@@ -431,6 +435,14 @@ export const TABLE: Row[] = [
     query: { q: 'matrix' },
   })),
   R('GET /resources/:id/metadata', read('dataset'), (w) => `/resources/${w.dataset}/metadata`),
+  R(
+    'GET /resources/:id/metadata/versions',
+    read('dataset'),
+    (w) => `/resources/${w.dataset}/metadata/versions`,
+  ),
+  R('POST /resources/:id/metadata/restore', update('dataset'), (w) =>
+    body(`/resources/${w.dataset}/metadata/restore`, { version: 1 }),
+  ),
   R('PATCH /resources/:id/metadata', contribute('dataset'), (w) =>
     body(`/resources/${w.dataset}/metadata`, { m: 1 }),
   ),
@@ -527,6 +539,10 @@ export const TABLE: Row[] = [
     }),
     { fresh: 'deletionRequest' },
   ),
+  // its requester (the owner made it) or a platform admin
+  R('DELETE /deletion_requests/:id', HOLDER, (_w, f) => `/deletion_requests/${f.deletionRequest}`, {
+    fresh: 'deletionRequest',
+  }),
   R('GET /deletion_audit', PLATFORM_ADMIN, () => '/deletion_audit'),
   R('GET /deletion_audit/:id', PLATFORM_ADMIN, (w) => `/deletion_audit/${w.auditEntry}`),
 
@@ -672,6 +688,12 @@ export const TABLE: Row[] = [
   G('Query.scientificMetadata', read('dataset'), 'query($id: ID!) { scientificMetadata(id: $id) }', (w) => ({
     id: w.dataset,
   })),
+  G(
+    'Query.metadataVersions',
+    read('dataset'),
+    'query($id: ID!) { metadataVersions(id: $id) { items { version } } }',
+    (w) => ({ id: w.dataset }),
+  ),
   G('Query.searchMetadata', ANY, '{ searchMetadata(q: "matrix") { uniqueId } }'),
   G('Query.links', read('dataset'), 'query($id: ID!) { links(id: $id) { uniqueId } }', (w) => ({
     id: w.dataset,
@@ -973,6 +995,25 @@ export const TABLE: Row[] = [
       id: f.dataset,
     }),
     { fresh: 'dataset' },
+  ),
+  G(
+    'Mutation.withdrawDeletionRequest',
+    HOLDER,
+    'mutation($id: Int!) { withdrawDeletionRequest(id: $id) }',
+    (_w, f) => ({ id: f.deletionRequest }),
+    { fresh: 'deletionRequest' },
+  ),
+  G(
+    'Mutation.removeDatasetKeyword',
+    update('dataset'),
+    'mutation($id: ID!) { removeDatasetKeyword(id: $id, keyword: "matrix") }',
+    (w) => ({ id: w.dataset }),
+  ),
+  G(
+    'Mutation.restoreMetadataVersion',
+    update('dataset'),
+    'mutation($id: ID!) { restoreMetadataVersion(id: $id, version: 1) { version } }',
+    (w) => ({ id: w.dataset }),
   ),
   G(
     'Mutation.reviewDeletionRequest',

@@ -107,7 +107,13 @@ async function dataset(t: TestApp, cast: Cast, visibility: Visibility): Promise<
   const created = await ok(
     rest(t.url, 'POST', '/datasets', {
       key: owner.key,
-      body: { dataset_name: 'matrix', project_id: cast.project.projectId, public: visibility === 'public' },
+      body: {
+        dataset_name: 'matrix',
+        project_id: cast.project.projectId,
+        public: visibility === 'public',
+        // metadata version 1, for the restore rows
+        scientific_metadata: { matrix: 1 },
+      },
     }),
   );
   await grantAll(t, cast.users, created.unique_id as string, 'dataset');

@@ -136,6 +136,9 @@ suite(`managing records in the web app${available ? '' : ` (skipped: ${reason})`
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, '11-dataset-access');
     await access.getByRole('button', { name: `Revoke ${bob.user.username}` }).click();
+    // a confirmation first: its button has the same name
+    await access.getByRole('group', { name: /^Confirm: Revoke/ }).waitFor();
+    await access.getByRole('button', { name: `Revoke ${bob.user.username}` }).click();
     await access.getByText('No grants').waitFor();
     expect((await read(bob.key, id)).data?.dataset).toBeUndefined();
     await page.close();
@@ -252,6 +255,8 @@ suite(`managing records in the web app${available ? '' : ` (skipped: ${reason})`
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, '14-deletion-requests');
     await item.getByRole('button', { name: 'Approve' }).click();
+    await item.getByLabel('Note for the requester (optional)').fill('duplicate of another run');
+    await item.getByRole('button', { name: 'Approve and delete' }).click();
     await item.waitFor({ state: 'detached' });
     expect((await read(ada.key, id)).data?.dataset).toBeUndefined();
     await page.close();

@@ -33,7 +33,11 @@ export function csrfTokenFor(secret: string): string {
 
 /** The session secret the request's cookie holds, when it holds a well-formed one. */
 export function sessionSecretOf(req: Request): string | undefined {
-  const header = req.get('cookie');
+  return sessionSecretOfCookie(req.get('cookie'));
+}
+
+/** The session secret of a `Cookie` header (a WebSocket upgrade has no express request). */
+export function sessionSecretOfCookie(header: string | undefined): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
@@ -42,6 +46,14 @@ export function sessionSecretOf(req: Request): string | undefined {
     if (SECRET.test(value)) return value;
   }
   return undefined;
+}
+
+/** Whether `given` is the session's CSRF token (compared in constant time). */
+export function csrfMatches(secret: string, given: unknown): boolean {
+  if (typeof given !== 'string') return false;
+  const expected = Buffer.from(csrfTokenFor(secret));
+  const actual = Buffer.from(given);
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
 /** Whether the session cookie may be marked `Secure`: the request came over https. */
@@ -76,10 +88,7 @@ function ownOrigin(req: Request): string {
 export function assertSameSiteWrite(req: Request, secret: string, publicBaseUrl: string): void {
   if (SAFE_METHODS.has(req.method)) return;
   assertSameOrigin(req, publicBaseUrl);
-  const given = req.get(CSRF_HEADER) ?? '';
-  const expected = Buffer.from(csrfTokenFor(secret));
-  const actual = Buffer.from(given);
-  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) {
+  if (!csrfMatches(secret, req.get(CSRF_HEADER) ?? '')) {
     throw new AppError(
       'FORBIDDEN',
       `A write with the session cookie needs the session's CSRF token in ${CSRF_HEADER} (GET /auth/session gives it)`,

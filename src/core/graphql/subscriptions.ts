@@ -17,6 +17,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { Config } from '../config';
 import type { ContextFactory } from '../context-factory';
 import { parsePrivilegeMode, PRIVILEGE_HEADER, type PrivilegeMode } from '../auth/privilege';
+import { CSRF_HEADER, csrfMatches, sessionSecretOfCookie } from '../auth/sessions';
 import type { RequestContext } from '../context';
 import type { Logger } from '../logger';
 import { checkLimits, listEstimator } from './limits';
@@ -29,6 +30,22 @@ import { operationProblem, type DocumentLimits } from './gate';
  * requests", 4500, 4504). A refused key gets graphql-ws's own 4403. docs/events.md lists both.
  */
 export const SOCKETS_PER_KEY_CLOSE_CODE = 4029;
+
+/**
+ * Whether a WebSocket upgrade comes from a page of this service: its `Origin` names this host (or
+ * `PUBLIC_BASE_URL`). Browsers always send `Origin` on upgrades; a cookie-authenticated socket
+ * without one is refused.
+ */
+function sameOriginUpgrade(req: http.IncomingMessage, publicBaseUrl: string): boolean {
+  const origin = req.headers.origin;
+  if (!origin) return false;
+  try {
+    const url = new URL(origin);
+    return url.host === req.headers.host || url.origin === new URL(publicBaseUrl).origin;
+  } catch {
+    return false;
+  }
+}
 
 /** `err` with the code Apollo gives the same failure over HTTP, its message and locations kept. */
 function coded(err: unknown, code: string): GraphQLError {
@@ -45,9 +62,11 @@ function coded(err: unknown, code: string): GraphQLError {
   });
 }
 
-/** A socket's caller, once `connection_init` carried a valid key. */
+/** A socket's caller, once `connection_init` carried a valid key (or a page's session: `session`). */
 interface Connected {
-  authorization: string;
+  authorization: string | undefined;
+  /** the session secret of the upgrade's cookie, when the socket is a signed-in page's */
+  session: string | undefined;
   /** the privilege mode asked for in `connection_init` (`Crucible-Privilege-Mode`), kept for every subscription */
   mode: PrivilegeMode | null;
   keyId: string;
@@ -58,7 +77,8 @@ interface Connected {
 /**
  * GraphQL subscriptions over WebSocket (the graphql-ws protocol) on the HTTP server's
  * `/graphql` path, beside Apollo's HTTP endpoint (docs/events.md, "Live updates"):
- * - `connection_init` must carry `{"authorization": "Bearer <api key>"}`; without a valid key the
+ * - `connection_init` must carry `{"authorization": "Bearer <api key>"}`, or come from a signed-in
+ *   page (its session cookie, `x-csrf-token` in `connection_init`, its own Origin); otherwise the
  *   socket is closed (4403) before any operation runs;
  * - only subscription operations, with the HTTP endpoint's document limits (bytes, tokens,
  *   depth, complexity) and error codes (a refused operation has the same `extensions.code`
@@ -112,8 +132,17 @@ export function serveSubscriptions(opts: {
     {
       schema: opts.schema,
       onConnect: async (ctx) => {
-        const authorization = ctx.connectionParams?.authorization;
-        if (typeof authorization !== 'string') return false;
+        const given = ctx.connectionParams?.authorization;
+        let authorization: string | undefined;
+        let session: string | undefined;
+        if (typeof given === 'string') authorization = given;
+        else {
+          // a signed-in page: the session cookie of the upgrade, with the session's CSRF token in
+          // connection_init (only a page of this origin can read it) and no other site's Origin
+          session = sessionSecretOfCookie(ctx.extra.request.headers.cookie);
+          if (!session || !csrfMatches(session, ctx.connectionParams?.[CSRF_HEADER])) return false;
+          if (!sameOriginUpgrade(ctx.extra.request, config.publicBaseUrl)) return false;
+        }
         let rc: RequestContext;
         let mode: PrivilegeMode | null;
         try {
@@ -122,7 +151,10 @@ export function serveSubscriptions(opts: {
             ctx.connectionParams?.[PRIVILEGE_HEADER.toLowerCase()];
           if (asked !== undefined && typeof asked !== 'string') return false;
           mode = parsePrivilegeMode(asked);
-          rc = await contexts.forRequest(randomUUID(), authorization, false, { privilegeMode: mode });
+          rc = await contexts.forRequest(randomUUID(), authorization, false, {
+            privilegeMode: mode,
+            session,
+          });
         } catch {
           return false;
         }
@@ -136,7 +168,7 @@ export function serveSubscriptions(opts: {
           return false;
         }
         sockets.set(keyId, n + 1);
-        connected.set(ctx, { authorization, mode, keyId, ids: new Set() });
+        connected.set(ctx, { authorization, session, mode, keyId, ids: new Set() });
         return true;
       },
       onSubscribe: async (ctx, id, payload) => {
@@ -199,7 +231,10 @@ export function serveSubscriptions(opts: {
         let rc: RequestContext;
         try {
           // the key again, per subscription: revoked since the socket opened is refused here
-          rc = await contexts.forRequest(randomUUID(), who.authorization, false, { privilegeMode: who.mode });
+          rc = await contexts.forRequest(randomUUID(), who.authorization, false, {
+            privilegeMode: who.mode,
+            session: who.session,
+          });
         } catch (err) {
           release(ctx, id);
           return errorsOf(err);

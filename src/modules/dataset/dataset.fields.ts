@@ -3,7 +3,7 @@ import { checkTextSpec, textKeys, type TextValues } from '../owned-record/owned-
 
 /** The dataset fields an update may set (spec 2.1 rule 4), with their wire names and limits. */
 export const UPDATABLE = {
-  datasetName: { wire: 'dataset_name', max: 500 },
+  datasetName: { wire: 'dataset_name', max: 500, name: true },
   measurement: { wire: 'measurement', max: 200 },
   dataType: { wire: 'data_type', max: 200 },
   dataFormat: { wire: 'data_format', max: 100 },

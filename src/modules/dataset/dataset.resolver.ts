@@ -162,6 +162,18 @@ export class DatasetResolver extends ownedRecordResolver(DatasetType, rows) {
     return ctx.services.keyword.add(ctx, id, keyword);
   }
 
+  @Mutation(() => Boolean, {
+    description:
+      'Removes a keyword from a dataset (update permission); answers whether it carried it (false: nothing changed).',
+  })
+  async removeDatasetKeyword(
+    @Arg('id', () => ID, { description: 'The dataset MFID.' }) id: string,
+    @Arg('keyword', { description: 'The keyword (any case).' }) keyword: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<boolean> {
+    return (await ctx.services.keyword.remove(ctx, id, keyword)) !== null;
+  }
+
   @FieldResolver(() => InstrumentRef, {
     nullable: true,
     description: 'The instrument it was measured on, if registered.',

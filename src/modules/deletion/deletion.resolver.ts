@@ -52,6 +52,20 @@ export class DeletionResolver {
 
   @Mutation(() => Boolean, {
     description:
+      'Withdraws a pending deletion request (its requester, or a platform admin): the request goes, the history keeps a deletion.withdrawn event with the note.',
+  })
+  async withdrawDeletionRequest(
+    @Arg('id', () => Int, { description: 'The request id.' }) id: number,
+    @Arg('note', () => String, { nullable: true, description: 'Why it is withdrawn (kept in the history).' })
+    note: string | undefined,
+    @Ctx() ctx: RequestContext,
+  ) {
+    await ctx.services.deletion.withdraw(ctx, id, note);
+    return true;
+  }
+
+  @Mutation(() => Boolean, {
+    description:
       'Deletes a dataset or sample now (platform admins): needs an approved request unless force is true.',
   })
   async deleteResource(

@@ -123,6 +123,22 @@ export const deletionRoutes: Route[] = [
     },
     async (ctx, { params }) => toLegacyDeletionRequest(ctx, await ctx.services.deletion.get(ctx, params.id)),
   ),
+  defineRoute(
+    {
+      method: 'delete',
+      path: '/deletion_requests/:id',
+      tag,
+      summary:
+        'Withdraw a pending deletion request (its requester or a platform admin; the history keeps the note)',
+      params: id,
+      query: { notes: QStr('why it is withdrawn') },
+      response: MESSAGE,
+    },
+    async (ctx, { params, query }) => {
+      const request = await ctx.services.deletion.withdraw(ctx, params.id, query.notes);
+      return { detail: `Deletion request ${String(request.id)} withdrawn` };
+    },
+  ),
   // approve or reject: status and reviewer_notes are query parameters on this route
   defineRoute(
     {

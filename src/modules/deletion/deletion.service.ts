@@ -125,6 +125,40 @@ export class DeletionService {
   }
 
   /**
+   * Withdraws a pending request: its requester (or a platform admin, who may reject it anyway),
+   * while it is pending (409 once reviewed; a request of someone else is 404, as it is
+   * unreadable to them). The row goes, and a
+   * `deletion.withdrawn` event with the note keeps it in the resource's history.
+   */
+  async withdraw(ctx: RequestContext, id: unknown, note: unknown): Promise<DeletionRequest> {
+    const requestId = parseIntegerId(id);
+    const text = optionalText(note, 'notes');
+    const request = await ctx.em.transactional(async (tx) => {
+      const request = await tx.findOne(
+        DeletionRequest,
+        { id: requestId },
+        { lockMode: LockMode.PESSIMISTIC_WRITE },
+      );
+      if (!request || (request.requesterId !== ctx.userId && !this.policy.mayReview(ctx)))
+        throw notFound('Deletion request', String(requestId));
+      if (request.status !== 'pending')
+        throw conflict(`deletion request ${requestId} was already ${request.status}`);
+      await this.events.emit(tx, {
+        type: 'deletion.withdrawn',
+        actorId: ctx.userId,
+        resourceId: request.resourceId,
+        resourceType: request.resourceType,
+        payload: { request_id: request.id, notes: text },
+      });
+      tx.remove(request);
+      await tx.flush();
+      return request;
+    });
+    ctx.loaders.pendingDeletion.clear(request.resourceId);
+    return request;
+  }
+
+  /**
    * A page of deletion requests. Platform administrators see every request; anyone else sees
    * only the requests they made (whatever the scope), so `reviewable` is empty for them.
    */

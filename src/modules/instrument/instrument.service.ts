@@ -1,3 +1,4 @@
+import { isBlank, NAME_BLANK } from '../owned-record/owned-record.fields';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { OwnershipColumns } from '../../core/db/ownership-columns';
@@ -253,7 +254,11 @@ export class InstrumentService {
     const problems = checkText(input);
     const status = statusOf(input.status, problems) ?? 'active';
     const name = ((input.instrumentName as string | undefined) ?? '').trim(); // REST may omit it
-    if (!name) problems.push({ field: 'instrument_name', message: 'is required' });
+    if (!name)
+      problems.push({
+        field: 'instrument_name',
+        message: isBlank(input.instrumentName) ? NAME_BLANK : 'is required',
+      });
     else if (name.length > 200)
       problems.push({ field: 'instrument_name', message: 'must be at most 200 characters' });
     assertNoProblems(problems);
@@ -282,7 +287,7 @@ export class InstrumentService {
     const { instrumentName, instrumentId, public: isPublic } = patch;
     if (instrumentName === null) problems.push({ field: 'instrument_name', message: 'must not be null' });
     else if (instrumentName !== undefined && !instrumentName.trim()) {
-      problems.push({ field: 'instrument_name', message: 'must not be empty' });
+      problems.push({ field: 'instrument_name', message: NAME_BLANK });
     }
     if (instrumentId === null) problems.push({ field: 'instrument_id', message: 'must not be null' });
     if (isPublic === null) problems.push({ field: 'public', message: 'must be true or false, not null' });

@@ -1,5 +1,5 @@
 import { defineRoute, type Route } from '../../core/rest/route';
-import { Checked, QStr, Type } from '../../core/rest/schema';
+import { Checked, MESSAGE, QStr, Type } from '../../core/rest/schema';
 import { KEYWORD, toLegacyKeywordCount } from './keyword.legacy';
 
 const tag = 'datasets';
@@ -33,6 +33,26 @@ export const keywordRoutes: Route[] = [
     async (ctx, { params, query, body }) => {
       const keyword = query.keyword ?? (body as { keyword?: unknown }).keyword;
       return toLegacyKeywordCount(await ctx.services.keyword.add(ctx, params.id, keyword));
+    },
+  ),
+  defineRoute(
+    {
+      method: 'delete',
+      path: '/datasets/:id/keywords',
+      tag,
+      summary: 'Remove a keyword from a dataset (editors; one it does not carry: nothing changes)',
+      params: id,
+      query: { keyword: QStr('the keyword (any case)') },
+      response: MESSAGE,
+    },
+    async (ctx, { params, query }) => {
+      const removed = await ctx.services.keyword.remove(ctx, params.id, query.keyword);
+      return {
+        detail:
+          removed === null
+            ? `The dataset does not carry keyword ${String(query.keyword)}`
+            : `Keyword ${removed} removed`,
+      };
     },
   ),
 ];

@@ -59,6 +59,36 @@ export class KeywordService {
   }
 
   /**
+   * Removes a keyword from a dataset: `update` permission (editors, as for its fields); removing
+   * one it does not carry changes nothing (null: no event), as adding one it has. A
+   * `keyword.removed` event in the same transaction. Answers the keyword as the dataset carried it.
+   */
+  async remove(ctx: RequestContext, datasetId: string, raw: unknown): Promise<string | null> {
+    const keyword = this.normalize(raw);
+    const ds = await this.datasets.get(ctx, datasetId);
+    await this.datasets.policy.assertCan(ctx, 'update', ds);
+    const removed = await ctx.em.transactional(async (tx) => {
+      const rows = await rawQuery<{ text: string }>(
+        tx,
+        `delete from dataset_keyword dk using keyword k
+         where k.id = dk.keyword_id and dk.dataset_mfid = ? and lower(k.text) = lower(?)
+         returning k.text`,
+        [ds.uniqueId, keyword],
+      );
+      if (!rows.length) return null;
+      await this.events.emit(tx, {
+        type: 'keyword.removed',
+        actorId: actorOf(ctx),
+        resourceId: ds.uniqueId,
+        resourceType: 'dataset',
+        payload: { keyword: rows[0].text },
+      });
+      return rows[0].text;
+    });
+    return removed;
+  }
+
+  /**
    * Adds a normalized keyword to a dataset inside `tx`, without permission checks (for
    * ingestion); adding it again changes nothing. A dataset that already carries
    * `DATASET_MAX_KEYWORDS` keywords gets no new one (`full`): the count is taken under the

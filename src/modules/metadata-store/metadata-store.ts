@@ -23,13 +23,15 @@ export class MetadataStore {
     id: string,
     mode: WriteMode,
     doc: MetadataDocument,
+    actorId: string | null = null,
   ): Promise<MetadataDocument> {
-    return (await this.changeIn(tx, type, id, mode, doc)).data;
+    return (await this.changeIn(tx, type, id, mode, doc, actorId)).data;
   }
 
   /**
    * `writeIn`, also answering which top-level keys changed (added, changed or, on replace,
-   * removed): what a `metadata.changed` event reports.
+   * removed): what a `metadata.changed` event reports, and the version it wrote (null when
+   * nothing changed: no version).
    */
   async changeIn(
     tx: EntityManager,
@@ -37,7 +39,8 @@ export class MetadataStore {
     id: string,
     mode: WriteMode,
     doc: MetadataDocument,
-  ): Promise<{ data: MetadataDocument; changedKeys: string[] }> {
+    actorId: string | null = null,
+  ): Promise<{ data: MetadataDocument; changedKeys: string[]; version: number | null }> {
     // create-if-absent, then lock: concurrent writes queue up instead of losing keys
     await rawQuery(
       tx,
@@ -45,9 +48,9 @@ export class MetadataStore {
        on conflict (resource_id) do nothing`,
       [id, type],
     );
-    const rows = await rawQuery<{ data: MetadataDocument }>(
+    const rows = await rawQuery<{ data: MetadataDocument; modification_time: Date }>(
       tx,
-      'select data from scientific_metadata where resource_id = ? for update',
+      'select data, modification_time from scientific_metadata where resource_id = ? for update',
       [id],
     );
     const previous = rows[0]?.data ?? {};
@@ -64,12 +67,61 @@ export class MetadataStore {
     const changedKeys = [...new Set([...Object.keys(previous), ...Object.keys(data)])].filter(
       (key) => JSON.stringify(previous[key]) !== JSON.stringify(data[key]),
     );
-    return { data, changedKeys };
+    const version = changedKeys.length
+      ? await this.addVersionIn(
+          tx,
+          id,
+          { data: previous, time: rows[0]?.modification_time ?? new Date() },
+          data,
+          actorId,
+        )
+      : null;
+    return { data, changedKeys, version };
+  }
+
+  /**
+   * Records `data` as the resource's next metadata version, under the document's row lock (so
+   * numbers never collide). A document older than versioning (no version yet, not empty) is
+   * kept first as version 1, from the service, at its last modification time.
+   */
+  private async addVersionIn(
+    tx: EntityManager,
+    id: string,
+    previous: { data: MetadataDocument; time: Date },
+    data: MetadataDocument,
+    actorId: string | null,
+  ): Promise<number> {
+    const [{ n }] = await rawQuery<{ n: number }>(
+      tx,
+      'select coalesce(max(version), 0)::int as n from metadata_version where resource_id = ?',
+      [id],
+    );
+    let next = n + 1;
+    if (n === 0 && Object.keys(previous.data).length) {
+      await rawQuery(
+        tx,
+        `insert into metadata_version (resource_id, version, data, actor_id, time) values (?, 1, ?::jsonb, null, ?)`,
+        [id, JSON.stringify(previous.data), previous.time],
+      );
+      next = 2;
+    }
+    await rawQuery(
+      tx,
+      `insert into metadata_version (resource_id, version, data, actor_id) values (?, ?, ?::jsonb, ?)`,
+      [id, next, JSON.stringify(data), actorId],
+    );
+    return next;
   }
 
   /** Stores the initial metadata of a record being created in `tx`. */
-  async initialize(tx: EntityManager, type: ResourceType, id: string, doc: MetadataDocument): Promise<void> {
-    await this.writeIn(tx, type, id, 'replace', doc);
+  async initialize(
+    tx: EntityManager,
+    type: ResourceType,
+    id: string,
+    doc: MetadataDocument,
+    actorId: string | null = null,
+  ): Promise<void> {
+    await this.writeIn(tx, type, id, 'replace', doc, actorId);
   }
 }
 

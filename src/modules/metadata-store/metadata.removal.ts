@@ -8,5 +8,6 @@ export const metadataRemoval: RemovalHook = {
   phase: 'dependents',
   remove: async (tx, target) => {
     await rawQuery(tx, 'delete from scientific_metadata where resource_id = ?', [target.uniqueId]);
+    await rawQuery(tx, 'delete from metadata_version where resource_id = ?', [target.uniqueId]);
   },
 };

@@ -1,4 +1,4 @@
-import { Field, Float, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import { METADATA_OPERATORS, type MetadataOperator } from './metadata.filter';
 
@@ -75,4 +75,45 @@ export class MetadataSearchHit {
 
   @Field(() => GraphQLJSONObject, { description: 'The whole metadata document.' })
   scientificMetadata!: Record<string, unknown>;
+}
+
+@ObjectType('MetadataVersion', {
+  description: "One version of a resource's scientific metadata: the whole document as a write left it.",
+})
+export class MetadataVersionType {
+  @Field(() => Int, { description: 'Its number, from 1 per resource.' })
+  version!: number;
+
+  @Field(() => GraphQLJSONObject, { description: 'The whole document.' })
+  data!: Record<string, unknown>;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Who wrote it (a user id); null for the service itself.',
+  })
+  actorId!: string | null;
+
+  @Field({ description: 'When.' })
+  time!: Date;
+}
+
+@ObjectType('MetadataVersionPage', { description: 'A page of metadata versions, newest first.' })
+export class MetadataVersionPage {
+  @Field(() => [MetadataVersionType], { description: 'The versions of this page.' })
+  items!: MetadataVersionType[];
+
+  @Field(() => Int, { nullable: true, description: 'Pass as `before` for the next page; null on the last.' })
+  nextBefore!: number | null;
+}
+
+@ObjectType('MetadataRestore', { description: 'The metadata after a restore.' })
+export class MetadataRestore {
+  @Field(() => GraphQLJSONObject, { description: 'The document now.' })
+  data!: Record<string, unknown>;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: 'The version the restore wrote; null when the document already was that version.',
+  })
+  version!: number | null;
 }

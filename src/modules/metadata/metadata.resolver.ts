@@ -18,7 +18,7 @@ import { Project } from '../project/project.entity';
 import { Instrument } from '../instrument/instrument.entity';
 import type { AnyResource } from '../resource/resource.service';
 import { valueAt } from '../metadata-store/metadata-document';
-import { MetadataSearchHit } from '../metadata-store/metadata.types';
+import { MetadataRestore, MetadataSearchHit, MetadataVersionPage } from '../metadata-store/metadata.types';
 
 @Resolver()
 export class MetadataResolver {
@@ -65,6 +65,32 @@ export class MetadataResolver {
     @Ctx() ctx: RequestContext,
   ) {
     return (await ctx.services.metadata.write(ctx, id, overwrite ? 'replace' : 'merge', metadata)).data;
+  }
+
+  @Query(() => MetadataVersionPage, {
+    description:
+      "The versions of a resource's scientific metadata, newest first (whoever may read its metadata).",
+  })
+  metadataVersions(
+    @Arg('id', () => ID, { description: 'The MFID of a dataset, sample, project or instrument.' }) id: string,
+    @Arg('first', () => Int, { defaultValue: 20, description: 'How many (at most 100).' }) first: number,
+    @Arg('before', () => Int, { nullable: true, description: 'Only versions older than this one.' })
+    before: number | undefined,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.metadata.versions(ctx, id, first, before ?? undefined);
+  }
+
+  @Mutation(() => MetadataRestore, {
+    description:
+      'Restores an earlier version of the metadata as a new change (update permission on the resource).',
+  })
+  restoreMetadataVersion(
+    @Arg('id', () => ID, { description: 'The MFID of a dataset, sample, project or instrument.' }) id: string,
+    @Arg('version', () => Int, { description: 'The version to restore.' }) version: number,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ctx.services.metadata.restore(ctx, id, version);
   }
 
   @Mutation(() => GraphQLJSONObject, { description: 'Replaces all the scientific metadata of a resource.' })

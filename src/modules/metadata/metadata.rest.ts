@@ -1,6 +1,7 @@
 import { defineRoute, type Route } from '../../core/rest/route';
 import { Checked, QBool, QInt, QStr, Type } from '../../core/rest/schema';
 import { MAX_SEARCH_LIMIT } from './metadata-search';
+import { MAX_VERSIONS_PAGE } from './metadata.service';
 import { METADATA, METADATA_HIT, toLegacyMetadata, toLegacyHit } from './metadata.legacy';
 
 const tag = 'metadata';
@@ -75,5 +76,68 @@ export const metadataRoutes: Route[] = [
     },
     async (ctx, { params, body }) =>
       toLegacyMetadata(await ctx.services.metadata.write(ctx, params.id, 'replace', body)),
+  ),
+  defineRoute(
+    {
+      method: 'get',
+      path: '/resources/:id/metadata/versions',
+      tag,
+      summary: "The versions of a resource's metadata, newest first",
+      params: id,
+      query: {
+        limit: QInt(`versions (at most ${MAX_VERSIONS_PAGE})`, { minimum: 1, default: 20 }),
+        before: QInt('only versions older than this one (`next_before` of the previous page)', {
+          minimum: 1,
+        }),
+      },
+      response: Type.Object({
+        resource_id: Type.String(),
+        items: Type.Array(
+          Type.Object({
+            version: Type.Integer(),
+            data: Type.Record(Type.String(), Type.Unknown()),
+            actor_id: Type.Union([Type.String(), Type.Null()]),
+            time: Type.String({ format: 'date-time' }),
+          }),
+        ),
+        next_before: Type.Union([Type.Integer(), Type.Null()]),
+      }),
+    },
+    async (ctx, { params, query }) => {
+      const page = await ctx.services.metadata.versions(ctx, params.id, query.limit ?? 20, query.before);
+      return {
+        resource_id: page.resourceId,
+        items: page.items.map((v) => ({
+          version: v.version,
+          data: v.data,
+          actor_id: v.actorId,
+          time: v.time.toISOString(),
+        })),
+        next_before: page.nextBefore,
+      };
+    },
+  ),
+  defineRoute(
+    {
+      method: 'post',
+      path: '/resources/:id/metadata/restore',
+      tag,
+      summary: 'Restore an earlier metadata version as a new change (editors)',
+      params: id,
+      body: Type.Object({ version: Checked('the version to restore') }),
+      response: Type.Object({
+        unique_id: Type.String(),
+        scientific_metadata: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+        version: Type.Union([Type.Integer(), Type.Null()]),
+      }),
+    },
+    async (ctx, { params, body }) => {
+      const restored = await ctx.services.metadata.restore(
+        ctx,
+        params.id,
+        (body as { version?: unknown }).version,
+      );
+      return { unique_id: restored.uniqueId, scientific_metadata: restored.data, version: restored.version };
+    },
   ),
 ];

@@ -156,7 +156,8 @@ export class OwnedRecords<
           // a generic T hides which of its keys are required: these are every owned record's
           tx.create(this.kind.entity, data as unknown as RequiredEntityData<T>);
           await tx.flush();
-          if (metadata) await this.deps.metadata.initialize(tx, this.kind.type, uniqueId, metadata);
+          if (metadata)
+            await this.deps.metadata.initialize(tx, this.kind.type, uniqueId, metadata, actorOf(ctx));
           await this.deps.events.emit(tx, {
             type: `${this.kind.type}.created`,
             actorId: actorOf(ctx),
@@ -194,7 +195,7 @@ export class OwnedRecords<
     if (patch.public !== undefined && !allows(permission, 'manage')) {
       throw forbidden(`Making a ${this.kind.type} public or private needs admin permission on it`);
     }
-    const problems = checkTextSpec(this.kind.text, patch);
+    const problems = checkTextSpec(this.kind.text, patch, true);
     // GraphQL's explicit null reaches here as null whatever the declared type
     const isPublic: unknown = patch.public;
     if (isPublic !== undefined && typeof isPublic !== 'boolean') {

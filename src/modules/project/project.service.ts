@@ -1,3 +1,4 @@
+import { isBlank, NAME_BLANK } from '../owned-record/owned-record.fields';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { RequestContext } from '../../core/context';
@@ -210,7 +211,7 @@ export class ProjectService {
 
   async create(ctx: RequestContext, input: ProjectCreateInput): Promise<Project> {
     this.policy.assertCanCreate(ctx);
-    const problems = checkText(input);
+    const problems = checkText(input, false);
     assertNoProblems(problems);
     const projectId = validateSlug('project_id', input.projectId);
     const lead = await this.resolveLead(ctx, input);
@@ -231,7 +232,7 @@ export class ProjectService {
   async update(ctx: RequestContext, idOrSlug: string, patch: ProjectPatch): Promise<Project> {
     const project = await this.get(ctx, idOrSlug);
     await this.policy.assertCan(ctx, 'update', project);
-    assertNoProblems(checkText(patch));
+    assertNoProblems(checkText(patch, true));
     for (const [field, selector] of patch.lead ?? []) {
       const named = await this.users.resolveField(ctx.em, field, selector);
       if (named.uniqueId !== project.owner.uniqueId) {
@@ -284,10 +285,15 @@ export class ProjectService {
   }
 }
 
-function checkText(input: object): FieldProblem[] {
+/** Problems with a project's text fields; its `title` (its name) must not be blank, nor cleared by an update. */
+function checkText(input: object, update: boolean): FieldProblem[] {
   const problems: FieldProblem[] = [];
   for (const [key, max] of Object.entries(TEXT_LIMITS)) {
     const v = (input as Record<string, unknown>)[key];
+    if (key === 'title' && (isBlank(v) || (update && v === null))) {
+      problems.push({ field: key, message: NAME_BLANK });
+      continue;
+    }
     if (v === undefined || v === null) continue;
     if (typeof v !== 'string') problems.push({ field: key, message: 'must be a string' });
     else if (v.length > max) problems.push({ field: key, message: `must be at most ${max} characters` });

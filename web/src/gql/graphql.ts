@@ -292,7 +292,7 @@ export type DatasetPageQueryVariables = Exact<{
 }>;
 
 
-export type DatasetPageQuery = { dataset: { uniqueId: string, datasetName: string | null, measurement: string | null, dataType: string | null, dataFormat: string | null, sessionName: string | null, timestamp: string | null, public: boolean, size: number, creationTime: string, modificationTime: string, ownerOrcid: string, keywords: Array<string>, scientificMetadata: unknown, owner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null, project: { projectId: string, title: string | null } | null, instrument: { uniqueId: string, instrumentName: string } | null, thumbnails: Array<{ id: number, mimeType: string, thumbnailB64str: string, thumbnailName: string }>, files: { totalCount: number, nodes: Array<{ uniqueId: string, filename: string, size: number | null, sha256: string | null, storageBackend: string, ingestionStatus: string | null, downloadUrl: string | null }> }, parents: Array<{ uniqueId: string, datasetName: string | null }>, children: Array<{ uniqueId: string, datasetName: string | null }>, samples: Array<{ uniqueId: string, sampleName: string | null }>, capabilities: { canUpdate: boolean, canAddFiles: boolean, canEditMetadata: boolean, canRequestDeletion: boolean, canManageAccess: boolean, canTransferOwnership: boolean, canReassignProject: boolean } | null, deletionRequest: { id: number, status: string, reason: string | null, requestTime: string } | null } };
+export type DatasetPageQuery = { dataset: { uniqueId: string, datasetName: string | null, measurement: string | null, dataType: string | null, dataFormat: string | null, sessionName: string | null, timestamp: string | null, public: boolean, size: number, creationTime: string, modificationTime: string, ownerOrcid: string, keywords: Array<string>, scientificMetadata: unknown, owner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null, project: { projectId: string, title: string | null } | null, instrument: { uniqueId: string, instrumentName: string } | null, thumbnails: Array<{ id: number, mimeType: string, thumbnailB64str: string, thumbnailName: string }>, parents: Array<{ uniqueId: string, datasetName: string | null }>, children: Array<{ uniqueId: string, datasetName: string | null }>, samples: Array<{ uniqueId: string, sampleName: string | null }>, capabilities: { canUpdate: boolean, canAddFiles: boolean, canEditMetadata: boolean, canRequestDeletion: boolean, canManageAccess: boolean, canTransferOwnership: boolean, canReassignProject: boolean } | null, deletionRequest: { id: number, status: string, reason: string | null, requestTime: string, requesterId: string } | null } };
 
 export type UpdateDatasetMutationVariables = Exact<{
   id: string | number;
@@ -310,21 +310,6 @@ export type AddDatasetKeywordMutationVariables = Exact<{
 
 export type AddDatasetKeywordMutation = { addDatasetKeyword: { keyword: string } };
 
-export type AddDatasetFileMutationVariables = Exact<{
-  dataset: string | number;
-  file: File;
-}>;
-
-
-export type AddDatasetFileMutation = { addDatasetFile: { created: boolean, file: { uniqueId: string, ingestionStatus: string | null } } };
-
-export type FileIngestionQueryVariables = Exact<{
-  id: string | number;
-}>;
-
-
-export type FileIngestionQuery = { file: { uniqueId: string, ingestionStatus: string | null } };
-
 export type RequestDatasetDeletionMutationVariables = Exact<{
   id: string | number;
   reason?: string | null | undefined;
@@ -332,6 +317,42 @@ export type RequestDatasetDeletionMutationVariables = Exact<{
 
 
 export type RequestDatasetDeletionMutation = { requestDeletion: { id: number, status: string } };
+
+export type DatasetFilesQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DatasetFilesQuery = { dataset: { uniqueId: string, files: { totalCount: number, nodes: Array<{ uniqueId: string, filename: string, size: number | null, sha256: string | null, storageBackend: string, ingestionStatus: string | null, downloadUrl: string | null, latestIngestion: { id: number, status: string, errorMessage: string | null, bytesRead: number | null, bytesTotal: number | null } | null }> } } };
+
+export type DatasetIngestionEventsSubscriptionVariables = Exact<{
+  dataset: string | number;
+}>;
+
+
+export type DatasetIngestionEventsSubscription = { ingestionProgress: { type: string, payload: Record<string, unknown> } };
+
+export type AddDatasetFilesMutationVariables = Exact<{
+  dataset: string | number;
+  file: File;
+}>;
+
+
+export type AddDatasetFilesMutation = { addDatasetFile: { created: boolean, file: { uniqueId: string, ingestionStatus: string | null } } };
+
+export type RerunIngestionMutationVariables = Exact<{
+  fileId: string | number;
+}>;
+
+
+export type RerunIngestionMutation = { requestIngestion: { id: number, status: string } };
+
+export type DeleteDatasetFileMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteDatasetFileMutation = { deleteFile: string };
 
 export type MergeDatasetMetadataMutationVariables = Exact<{
   id: string | number;
@@ -412,6 +433,7 @@ export type PendingDeletionRequestsQuery = { deletionRequests: { nodes: Array<{ 
 export type ReviewDeletionRequestMutationVariables = Exact<{
   id: number;
   approve: boolean;
+  notes?: string | null | undefined;
 }>;
 
 
@@ -518,12 +540,51 @@ export type RemoveProjectMemberMutationVariables = Exact<{
 
 export type RemoveProjectMemberMutation = { removeProjectMember: Array<{ role: string }> };
 
+export type RemoveDatasetKeywordMutationVariables = Exact<{
+  id: string | number;
+  keyword: string;
+}>;
+
+
+export type RemoveDatasetKeywordMutation = { removeDatasetKeyword: boolean };
+
+export type WithdrawDeletionRequestMutationVariables = Exact<{
+  id: number;
+  note?: string | null | undefined;
+}>;
+
+
+export type WithdrawDeletionRequestMutation = { withdrawDeletionRequest: boolean };
+
+export type RecordHistoryQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RecordHistoryQuery = { resourceHistory: { nodes: Array<{ uniqueId: string, type: string, time: string, actorId: string | null, payload: Record<string, unknown> }> } };
+
+export type MetadataVersionsQueryVariables = Exact<{
+  id: string | number;
+  before?: number | null | undefined;
+}>;
+
+
+export type MetadataVersionsQuery = { metadataVersions: { nextBefore: number | null, items: Array<{ version: number, time: string, actorId: string | null, data: Record<string, unknown> }> } };
+
+export type RestoreMetadataVersionMutationVariables = Exact<{
+  id: string | number;
+  version: number;
+}>;
+
+
+export type RestoreMetadataVersionMutation = { restoreMetadataVersion: { version: number | null } };
+
 export type SamplePageQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type SamplePageQuery = { sample: { uniqueId: string, sampleName: string | null, sampleType: string | null, description: string | null, timestamp: string | null, public: boolean, creationTime: string, ownerOrcid: string, scientificMetadata: unknown, owner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null, project: { projectId: string, title: string | null } | null, datasets: Array<{ uniqueId: string, datasetName: string | null }>, parents: Array<{ uniqueId: string, sampleName: string | null }>, children: Array<{ uniqueId: string, sampleName: string | null }>, deletionRequest: { id: number, status: string } | null, capabilities: { canUpdate: boolean, canEditMetadata: boolean, canManageAccess: boolean, canTransferOwnership: boolean, canReassignProject: boolean, canRequestDeletion: boolean } | null } };
+export type SamplePageQuery = { sample: { uniqueId: string, sampleName: string | null, sampleType: string | null, description: string | null, timestamp: string | null, public: boolean, creationTime: string, ownerOrcid: string, scientificMetadata: unknown, owner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null, project: { projectId: string, title: string | null } | null, datasets: Array<{ uniqueId: string, datasetName: string | null }>, parents: Array<{ uniqueId: string, sampleName: string | null }>, children: Array<{ uniqueId: string, sampleName: string | null }>, deletionRequest: { id: number, status: string, reason: string | null, requestTime: string, requesterId: string } | null, capabilities: { canUpdate: boolean, canEditMetadata: boolean, canManageAccess: boolean, canTransferOwnership: boolean, canReassignProject: boolean, canRequestDeletion: boolean } | null } };
 
 export type UpdateSampleMutationVariables = Exact<{
   id: string | number;
@@ -742,18 +803,6 @@ export const DatasetPageDocument = new TypedDocumentString(`
       thumbnailName
     }
     scientificMetadata
-    files(first: 100) {
-      totalCount
-      nodes {
-        uniqueId
-        filename
-        size
-        sha256
-        storageBackend
-        ingestionStatus
-        downloadUrl
-      }
-    }
     parents {
       uniqueId
       datasetName
@@ -780,6 +829,7 @@ export const DatasetPageDocument = new TypedDocumentString(`
       status
       reason
       requestTime
+      requesterId
     }
   }
 }
@@ -798,25 +848,6 @@ export const AddDatasetKeywordDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<AddDatasetKeywordMutation, AddDatasetKeywordMutationVariables>;
-export const AddDatasetFileDocument = new TypedDocumentString(`
-    mutation AddDatasetFile($dataset: ID!, $file: Upload!) {
-  addDatasetFile(dataset: $dataset, file: $file) {
-    created
-    file {
-      uniqueId
-      ingestionStatus
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<AddDatasetFileMutation, AddDatasetFileMutationVariables>;
-export const FileIngestionDocument = new TypedDocumentString(`
-    query FileIngestion($id: ID!) {
-  file(id: $id) {
-    uniqueId
-    ingestionStatus
-  }
-}
-    `) as unknown as TypedDocumentString<FileIngestionQuery, FileIngestionQueryVariables>;
 export const RequestDatasetDeletionDocument = new TypedDocumentString(`
     mutation RequestDatasetDeletion($id: ID!, $reason: String) {
   requestDeletion(id: $id, reason: $reason) {
@@ -825,6 +856,64 @@ export const RequestDatasetDeletionDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RequestDatasetDeletionMutation, RequestDatasetDeletionMutationVariables>;
+export const DatasetFilesDocument = new TypedDocumentString(`
+    query DatasetFiles($id: ID!) {
+  dataset(id: $id) {
+    uniqueId
+    files(first: 100) {
+      totalCount
+      nodes {
+        uniqueId
+        filename
+        size
+        sha256
+        storageBackend
+        ingestionStatus
+        downloadUrl
+        latestIngestion {
+          id
+          status
+          errorMessage
+          bytesRead
+          bytesTotal
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DatasetFilesQuery, DatasetFilesQueryVariables>;
+export const DatasetIngestionEventsDocument = new TypedDocumentString(`
+    subscription DatasetIngestionEvents($dataset: ID!) {
+  ingestionProgress(dataset: $dataset) {
+    type
+    payload
+  }
+}
+    `) as unknown as TypedDocumentString<DatasetIngestionEventsSubscription, DatasetIngestionEventsSubscriptionVariables>;
+export const AddDatasetFilesDocument = new TypedDocumentString(`
+    mutation AddDatasetFiles($dataset: ID!, $file: Upload!) {
+  addDatasetFile(dataset: $dataset, file: $file) {
+    created
+    file {
+      uniqueId
+      ingestionStatus
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AddDatasetFilesMutation, AddDatasetFilesMutationVariables>;
+export const RerunIngestionDocument = new TypedDocumentString(`
+    mutation RerunIngestion($fileId: ID!) {
+  requestIngestion(fileId: $fileId) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<RerunIngestionMutation, RerunIngestionMutationVariables>;
+export const DeleteDatasetFileDocument = new TypedDocumentString(`
+    mutation DeleteDatasetFile($id: ID!) {
+  deleteFile(id: $id)
+}
+    `) as unknown as TypedDocumentString<DeleteDatasetFileMutation, DeleteDatasetFileMutationVariables>;
 export const MergeDatasetMetadataDocument = new TypedDocumentString(`
     mutation MergeDatasetMetadata($id: ID!, $metadata: JSONObject!) {
   mergeScientificMetadata(id: $id, metadata: $metadata)
@@ -1008,8 +1097,8 @@ export const PendingDeletionRequestsDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<PendingDeletionRequestsQuery, PendingDeletionRequestsQueryVariables>;
 export const ReviewDeletionRequestDocument = new TypedDocumentString(`
-    mutation ReviewDeletionRequest($id: Int!, $approve: Boolean!) {
-  reviewDeletionRequest(id: $id, approve: $approve) {
+    mutation ReviewDeletionRequest($id: Int!, $approve: Boolean!, $notes: String) {
+  reviewDeletionRequest(id: $id, approve: $approve, reviewerNotes: $notes) {
     id
     status
   }
@@ -1284,6 +1373,49 @@ export const RemoveProjectMemberDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RemoveProjectMemberMutation, RemoveProjectMemberMutationVariables>;
+export const RemoveDatasetKeywordDocument = new TypedDocumentString(`
+    mutation RemoveDatasetKeyword($id: ID!, $keyword: String!) {
+  removeDatasetKeyword(id: $id, keyword: $keyword)
+}
+    `) as unknown as TypedDocumentString<RemoveDatasetKeywordMutation, RemoveDatasetKeywordMutationVariables>;
+export const WithdrawDeletionRequestDocument = new TypedDocumentString(`
+    mutation WithdrawDeletionRequest($id: Int!, $note: String) {
+  withdrawDeletionRequest(id: $id, note: $note)
+}
+    `) as unknown as TypedDocumentString<WithdrawDeletionRequestMutation, WithdrawDeletionRequestMutationVariables>;
+export const RecordHistoryDocument = new TypedDocumentString(`
+    query RecordHistory($id: ID!) {
+  resourceHistory(id: $id, first: 50) {
+    nodes {
+      uniqueId
+      type
+      time
+      actorId
+      payload
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<RecordHistoryQuery, RecordHistoryQueryVariables>;
+export const MetadataVersionsDocument = new TypedDocumentString(`
+    query MetadataVersions($id: ID!, $before: Int) {
+  metadataVersions(id: $id, first: 50, before: $before) {
+    items {
+      version
+      time
+      actorId
+      data
+    }
+    nextBefore
+  }
+}
+    `) as unknown as TypedDocumentString<MetadataVersionsQuery, MetadataVersionsQueryVariables>;
+export const RestoreMetadataVersionDocument = new TypedDocumentString(`
+    mutation RestoreMetadataVersion($id: ID!, $version: Int!) {
+  restoreMetadataVersion(id: $id, version: $version) {
+    version
+  }
+}
+    `) as unknown as TypedDocumentString<RestoreMetadataVersionMutation, RestoreMetadataVersionMutationVariables>;
 export const SamplePageDocument = new TypedDocumentString(`
     query SamplePage($id: ID!) {
   sample(id: $id) {
@@ -1321,6 +1453,9 @@ export const SamplePageDocument = new TypedDocumentString(`
     deletionRequest {
       id
       status
+      reason
+      requestTime
+      requesterId
     }
     capabilities {
       canUpdate

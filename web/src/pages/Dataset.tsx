@@ -3,7 +3,10 @@ import { useQuery } from '../hooks';
 import { Fields, formatBytes, userName } from '../components/Fields';
 import { MetadataTree } from '../components/MetadataTree';
 import { Thumb } from '../components/Thumb';
-import { EditDataset, AddKeyword, UploadFile, RequestDeletion } from './DatasetActions';
+import { EditDataset, AddKeyword, RequestDeletion } from './DatasetActions';
+import { DatasetFiles } from './DatasetFiles';
+import { KeywordChips, PendingDeletion } from './RecordFixes';
+import { RecordHistory } from './RecordHistory';
 import { useState } from 'preact/hooks';
 import {
   AccessPanel,
@@ -52,18 +55,6 @@ const DatasetQuery = graphql(`
         thumbnailName
       }
       scientificMetadata
-      files(first: 100) {
-        totalCount
-        nodes {
-          uniqueId
-          filename
-          size
-          sha256
-          storageBackend
-          ingestionStatus
-          downloadUrl
-        }
-      }
       parents {
         uniqueId
         datasetName
@@ -90,6 +81,7 @@ const DatasetQuery = graphql(`
         status
         reason
         requestTime
+        requesterId
       }
     }
   }
@@ -126,13 +118,7 @@ export function DatasetPage({ id }: { id: string }) {
         <a href={`/graph/${encodeURIComponent(d.uniqueId)}`}>Entity graph</a>
       </p>
       {applied && <PreviewView p={applied} />}
-      {d.deletionRequest && (
-        <p class="notice" role="note">
-          Deletion {d.deletionRequest.status} (request {d.deletionRequest.id},{' '}
-          {d.deletionRequest.requestTime.slice(0, 10)})
-          {d.deletionRequest.reason ? `: ${d.deletionRequest.reason}` : ''}
-        </p>
-      )}
+      {d.deletionRequest && <PendingDeletion request={d.deletionRequest} onDone={q.reload} />}
       <section aria-labelledby="ds-fields">
         <h2 id="ds-fields">Fields</h2>
         <Fields
@@ -157,17 +143,7 @@ export function DatasetPage({ id }: { id: string }) {
       </section>
       <section aria-labelledby="ds-keywords">
         <h2 id="ds-keywords">Keywords</h2>
-        {d.keywords.length ? (
-          <ul class="chips">
-            {d.keywords.map((k) => (
-              <li key={k}>
-                <a href={`/?keyword=${encodeURIComponent(k)}`}>{k}</a>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p>No keywords.</p>
-        )}
+        <KeywordChips id={d.uniqueId} keywords={d.keywords} canRemove={!!can?.canUpdate} onDone={q.reload} />
         {can?.canUpdate && <AddKeyword id={d.uniqueId} onDone={q.reload} />}
       </section>
       {d.thumbnails.length > 0 && (
@@ -185,50 +161,21 @@ export function DatasetPage({ id }: { id: string }) {
       <section aria-labelledby="ds-meta">
         <h2 id="ds-meta">Scientific metadata</h2>
         <MetadataTree metadata={d.scientificMetadata} />
-        {can?.canEditMetadata && <MergeMetadata id={d.uniqueId} onDone={q.reload} />}
-      </section>
-      <section aria-labelledby="ds-files">
-        <h2 id="ds-files">Files ({d.files.totalCount})</h2>
-        {d.files.nodes.length > 0 && (
-          <table class="files">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Size</th>
-                <th scope="col">SHA-256</th>
-                <th scope="col">Storage</th>
-                <th scope="col">Ingestion</th>
-                <th scope="col">Download</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.files.nodes.map((f) => (
-                <tr key={f.uniqueId}>
-                  <td>{f.filename}</td>
-                  <td>{formatBytes(f.size)}</td>
-                  <td>
-                    <code class="hash" title={f.sha256 ?? ''}>
-                      {f.sha256 ? `${f.sha256.slice(0, 12)}…` : ''}
-                    </code>
-                  </td>
-                  <td>{f.storageBackend}</td>
-                  <td class="ingestion">{f.ingestionStatus ?? '—'}</td>
-                  <td>
-                    {f.downloadUrl ? (
-                      <a href={f.downloadUrl} download={f.filename} aria-label={`Download ${f.filename}`}>
-                        Download
-                      </a>
-                    ) : (
-                      'remote'
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        {can?.canEditMetadata && (
+          <MergeMetadata
+            id={d.uniqueId}
+            current={d.scientificMetadata as Record<string, unknown> | null}
+            onDone={q.reload}
+          />
         )}
-        {can?.canAddFiles && <UploadFile id={d.uniqueId} onDone={q.reload} />}
       </section>
+      <DatasetFiles
+        id={d.uniqueId}
+        canAdd={!!can?.canAddFiles}
+        canDelete={!!can?.canUpdate}
+        metadata={d.scientificMetadata as Record<string, unknown> | null}
+        onChange={q.reload}
+      />
       <section aria-labelledby="ds-related">
         <h2 id="ds-related">Related</h2>
         <Fields
@@ -282,6 +229,7 @@ export function DatasetPage({ id }: { id: string }) {
         <ChangeWithPreview id={d.uniqueId} mode="transfer" onApplied={onApplied} />
       )}
       {can?.canReassignProject && <ChangeWithPreview id={d.uniqueId} mode="reassign" onApplied={onApplied} />}
+      <RecordHistory id={d.uniqueId} canRestore={!!can?.canUpdate} onRestored={q.reload} />
       {can?.canRequestDeletion && !d.deletionRequest && <RequestDeletion id={d.uniqueId} onDone={q.reload} />}
     </article>
   );

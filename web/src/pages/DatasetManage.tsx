@@ -9,6 +9,9 @@ import type {
 import { request } from '../client';
 import { useAction, useQuery } from '../hooks';
 import { userName } from '../components/Fields';
+import { ConfirmButton } from '../components/Confirm';
+import { DiffView } from '../components/DiffView';
+import { mergeTopLevel, replacedKeys } from '../components/json-diff';
 
 /**
  * The managing actions of a dataset page: merge metadata, link and unlink, grant and revoke
@@ -144,11 +147,31 @@ function ActionError({ error }: { error: string | null }) {
   ) : null;
 }
 
-/** Merge keys into the scientific metadata (a JSON object; existing keys not named are kept). */
-export function MergeMetadata({ id, onDone }: { id: string; onDone: () => void }) {
+/**
+ * Merge keys into the scientific metadata (a JSON object; existing keys not named are kept).
+ * When the merge would replace existing top-level keys of `current`, the diff it will apply is
+ * shown first and the merge waits for "Apply".
+ */
+export function MergeMetadata({
+  id,
+  current,
+  onDone,
+}: {
+  id: string;
+  current?: Record<string, unknown> | null;
+  onDone: () => void;
+}) {
   const [text, setText] = useState('');
   const [parseError, setParseError] = useState<string | null>(null);
+  const [pending, setPending] = useState<Record<string, unknown> | null>(null);
   const action = useAction();
+  const apply = async (metadata: Record<string, unknown>) => {
+    if (await action.run(() => request(Merge, { id, metadata }))) {
+      setText('');
+      setPending(null);
+      onDone();
+    }
+  };
   const submit = async (e: Event) => {
     e.preventDefault();
     let metadata: unknown;
@@ -163,17 +186,52 @@ export function MergeMetadata({ id, onDone }: { id: string; onDone: () => void }
       return;
     }
     setParseError(null);
-    if (await action.run(() => request(Merge, { id, metadata: metadata as Record<string, unknown> }))) {
-      setText('');
-      onDone();
+    const doc = metadata as Record<string, unknown>;
+    if (current !== undefined && replacedKeys(current, doc).length) {
+      setPending(doc);
+      return;
     }
+    await apply(doc);
   };
   return (
     <form class="merge" onSubmit={(e) => void submit(e)} aria-label="Merge metadata">
       <label>
         Metadata to merge (JSON)
-        <textarea rows={4} value={text} onInput={(e) => setText(e.currentTarget.value)} />
+        <textarea
+          rows={4}
+          value={text}
+          onInput={(e) => {
+            setText(e.currentTarget.value);
+            setPending(null);
+          }}
+        />
       </label>
+      {pending && (
+        <div class="confirm" role="group" aria-label="Confirm the merge">
+          <p>
+            This merge replaces the existing {replacedKeys(current, pending).join(', ')} whole (a merge
+            replaces top-level keys). This is what will change:
+          </p>
+          <DiffView
+            before={current ?? {}}
+            after={mergeTopLevel(current, pending)}
+            label="Changes the merge will apply"
+          />
+          <div class="buttons">
+            <button
+              type="button"
+              class="danger"
+              disabled={action.pending}
+              onClick={() => void apply(pending)}
+            >
+              Apply the merge
+            </button>
+            <button type="button" onClick={() => setPending(null)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
       <div class="buttons">
         <button type="submit" disabled={action.pending || !text.trim()}>
           Merge metadata
@@ -334,15 +392,14 @@ export function AccessPanel({ id }: { id: string }) {
                 <td>{g.permission}</td>
                 <td>{g.grantedBy ?? ''}</td>
                 <td>
-                  <button
-                    type="button"
-                    class="small"
-                    aria-label={`Revoke ${g.principalName ?? g.principalId}`}
+                  <ConfirmButton
+                    label="Revoke"
+                    ariaLabel={`Revoke ${g.principalName ?? g.principalId}`}
+                    question={`Revoke the ${g.permission} access of ${g.principalName ?? g.principalId}?`}
+                    confirmLabel={`Revoke ${g.principalName ?? g.principalId}`}
                     disabled={action.pending}
-                    onClick={() => void revoke(kindOf(g.principalType), g.principalId)}
-                  >
-                    Revoke
-                  </button>
+                    onConfirm={() => revoke(kindOf(g.principalType), g.principalId)}
+                  />
                 </td>
               </tr>
             ))}

@@ -1,6 +1,7 @@
 import { graphql } from '../gql';
 import { request } from '../client';
 import { useAction, useQuery } from '../hooks';
+import { ConfirmButton } from '../components/Confirm';
 
 const Pending = graphql(`
   query PendingDeletionRequests {
@@ -19,8 +20,8 @@ const Pending = graphql(`
 `);
 
 const Review = graphql(`
-  mutation ReviewDeletionRequest($id: Int!, $approve: Boolean!) {
-    reviewDeletionRequest(id: $id, approve: $approve) {
+  mutation ReviewDeletionRequest($id: Int!, $approve: Boolean!, $notes: String) {
+    reviewDeletionRequest(id: $id, approve: $approve, reviewerNotes: $notes) {
       id
       status
     }
@@ -32,8 +33,8 @@ export function DeletionRequests({ isAdmin }: { isAdmin: boolean }) {
   const q = useQuery(Pending, {}, !isAdmin);
   const action = useAction();
   if (!isAdmin) return <p>Only platform administrators review deletion requests.</p>;
-  const review = async (id: number, approve: boolean) => {
-    if (await action.run(() => request(Review, { id, approve }))) q.reload();
+  const review = async (id: number, approve: boolean, notes: string | null) => {
+    if (await action.run(() => request(Review, { id, approve, notes }))) q.reload();
   };
   return (
     <section aria-labelledby="dr-title">
@@ -59,12 +60,24 @@ export function DeletionRequests({ isAdmin }: { isAdmin: boolean }) {
             </a>{' '}
             ({r.resourceType}), requested by {r.requesterId} on {r.requestTime.slice(0, 10)}
             {r.reason ? `: ${r.reason}` : ''}{' '}
-            <button type="button" disabled={action.pending} onClick={() => void review(r.id, true)}>
-              Approve
-            </button>{' '}
-            <button type="button" disabled={action.pending} onClick={() => void review(r.id, false)}>
-              Reject
-            </button>
+            <ConfirmButton
+              label="Approve"
+              ariaLabel={`Approve the deletion of ${r.resourceName ?? r.resourceId}`}
+              question={`Delete ${r.resourceName ?? r.resourceId} for good? Its files, metadata and links go with it; this cannot be undone.`}
+              confirmLabel="Approve and delete"
+              withNote="Note for the requester"
+              disabled={action.pending}
+              onConfirm={(note) => review(r.id, true, note)}
+            />{' '}
+            <ConfirmButton
+              label="Reject"
+              ariaLabel={`Reject the deletion of ${r.resourceName ?? r.resourceId}`}
+              question={`Reject the request to delete ${r.resourceName ?? r.resourceId}? The record stays.`}
+              confirmLabel="Reject the request"
+              withNote="Note for the requester"
+              disabled={action.pending}
+              onConfirm={(note) => review(r.id, false, note)}
+            />
           </li>
         ))}
       </ul>

@@ -7,6 +7,8 @@ import { request } from '../client';
 import { EditFields } from '../components/EditFields';
 import type { UpdateSampleInput } from '../gql/graphql';
 import { RequestDeletion } from './DatasetActions';
+import { PendingDeletion } from './RecordFixes';
+import { RecordHistory } from './RecordHistory';
 import {
   AccessPanel,
   ChangeWithPreview,
@@ -53,6 +55,9 @@ const SampleQuery = graphql(`
       deletionRequest {
         id
         status
+        reason
+        requestTime
+        requesterId
       }
       capabilities {
         canUpdate
@@ -116,11 +121,7 @@ export function SamplePage({ id }: { id: string }) {
         <a href={`/graph/${encodeURIComponent(s.uniqueId)}`}>Entity graph</a>
       </p>
       {applied && <PreviewView p={applied} />}
-      {s.deletionRequest && (
-        <p class="notice">
-          Deletion {s.deletionRequest.status} (request {s.deletionRequest.id})
-        </p>
-      )}
+      {s.deletionRequest && <PendingDeletion request={s.deletionRequest} onDone={q.reload} />}
       <section aria-labelledby="s-fields">
         <h2 id="s-fields">Fields</h2>
         <Fields
@@ -175,13 +176,20 @@ export function SamplePage({ id }: { id: string }) {
       <section aria-labelledby="s-meta">
         <h2 id="s-meta">Scientific metadata</h2>
         <MetadataTree metadata={s.scientificMetadata} />
-        {can?.canEditMetadata && <MergeMetadata id={s.uniqueId} onDone={q.reload} />}
+        {can?.canEditMetadata && (
+          <MergeMetadata
+            id={s.uniqueId}
+            current={s.scientificMetadata as Record<string, unknown> | null}
+            onDone={q.reload}
+          />
+        )}
       </section>
       {can?.canManageAccess && <AccessPanel id={s.uniqueId} />}
       {can?.canTransferOwnership && (
         <ChangeWithPreview id={s.uniqueId} mode="transfer" onApplied={onApplied} />
       )}
       {can?.canReassignProject && <ChangeWithPreview id={s.uniqueId} mode="reassign" onApplied={onApplied} />}
+      <RecordHistory id={s.uniqueId} canRestore={!!can?.canUpdate} onRestored={q.reload} />
       {can?.canRequestDeletion && !s.deletionRequest && <RequestDeletion id={s.uniqueId} onDone={q.reload} />}
     </article>
   );
