@@ -173,7 +173,7 @@ async function main(): Promise<void> {
     const ctx = await app.contexts.forUser(caller.uniqueId, 'bench');
     const where = and(
       notHiddenByDeletion('d.unique_id'),
-      await app.services.access.readableCondition(ctx, 'd'),
+      await app.services.access.readableCondition(ctx, 'dataset', 'd'),
     );
     const condition = inline(where.sql, where.params);
     await app.close();

@@ -28,6 +28,7 @@ import {
 import { DatasetFilesResolver, FILE_NODE, FileResolver } from './file/file.resolver';
 import { DatasetThumbnailsResolver, THUMBNAIL_NODE, ThumbnailResolver } from './thumbnail/thumbnail.resolver';
 import { AccessResolver } from './access/access.resolver';
+import { InstrumentOperatorResolver } from './access/instrument-operator.resolver';
 import { JOIN_REQUEST_NODE, JoinRequestResolver } from './join-request/join-request.resolver';
 import { TransferResolver } from './transfer/transfer.resolver';
 import {
@@ -40,6 +41,7 @@ import {
   HistoryResolver,
   InstrumentHistoryResolver,
   ProjectHistoryResolver,
+  RESOURCE_EVENT_NODE,
   SampleHistoryResolver,
 } from './event/history.resolver';
 import { WEBHOOK_DELIVERY_NODE, WEBHOOK_NODE, WebhookResolver } from './webhook/webhook.resolver';
@@ -63,6 +65,7 @@ export const NODE_TYPES = new NodeRegistry().register(
   WEBHOOK_NODE,
   WEBHOOK_DELIVERY_NODE,
   API_KEY_NODE,
+  RESOURCE_EVENT_NODE,
 );
 
 /** Every GraphQL resolver class. */
@@ -102,6 +105,7 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   ThumbnailResolver,
   DatasetThumbnailsResolver,
   AccessResolver,
+  InstrumentOperatorResolver,
   JoinRequestResolver,
   TransferResolver,
   IngestionResolver,

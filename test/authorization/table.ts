@@ -336,7 +336,7 @@ export const TABLE: Row[] = [
   ),
   R(
     'PUT /datasets/:id/instrument',
-    update('dataset'),
+    manage('dataset'),
     (w, f) => body(`/datasets/${f.dataset}/instrument`, { instrument_mfid: w.instrument }),
     { fresh: 'dataset' },
   ),
@@ -834,6 +834,19 @@ export const TABLE: Row[] = [
     }),
   ),
   G(
+    'Mutation.bindInstrumentServiceAccount',
+    manage('instrument'),
+    'mutation($id: String!, $sa: String!) { bindInstrumentServiceAccount(id: $id, serviceAccount: $sa) { role } }',
+    (w) => ({ id: w.instrument, sa: w.serviceAccount }),
+  ),
+  G(
+    'Mutation.unbindInstrumentServiceAccount',
+    manage('instrument'),
+    'mutation($id: String!, $sa: String!) { unbindInstrumentServiceAccount(id: $id, serviceAccount: $sa) { role } }',
+    (w) => ({ id: w.instrument, sa: w.serviceAccount }),
+    { fresh: 'operator' },
+  ),
+  G(
     'Mutation.setInstrumentStatus',
     update('instrument'),
     'mutation($id: String!) { setInstrumentStatus(id: $id, status: active) { uniqueId } }',
@@ -856,7 +869,7 @@ export const TABLE: Row[] = [
   ),
   G(
     'Mutation.setDatasetInstrument',
-    update('dataset'),
+    manage('dataset'),
     'mutation($id: ID!, $i: ID!) { setDatasetInstrument(id: $id, instrumentMfid: $i) { uniqueId } }',
     (w, f) => ({ id: f.dataset, i: w.instrument }),
     { fresh: 'dataset' },

@@ -179,14 +179,24 @@ suite(`sample, project and instrument pages${available ? '' : ` (skipped: ${reas
     await form.getByLabel('Location').fill('Hall B');
     await form.getByLabel('Manufacturer').fill('Bruker');
     await form.getByLabel('Public').check();
+    // the status is not free text: one of three values, from its own select
+    expect(await form.getByLabel('Status').count()).toBe(0);
     await form.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Hall B').waitFor();
+    const status = page.getByRole('form', { name: 'Instrument status' }).getByLabel('Status');
+    expect(await status.locator('option').allTextContents()).toEqual([
+      'active',
+      'maintenance',
+      'decommissioned',
+    ]);
+    await status.selectOption('maintenance');
+    await page.locator('dd').getByText('maintenance', { exact: true }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, '22-instrument-edited');
     const after = await must<any>(
       t,
       bob.key,
-      'query($id: String!) { instrument(id: $id) { location manufacturer public instrumentName } }',
+      'query($id: String!) { instrument(id: $id) { location manufacturer public instrumentName status } }',
       { id },
     );
     expect(after.instrument).toEqual({
@@ -194,6 +204,7 @@ suite(`sample, project and instrument pages${available ? '' : ` (skipped: ${reas
       manufacturer: 'Bruker',
       public: true,
       instrumentName: `${tag} diffractometer`,
+      status: 'maintenance',
     });
     await page.close();
   });

@@ -543,19 +543,20 @@ describe('access routes as the client calls them (test_permissions)', () => {
       body: { instrument_id: `${w.tag}-none` },
     });
     expect([unknown.status, unknown.body.detail]).toEqual([404, `Instrument ${w.tag}-none not found`]);
-    // a viewer may not; a stranger does not see the dataset
-    const viewer = await w.newUser();
-    await w.as3('PUT', `/resources/${ds}/access/users/${viewer.user.uniqueId}`, {
-      body: { permission: 'viewer' },
-    });
-    expect(
-      (
-        await w.as3('PUT', `/datasets/${ds}/instrument`, {
-          key: viewer.key,
-          body: { instrument_mfid: xrd.unique_id },
-        })
-      ).status,
-    ).toBe(403);
+    // a viewer or an editor may not (bound service accounts reach the datasets of an instrument:
+    // assigning one shares the dataset, which needs admin); a stranger does not see the dataset
+    for (const permission of ['viewer', 'editor']) {
+      const holder = await w.newUser();
+      await w.as3('PUT', `/resources/${ds}/access/users/${holder.user.uniqueId}`, { body: { permission } });
+      expect(
+        (
+          await w.as3('PUT', `/datasets/${ds}/instrument`, {
+            key: holder.key,
+            body: { instrument_mfid: xrd.unique_id },
+          })
+        ).status,
+      ).toBe(403);
+    }
     const stranger = await w.newUser();
     const hidden = await w.as3('PUT', `/datasets/${ds}/instrument`, {
       key: stranger.key,

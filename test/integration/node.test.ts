@@ -156,6 +156,15 @@ beforeAll(async () => {
     ),
     bobReads: false,
   });
+  records.set('ResourceEvent', {
+    id: await nodeIdOf(
+      carol.key,
+      'query($id: ID!) { dataset(id: $id) { history(first: 1) { nodes { nodeId } } } }',
+      'dataset.history.nodes.0.nodeId',
+      { id: dataset },
+    ),
+    bobReads: false,
+  });
   records.set('ApiKeyInfo', {
     id: await nodeIdOf(carol.key, '{ me { apiKey { nodeId } } }', 'me.apiKey.nodeId'),
     bobReads: false,

@@ -7,7 +7,7 @@ import type { User } from '../user/user.entity';
 import type { UserService } from '../user/user.service';
 import type { Project } from '../project/project.entity';
 import type { ProjectService } from '../project/project.service';
-import type { AnyResource, ResourceService } from '../resource/resource.service';
+import { subjectOfRow, type AnyResource, type ResourceService } from '../resource/resource.service';
 import type { PrincipalType, ResourceType } from '../permission/permission';
 import type { AccessGroupService } from './access-group.service';
 import type { GrantPolicy } from './grant.policy';
@@ -259,13 +259,7 @@ export class GrantService {
     const result = await ctx.em.transactional(async (tx) => {
       const row = await this.deps.resources.ownershipRow(tx, r.type, r.uniqueId, true);
       if (!row) throw notFound('Resource', r.uniqueId);
-      await this.deps.resources.assertCanOn(ctx.within(tx), 'manage', {
-        uniqueId: row.uniqueId,
-        type: r.type,
-        ownerId: row.ownerId,
-        projectMfid: row.projectMfid,
-        public: row.public ?? false,
-      });
+      await this.deps.resources.assertCanOn(ctx.within(tx), 'manage', subjectOfRow(r.type, row));
       return write(tx, row.ownerId);
     });
     ctx.resetScope();

@@ -40,8 +40,9 @@ function selector(field: string, value: unknown): string | undefined {
 
 /**
  * Assigns a registered instrument to a dataset (spec 2.1 rule 5 keeps ordinary updates from
- * changing it; this is the one route that does). Needs `update` on the dataset and read access
- * to the instrument (an unknown or unreadable one is 404 like a missing one). The check and the
+ * changing it; this is the one route that does). Needs `manage` on the dataset (the service
+ * accounts bound to the instrument get contributor on it: assigning one shares the dataset,
+ * docs/access-control.md §5a) and read access to the instrument (an unknown or unreadable one is 404 like a missing one). The check and the
  * write share one transaction holding the dataset's row lock, the check made on the row as
  * locked. Assigning the instrument it already has changes nothing and answers the same.
  */
@@ -66,6 +67,7 @@ export async function assignInstrument(
       type: 'dataset' as const,
       ownerId: row.owner_id,
       projectMfid: row.project_mfid,
+      instrumentMfid: row.instrument_mfid,
       public: row.public,
     };
     const p = await deps.policy.permissionOf(c, subject);
@@ -87,7 +89,7 @@ export async function assignInstrument(
   const result = await ctx.em.transactional(async (tx) => {
     const [row] = await lookup(tx, true);
     const p = await readable(row, ctx.within(tx));
-    if (!allows(p, 'update')) throw forbidden(refusal('update', `dataset ${uniqueId}`, p));
+    if (!allows(p, 'manage')) throw forbidden(refusal('manage', `dataset ${uniqueId}`, p));
     if (row.instrument_mfid !== instrument.uniqueId) {
       await rawQuery(
         tx,

@@ -85,7 +85,11 @@ export async function tallySource(
   // with a selector: parts 1 and 2 count the datasets assigned to the selected project
   const assigned = selected !== undefined ? sql('d.project_mfid = ?', selected) : null;
   const parts: Sql[] = [];
-  const direct = and(await access.readableCondition(ctx, 'd', { grants: false }), filters('d'), assigned);
+  const direct = and(
+    await access.readableCondition(ctx, 'dataset', 'd', { grants: false }),
+    filters('d'),
+    assigned,
+  );
   parts.push(
     sql(`select ${COLUMNS}, d.n from dataset_tally d where d.n <> 0 and ${direct.sql}`, ...direct.params),
   );
@@ -109,7 +113,7 @@ async function indirectParts(
   const parts: Sql[] = [];
   if (!(await access.readableTerms(ctx)).everything) {
     const grants = access.grantPrincipals(await ctx.scope(), 'g');
-    const notDirect = await access.readableCondition(ctx, 'd', { grants: false });
+    const notDirect = await access.readableCondition(ctx, 'dataset', 'd', { grants: false });
     const only = and(
       sql(
         `d.unique_id in (select g.resource_id from access_grant g where g.resource_type = 'dataset' and (${grants.sql}))`,
@@ -125,7 +129,7 @@ async function indirectParts(
     const granted = and(
       sql(`d.unique_id in (${GRANTED_TO})`, selected),
       sql('d.project_mfid is distinct from ?', selected),
-      await access.readableCondition(ctx, 'd'),
+      await access.readableCondition(ctx, 'dataset', 'd'),
       filters('d'),
     );
     parts.push(scanSource(granted));
@@ -134,7 +138,7 @@ async function indirectParts(
     sql(
       `d.unique_id in (select dr.resource_id from deletion_request dr where dr.status in ('pending', 'approved'))`,
     ),
-    await access.readableCondition(ctx, 'd'),
+    await access.readableCondition(ctx, 'dataset', 'd'),
     filters('d'),
     selected !== undefined
       ? sql(`(d.project_mfid = ? or d.unique_id in (${GRANTED_TO}))`, selected, selected)
@@ -217,6 +221,7 @@ export async function totalSource(
       f.public !== undefined ? sql(`${alias}.public = ?`, f.public) : null,
       ...set.map(([, column, value]) => sql(`${alias}.${column} = ?`, value)),
     );
+  parts.push(...(await instrumentParts(ctx, access, filters, selected)));
   parts.push(...(await indirectParts(ctx, access, filters, selected)).map(amounts));
   return unionAll(parts);
 }
@@ -265,8 +270,35 @@ export async function keywordTallySource(
       );
     }
   }
+  parts.push(...(await instrumentParts(ctx, access, () => carries, undefined)));
   parts.push(...(await indirectParts(ctx, access, () => carries, undefined)).map(amounts));
   return unionAll(parts);
+}
+
+/**
+ * For a service account bound to instruments (`ReadableTerms.instruments`), the datasets of
+ * those instruments it reads through the binding alone (not public, not its own, not its
+ * projects'), as `n` rows: the totals and keyword tallies count public, own and project rows
+ * directly, and their indirect rows leave out what a binding reaches. Found on the datasets'
+ * (instrument, unique_id) index, so bounded by the instruments' datasets; nothing for anyone
+ * else. The dataset tally has the instrument column, so `tallySource` counts them directly.
+ */
+async function instrumentParts(
+  ctx: RequestContext,
+  access: AccessService,
+  filters: (alias: string) => Sql,
+  selected: string | undefined,
+): Promise<Sql[]> {
+  const terms = await access.readableTerms(ctx);
+  if (terms.everything || terms.instruments.length === 0) return [];
+  const direct = await access.readableCondition(ctx, 'dataset', 'd', { grants: false, instruments: false });
+  const only = and(
+    sql('d.instrument_mfid in (?)', terms.instruments),
+    direct ? sql(`not coalesce((${direct.sql}), false)`, ...direct.params) : null,
+    filters('d'),
+    selected !== undefined ? sql('d.project_mfid = ?', selected) : null,
+  );
+  return [amounts(scanSource(only))];
 }
 
 /** A part of a tally source reduced to its `n` column. */

@@ -135,7 +135,7 @@ export class DatasetResolver extends ownedRecordResolver(DatasetType, rows) {
 
   @Mutation(() => DatasetType, {
     description:
-      'Assigns a registered instrument to a dataset (updates may only repeat it): needs editor on the dataset; an instrument the caller cannot read is NOT_FOUND. Answers the dataset.',
+      'Assigns a registered instrument to a dataset (updates may only repeat it): needs admin on the dataset (the service accounts bound to the instrument get contributor on it); an instrument the caller cannot read is NOT_FOUND. Answers the dataset.',
   })
   async setDatasetInstrument(
     @Arg('id', () => ID, { description: 'The dataset MFID.' }) id: string,

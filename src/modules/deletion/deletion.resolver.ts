@@ -1,4 +1,16 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import {
+  Arg,
+  Args,
+  Ctx,
+  FieldResolver,
+  ID,
+  Int,
+  Mutation,
+  Query,
+  Resolver,
+  Root,
+  registerEnumType,
+} from 'type-graphql';
 import type { RequestContext } from '../../core/context';
 import { connectionTypes } from '../../core/graphql/connection';
 import { OffsetPageArgs, offsetConnection, offsetOf } from '../../core/graphql/offset-page';
@@ -8,7 +20,14 @@ import type { SampleRow } from '../sample/sample-row';
 import { SampleType } from '../sample/sample.types';
 import { DeletionRequest } from './deletion-request.entity';
 import { DeletionAudit } from './deletion-audit.entity';
-import { parseStatus } from './deletion.service';
+import {
+  DELETION_REQUEST_SCOPES,
+  DELETION_REQUEST_SORTS,
+  parseStatus,
+  type DeletionRequestScope,
+  type DeletionRequestSort,
+} from './deletion.service';
+import { validationError } from '../../core/errors';
 import { isIntegerKey, nodeType } from '../../core/graphql/node';
 
 const { Connection: DeletionRequestConnection } = connectionTypes(
@@ -21,6 +40,35 @@ const { Connection: DeletionAuditConnection } = connectionTypes(
   DeletionAudit,
   'A page of deletion audit entries, newest first.',
 );
+
+const DeletionRequestScopeEnum = Object.fromEntries(DELETION_REQUEST_SCOPES.map((s) => [s, s])) as {
+  [S in DeletionRequestScope]: S;
+};
+registerEnumType(DeletionRequestScopeEnum, {
+  name: 'DeletionRequestScope',
+  description: 'Which deletion requests a list holds (the REST `scope`).',
+  valuesConfig: {
+    accessible: {
+      description: 'The requests you may see: all for platform administrators, your own for anyone else.',
+    },
+    submitted: { description: 'The requests you made.' },
+    reviewable: {
+      description: 'The pending requests you may approve or reject now (platform administrators).',
+    },
+  },
+});
+const DeletionRequestSortEnum = Object.fromEntries(DELETION_REQUEST_SORTS.map((s) => [s, s])) as {
+  [S in DeletionRequestSort]: S;
+};
+registerEnumType(DeletionRequestSortEnum, {
+  name: 'DeletionRequestSort',
+  description: 'The order of a deletion request list (the REST `sort`); ties by request id.',
+});
+const DeletionSortDirectionEnum = { asc: 'asc', desc: 'desc' } as const;
+registerEnumType(DeletionSortDirectionEnum, {
+  name: 'DeletionSortDirection',
+  description: 'asc or desc (the REST `direction`; needs a sort).',
+});
 
 @Resolver(() => DeletionRequest)
 export class DeletionResolver {
@@ -85,10 +133,34 @@ export class DeletionResolver {
     @Args() args: OffsetPageArgs,
     @Arg('status', () => String, { nullable: true, description: 'pending, approved or rejected.' })
     status: string | undefined,
+    @Arg('scope', () => DeletionRequestScopeEnum, {
+      nullable: true,
+      description: 'Which requests (default accessible).',
+    })
+    scope: DeletionRequestScope | null | undefined,
+    @Arg('sort', () => DeletionRequestSortEnum, {
+      nullable: true,
+      description: 'The order (default newest first).',
+    })
+    sort: DeletionRequestSort | null | undefined,
+    @Arg('direction', () => DeletionSortDirectionEnum, {
+      nullable: true,
+      description: 'With sort: asc (the default) or desc; without sort it is BAD_USER_INPUT.',
+    })
+    direction: 'asc' | 'desc' | null | undefined,
     @Ctx() ctx: RequestContext,
   ) {
     const page = offsetOf(ctx, args);
-    const result = await ctx.services.deletion.list(ctx, { status: parseStatus(status) }, page);
+    if (!sort && direction) throw validationError('direction', 'needs sort: give sort as well');
+    const result = await ctx.services.deletion.list(
+      ctx,
+      {
+        status: parseStatus(status),
+        scope: scope ?? undefined,
+        sort: sort ? { sort, direction: direction ?? 'asc' } : null,
+      },
+      page,
+    );
     return offsetConnection(DeletionRequestConnection, result, page.offset);
   }
 

@@ -8,7 +8,12 @@ import type { OffsetPage } from '../../core/db/page';
 import { offsetFind } from '../../core/db/keyset';
 import { offsetRows } from '../../core/db/page';
 import { and, sql } from '../../core/db/sql';
-import { capitalize, type AnyResource, type ResourceService } from '../resource/resource.service';
+import {
+  capitalize,
+  subjectOfRow,
+  type AnyResource,
+  type ResourceService,
+} from '../resource/resource.service';
 import { DeletionRequest, DELETION_STATUSES, type DeletionStatus } from './deletion-request.entity';
 import { DeletionAudit } from './deletion-audit.entity';
 import { ResourceRemoval, type DeletableType, type RemovalTarget } from '../removal/removal';
@@ -100,13 +105,7 @@ export class DeletionService {
     const request = await ctx.em.transactional(async (tx) => {
       const row = await this.resources.ownershipRow(tx, type, r.uniqueId, true);
       if (!row) throw notFound(capitalize(type), r.uniqueId);
-      await this.policy.assertMayRequest(ctx.within(tx), {
-        uniqueId: row.uniqueId,
-        type,
-        ownerId: row.ownerId,
-        projectMfid: row.projectMfid,
-        public: row.public ?? false,
-      });
+      await this.policy.assertMayRequest(ctx.within(tx), subjectOfRow(type, row));
       const request = tx.create(DeletionRequest, {
         resourceId: r.uniqueId,
         resourceType: type,

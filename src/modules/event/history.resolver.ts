@@ -9,7 +9,9 @@ import type { SampleRow } from '../sample/sample-row';
 import { SampleType } from '../sample/sample.types';
 import { Project } from '../project/project.entity';
 import { Instrument } from '../instrument/instrument.entity';
-import { HistoryConnection } from './history.types';
+import { HistoryConnection, type HistoryEntry } from './history.types';
+import { nodeType } from '../../core/graphql/node';
+import { isMfid } from '../../core/ids';
 
 const DESCRIPTION =
   'Who did what and when, newest first: readable with admin on it (null otherwise) and by platform admins.';
@@ -67,3 +69,11 @@ export class InstrumentHistoryResolver {
     return connection(ctx, { type: 'instrument', uniqueId: record.uniqueId, record }, args);
   }
 }
+
+/** Resource events as `Node`s: readable by whoever may read the history they are part of. */
+export const RESOURCE_EVENT_NODE = nodeType<HistoryEntry>(
+  'ResourceEvent',
+  (key) => isMfid(key),
+  (e) => e.uniqueId,
+  (ctx, keys) => ctx.services.history.readable(ctx, keys),
+);

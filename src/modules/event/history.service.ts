@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../core/context';
 import { rawQuery } from '../../core/db/raw';
-import { validationError } from '../../core/errors';
+import { AppError, validationError } from '../../core/errors';
 import { decodeCursor, keysetPage, type KeysetPage } from '../../core/pagination';
 import type { RecordReferences } from './record-references';
 import type { AnyResource } from '../resource/resource.service';
@@ -107,6 +107,36 @@ export class HistoryService {
       [time],
     );
     return gone.length;
+  }
+
+  /**
+   * The events of `ids` (event ids) the caller may read, for `node`/`nodes`: an event is readable
+   * when the history it belongs to is (the same check as `page`, per resource); references in its
+   * payload to records the caller may not read are null, as in the history. Missing and
+   * unreadable ids are left out alike.
+   */
+  async readable(ctx: RequestContext, ids: readonly string[]): Promise<HistoryEntry[]> {
+    if (ids.length === 0) return [];
+    const rows = await rawQuery<EventRow>(
+      ctx.em,
+      `select event_id, type, occurred_at, actor_id, resource_id, resource_type, project_mfid, payload
+       from domain_event where event_id in (?)`,
+      [[...new Set(ids)]],
+    );
+    // platform admins read every history (assertMayReadHistory): no check per resource
+    if (ctx.isPlatformAdmin) return rows.map(toEntry);
+    const allowed = new Set<string>();
+    for (const resourceId of new Set(rows.map((r) => r.resource_id))) {
+      try {
+        // an event exists, so the resource's history was recorded
+        await this.policy.assertMayReadHistory(ctx, resourceId, () => Promise.resolve(true));
+        allowed.add(resourceId);
+      } catch (e) {
+        if (!(e instanceof AppError) || (e.code !== 'FORBIDDEN' && e.code !== 'NOT_FOUND')) throw e;
+      }
+    }
+    const entries = rows.filter((r) => allowed.has(r.resource_id)).map(toEntry);
+    return this.references.readableBy(ctx, entries);
   }
 
   /** Decodes a cursor given by a REST or GraphQL client. */

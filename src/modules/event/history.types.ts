@@ -1,10 +1,15 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { connectionTypes } from '../../core/graphql/connection';
+import { Node } from '../../core/graphql/node';
 import type { HistoryEntry as Entry } from './history.service';
 
 /** The GraphQL type of a history entry (history.service.ts `HistoryEntry`). */
-@ObjectType('ResourceEvent', { description: 'Something that happened to a resource: who did what, when.' })
+@ObjectType('ResourceEvent', {
+  implements: Node,
+  description:
+    'Something that happened to a resource: who did what, when. As a Node it is readable by whoever may read the history it is part of.',
+})
 export class HistoryEntry implements Entry {
   @Field(() => ID, { description: 'The event id (an MFID; the webhook-id of its deliveries).' })
   uniqueId!: string;

@@ -40,8 +40,8 @@ export class RecordReferences {
     const referenced = new Set(events.flatMap((e) => referencesOf(e).map(([, id]) => id)));
     if (referenced.size === 0) return events;
     const [d, s] = await Promise.all([
-      this.access.readableCondition(ctx, 'd'),
-      this.access.readableCondition(ctx, 's'),
+      this.access.readableCondition(ctx, 'dataset', 'd'),
+      this.access.readableCondition(ctx, 'sample', 's'),
     ]);
     if (!d && !s) return events;
     const ids = [...referenced];

@@ -235,8 +235,8 @@ export class GraphService {
 
   private async readable(ctx: RequestContext): Promise<[Sql, Sql]> {
     const [d, s] = await Promise.all([
-      this.access.readableCondition(ctx, 'd'),
-      this.access.readableCondition(ctx, 's'),
+      this.access.readableCondition(ctx, 'dataset', 'd'),
+      this.access.readableCondition(ctx, 'sample', 's'),
     ]);
     return [d ?? sql('true'), s ?? sql('true')];
   }

@@ -31,8 +31,8 @@ export interface LinkRow {
  * the caller may not read never leave the database.
  */
 export function linkLoaders(em: EntityManager, context: () => RequestContext, access: AccessService) {
-  const readable = async (ctx: RequestContext, alias: string): Promise<Sql> =>
-    (await access.readableCondition(ctx, alias)) ?? sql('true');
+  const readable = async (ctx: RequestContext, table: 'dataset' | 'sample', alias: string): Promise<Sql> =>
+    (await access.readableCondition(ctx, table, alias)) ?? sql('true');
 
   /**
    * Rows of `reader`'s records reached through `join` (key column -> other column), newest
@@ -49,7 +49,7 @@ export function linkLoaders(em: EntityManager, context: () => RequestContext, ac
     new DataLoader<string, R[]>(async (keys) => {
       const { alias, table } = reader;
       const ctx = context();
-      const visible = await readable(ctx, alias);
+      const visible = await readable(ctx, table, alias);
       const cap = capped ? ctx.config.limits.graphqlListMax : null;
       const source = `select ${alias}.*, j.${keyColumn} as _key${
         cap ? `, row_number() over (partition by j.${keyColumn} order by ${alias}.unique_id desc) as _n` : ''
@@ -75,7 +75,7 @@ export function linkLoaders(em: EntityManager, context: () => RequestContext, ac
     groupLoader<string, LinkRow>(
       async (ids) => {
         const ctx = context();
-        const [d, s] = await Promise.all([readable(ctx, 'd'), readable(ctx, 's')]);
+        const [d, s] = await Promise.all([readable(ctx, 'dataset', 'd'), readable(ctx, 'sample', 's')]);
         const keys = [...ids];
         const { skip, take } = window(ctx);
         const rows = await rawQuery<LinkRow & { _n?: unknown }>(

@@ -82,7 +82,7 @@ export class MetadataSearch {
           ? await this.projectPolicy.insiderWhere(ctx, 'r')
           : kind.type === 'instrument'
             ? null
-            : await this.access.readableCondition(ctx, 'r');
+            : await this.access.readableCondition(ctx, kind.type, 'r');
       const where = and(
         sql(`m.search @@ websearch_to_tsquery('english', ?::text)`, q),
         sql('m.resource_type = ?', kind.type),

@@ -35,6 +35,8 @@ export interface OwnedRecordRow {
   modificationTime: Date;
   ownerId: string;
   projectMfid: string | null;
+  /** a dataset's instrument MFID (samples have none) */
+  instrumentMfid?: string | null;
   /** with `owner`: the owner */
   owner?: OwnerRow | null;
   /** with `project`: the project it is assigned to */
@@ -272,6 +274,7 @@ export function ownedRecordOf(row: OwnedRecordRow): OwnedRecord {
     uniqueId: row.uniqueId,
     owner: { uniqueId: row.ownerId },
     project: row.projectMfid === null ? null : { uniqueId: row.projectMfid },
+    instrument: row.instrumentMfid ? { uniqueId: row.instrumentMfid } : null,
     public: row.public,
   };
 }

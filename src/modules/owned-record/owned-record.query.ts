@@ -109,7 +109,12 @@ export abstract class OwnedRecordQuery<F extends OwnedRecordFilter> {
   ): Promise<(Sql | null)[]> {
     const parts: (Sql | null)[] = [];
     if (associatedMfid !== undefined) {
-      const otherVisible = (await this.deps.access.readableCondition(ctx, 'o')) ?? sql('true');
+      const otherVisible =
+        (await this.deps.access.readableCondition(
+          ctx,
+          this.type === 'dataset' ? 'sample' : 'dataset',
+          'o',
+        )) ?? sql('true');
       parts.push(associatedWith(this.type, this.alias, associatedMfid, otherVisible));
     }
     parts.push(...relativeConditions(this.type, this.alias, f));

@@ -20,26 +20,43 @@ export interface AccessScope {
   memberRoles: Map<string, GrantablePermission>;
   /** names of the named access groups the caller belongs to (grants to them reach the caller) */
   groups: string[];
+  /**
+   * MFIDs of the instruments the caller is bound to as a service account (a user grant on the
+   * instrument, at any level, to a service account: `InstrumentOperatorService`). It holds
+   * {@link INSTRUMENT_DATASET_ROLE} on every dataset recorded with them.
+   */
+  instruments: string[];
 }
+
+/**
+ * What a bound instrument service account holds on the datasets recorded with its instrument (the
+ * 3.2 client's "contributor on every dataset assigned to the instrument"): read them and add to
+ * them (files, thumbnails, metadata, keywords, links), not change their fields or access.
+ */
+export const INSTRUMENT_DATASET_ROLE: GrantablePermission = 'contributor';
 
 /** One row of `scopeRowsSql`: a membership, a project the user leads, or a group. */
 export interface ScopeRow {
   user_id: string;
-  kind: 'member' | 'lead' | 'group';
+  kind: 'member' | 'lead' | 'group' | 'instrument';
   id: string;
   role: GrantablePermission | null;
 }
 
 /**
- * The SQL of the scope rows of the users matched by `users` (`in (?)` with the ids three times,
+ * The SQL of the scope rows of the users matched by `users` (`in (?)` with the ids four times,
  * or `= <column>` to correlate with an outer query): project memberships, projects they lead
- * (`admin`), named access groups.
+ * (`admin`), named access groups, and for a service account the instruments it is bound to (any
+ * user grant on an instrument: what `GET /instruments/{id}/service_accounts` lists).
  */
 export function scopeRowsSql(users: string): string {
   return `select user_id, 'member' as kind, project_mfid as id, role from project_member where user_id ${users}
        union all select owner_id, 'lead', unique_id, 'admin' from project where owner_id ${users}
        union all select m.user_id, 'group', g.name, null from access_group_member m
-         join access_group g on g.id = m.group_id where m.user_id ${users}`;
+         join access_group g on g.id = m.group_id where m.user_id ${users}
+       union all select ig.principal_id, 'instrument', ig.resource_id, ig.permission from access_grant ig
+         join app_user sa on sa.unique_id = ig.principal_id and sa.is_service_account
+         where ig.principal_type = 'user' and ig.resource_type = 'instrument' and ig.principal_id ${users}`;
 }
 
 /** Whose scope is loaded: their id and the platform role they act with. */
@@ -59,10 +76,15 @@ export function emptyScope(user: ScopeUser): AccessScope {
     projectRoles: new Map(),
     memberRoles: new Map(),
     groups: [],
+    instruments: [],
   };
 }
 
 export function addScopeRow(scope: AccessScope, row: ScopeRow): void {
+  if (row.kind === 'instrument') {
+    scope.instruments.push(row.id);
+    return;
+  }
   if (row.kind === 'group' || !row.role) {
     scope.groups.push(row.id);
     return;
@@ -79,6 +101,8 @@ export interface AccessSubject {
   ownerId: string;
   /** the MFID of the project the record is assigned to, if any */
   projectMfid?: string | null;
+  /** a dataset's instrument MFID, if any (bound service accounts reach it: `AccessScope.instruments`) */
+  instrumentMfid?: string | null;
   public?: boolean;
 }
 
@@ -95,11 +119,13 @@ export type GrantSnapshot = ReadonlyMap<string, readonly GrantRecord[]>;
 
 /**
  * What a caller may read (`AccessService.readableTerms`): everything, or the union of public
- * records (`public`), the records they own (`ownerId`), those of their projects (`projects`) and
+ * records (`public`), the records they own (`ownerId`), those of their projects (`projects`),
+ * the datasets of the instruments they are bound to as a service account (`instruments`) and
  * those a grant reaches them on.
  */
 export type ReadableTerms =
-  { everything: true } | { everything: false; public: true; ownerId: string; projects: string[] };
+  | { everything: true }
+  | { everything: false; public: true; ownerId: string; projects: string[]; instruments: string[] };
 
 /**
  * Effective permission, computed one way for every module (DESIGN §5): the highest of
@@ -137,7 +163,7 @@ export class AccessService {
     for (const user of users) scopes.set(user.uniqueId, emptyScope(user));
     if (users.length === 0) return scopes;
     const ids = [...scopes.keys()];
-    const rows = await rawQuery<ScopeRow>(em, scopeRowsSql('in (?)'), [ids, ids, ids]);
+    const rows = await rawQuery<ScopeRow>(em, scopeRowsSql('in (?)'), [ids, ids, ids, ids]);
     for (const row of rows) {
       const scope = scopes.get(row.user_id);
       if (scope) addScopeRow(scope, row); // the statement selects only these users
@@ -168,7 +194,7 @@ export class AccessService {
     subject: AccessSubject,
     em: EntityManager = ctx.em,
   ): Promise<Permission | null> {
-    const key = `${subject.uniqueId}:${subject.ownerId}:${subject.projectMfid ?? ''}:${subject.public ? 1 : 0}`;
+    const key = `${subject.uniqueId}:${subject.ownerId}:${subject.projectMfid ?? ''}:${subject.instrumentMfid ?? ''}:${subject.public ? 1 : 0}`;
     let result = ctx.permissions.get(key);
     if (!result) {
       result = this.compute(ctx, subject, em);
@@ -188,6 +214,13 @@ export class AccessService {
     // on a project itself, leading it is ownership (decided by the subject), not a role
     const roles = subject.type === 'project' ? scope.memberRoles : scope.projectRoles;
     if (subject.projectMfid) permission = roles.get(subject.projectMfid) ?? null;
+    if (
+      subject.type === 'dataset' &&
+      subject.instrumentMfid &&
+      scope.instruments.includes(subject.instrumentMfid)
+    ) {
+      permission = higher(permission, INSTRUMENT_DATASET_ROLE);
+    }
     const preloaded = ctx.grants?.get(subject.uniqueId);
     let rows: readonly { permission: GrantablePermission }[];
     if (preloaded) {
@@ -208,7 +241,8 @@ export class AccessService {
   /**
    * Who may read what, as terms: the one statement of the visibility rule. A platform
    * administrator reads everything; anyone else reads public records, their own, those of their
-   * projects, and what a grant reaches (`grantPrincipals`). `readableCondition` writes these terms
+   * projects, the datasets of the instruments they are bound to (a service account), and what a
+   * grant reaches (`grantPrincipals`). `readableCondition` writes these terms
    * as SQL over a record table; the tallies (dataset-tally.ts) as rows of their counts.
    */
   async readableTerms(ctx: RequestContext): Promise<ReadableTerms> {
@@ -219,26 +253,33 @@ export class AccessService {
       public: true,
       ownerId: scope.userId,
       projects: [...scope.projectRoles.keys()],
+      instruments: [...scope.instruments],
     };
   }
 
   /**
-   * The condition, on rows of a table aliased `alias` with columns `unique_id`, `owner_id`,
-   * `public` and (optionally) `project_mfid`, that keeps what the caller may read. Null for
-   * platform admins (no restriction). `grants: false` leaves out the grants (for tables without
-   * `unique_id`, such as the dataset tally, which add the granted records themselves).
+   * The condition, on rows of a `table` of datasets or samples aliased `alias` (columns
+   * `unique_id`, `owner_id`, `public`, `project_mfid` and, for datasets, `instrument_mfid`), that
+   * keeps what the caller may read. Null for platform admins (no restriction). `grants: false`
+   * leaves out the grants (for tables without `unique_id`, such as the dataset tally, which add
+   * the granted records themselves); `instruments: false` the datasets of bound instruments (for
+   * the totals, which add them themselves).
    */
   async readableCondition(
     ctx: RequestContext,
+    table: 'dataset' | 'sample',
     alias: string,
-    opts: { project?: boolean; grants?: boolean } = {},
+    opts: { grants?: boolean; instruments?: boolean } = {},
   ): Promise<Sql | null> {
     const terms = await this.readableTerms(ctx);
     if (terms.everything) return null;
     return or(
       sql(`${alias}.public = true`),
       sql(`${alias}.owner_id = ?`, terms.ownerId),
-      opts.project === false ? null : inList(`${alias}.project_mfid`, terms.projects),
+      inList(`${alias}.project_mfid`, terms.projects),
+      table === 'dataset' && opts.instruments !== false && terms.instruments.length > 0
+        ? inList(`${alias}.instrument_mfid`, terms.instruments)
+        : null,
       opts.grants === false ? null : await this.grantedCondition(ctx, await ctx.scope(), alias),
     );
   }

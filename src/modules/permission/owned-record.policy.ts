@@ -9,6 +9,8 @@ export interface OwnedRecord {
   uniqueId: string;
   owner: { uniqueId: string };
   project?: { uniqueId: string } | null;
+  /** a dataset's instrument (bound service accounts reach the dataset through it) */
+  instrument?: { uniqueId: string } | null;
   public: boolean;
 }
 
@@ -45,6 +47,7 @@ export abstract class OwnedRecordPolicy<T extends OwnedRecord> {
       type: this.type,
       ownerId: record.owner.uniqueId,
       projectMfid: record.project?.uniqueId ?? null,
+      instrumentMfid: record.instrument?.uniqueId ?? null,
       public: record.public,
     };
   }
@@ -69,7 +72,7 @@ export abstract class OwnedRecordPolicy<T extends OwnedRecord> {
 
   /** The condition keeping the rows of the record's table under `alias` the caller may read (null: all). */
   visibleWhere(ctx: RequestContext, alias = this.alias): Promise<Sql | null> {
-    return this.access.readableCondition(ctx, alias);
+    return this.access.readableCondition(ctx, this.type, alias);
   }
 
   protected async recordCapabilities(ctx: RequestContext, record: T): Promise<RecordCapabilities> {

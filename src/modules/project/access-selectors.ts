@@ -94,7 +94,7 @@ export class AccessSelectors {
     const parts: (Sql | null)[] = [];
     for (const user of resolved.users) {
       const seen = user.uniqueId === ctx.userId ? ctx : ctx.as(user);
-      parts.push(await this.deps.access.readableCondition(seen, alias));
+      parts.push(await this.deps.access.readableCondition(seen, table, alias));
     }
     for (const project of resolved.projects) {
       parts.push(await projectCondition(ctx, { table, alias, ordered }, project.uniqueId));

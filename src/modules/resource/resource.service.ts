@@ -29,14 +29,31 @@ export interface OwnershipRow {
   uniqueId: string;
   ownerId: string;
   projectMfid: string | null;
+  /** a dataset's instrument (null for other types) */
+  instrumentMfid: string | null;
   public: boolean | null;
 }
 
-const OWNERSHIP_COLUMNS: Record<ResourceType, { table: string; project: string; visible: string }> = {
-  dataset: { table: 'dataset', project: 'project_mfid', visible: 'public' },
-  sample: { table: 'sample', project: 'project_mfid', visible: 'public' },
-  project: { table: 'project', project: 'null', visible: 'null' },
-  instrument: { table: 'instrument', project: 'null', visible: 'public' },
+/** The access subject of a resource of `type` whose ownership columns are `row`. */
+export function subjectOfRow(type: ResourceType, row: OwnershipRow): AccessSubject {
+  return {
+    uniqueId: row.uniqueId,
+    type,
+    ownerId: row.ownerId,
+    projectMfid: row.projectMfid,
+    instrumentMfid: row.instrumentMfid,
+    public: row.public ?? false,
+  };
+}
+
+const OWNERSHIP_COLUMNS: Record<
+  ResourceType,
+  { table: string; project: string; instrument: string; visible: string }
+> = {
+  dataset: { table: 'dataset', project: 'project_mfid', instrument: 'instrument_mfid', visible: 'public' },
+  sample: { table: 'sample', project: 'project_mfid', instrument: 'null', visible: 'public' },
+  project: { table: 'project', project: 'null', instrument: 'null', visible: 'null' },
+  instrument: { table: 'instrument', project: 'null', instrument: 'null', visible: 'public' },
 };
 
 export interface ResourceDeps {
@@ -129,13 +146,7 @@ export class ResourceService {
     await ctx.em.transactional(async (tx) => {
       const row = await this.ownershipRow(tx, r.type, r.uniqueId, true);
       if (!row) throw notFound('Resource', r.uniqueId);
-      await this.assertCanOn(ctx.within(tx), 'manage', {
-        uniqueId: row.uniqueId,
-        type: r.type,
-        ownerId: row.ownerId,
-        projectMfid: row.projectMfid,
-        public: row.public ?? false,
-      });
+      await this.assertCanOn(ctx.within(tx), 'manage', subjectOfRow(r.type, row));
       await this.ownershipOf(r.type).setPublicIn(tx, r.uniqueId, value);
       if ((row.public ?? false) !== value) {
         await this.deps.events.emit(tx, {
@@ -223,10 +234,11 @@ export class ResourceService {
     uniqueId: string,
     lock = false,
   ): Promise<OwnershipRow | null> {
-    const { table, project, visible } = OWNERSHIP_COLUMNS[type];
+    const { table, project, instrument, visible } = OWNERSHIP_COLUMNS[type];
     const rows = await rawQuery<OwnershipRow>(
       em,
-      `select unique_id as "uniqueId", owner_id as "ownerId", ${project} as "projectMfid", ${visible} as "public"
+      `select unique_id as "uniqueId", owner_id as "ownerId", ${project} as "projectMfid",
+         ${instrument} as "instrumentMfid", ${visible} as "public"
        from ${table} where unique_id = ?${lock ? ' for update' : ''}`,
       [uniqueId],
     );

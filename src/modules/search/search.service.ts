@@ -39,7 +39,7 @@ export class SearchService {
     const where = and(
       await this.projectFilter(ctx, 'd', input.projectId),
       notHiddenByDeletion('d.unique_id'),
-      await this.access.readableCondition(ctx, 'd'),
+      await this.access.readableCondition(ctx, 'dataset', 'd'),
     );
     const select = rowsSelect(DATASET_ROWS, {}, 'dataset d');
     return this.run(ctx, select, 'd.dataset_name', where, input, (r: RawRow) => DATASET_ROWS.row(r));
@@ -49,7 +49,7 @@ export class SearchService {
     const where = and(
       await this.projectFilter(ctx, 's', input.projectId),
       notHiddenByDeletion('s.unique_id'),
-      await this.access.readableCondition(ctx, 's'),
+      await this.access.readableCondition(ctx, 'sample', 's'),
     );
     const select = rowsSelect(SAMPLE_ROWS, {}, 'sample s');
     return this.run(ctx, select, 's.sample_name', where, input, (r: RawRow) => SAMPLE_ROWS.row(r));

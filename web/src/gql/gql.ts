@@ -47,6 +47,7 @@ type Documents = {
     "\n  query ProjectGraph($project: String!) {\n    projectGraph(project: $project) {\n      ...GraphParts\n    }\n  }\n": typeof types.ProjectGraphDocument,
     "\n  query InstrumentPage($id: String!) {\n    instrument(id: $id) {\n      uniqueId\n      instrumentId\n      instrumentName\n      instrumentType\n      description\n      location\n      manufacturer\n      model\n      status\n      otherId\n      otherIdSource\n      public\n      capabilities {\n        canUpdate\n        canManageAccess\n      }\n      owner {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      scientificMetadata\n    }\n  }\n": typeof types.InstrumentPageDocument,
     "\n  mutation UpdateInstrument($id: String!, $input: UpdateInstrumentInput!) {\n    updateInstrument(id: $id, input: $input) {\n      uniqueId\n    }\n  }\n": typeof types.UpdateInstrumentDocument,
+    "\n  mutation SetInstrumentStatus($id: String!, $status: InstrumentStatus!) {\n    setInstrumentStatus(id: $id, status: $status) {\n      uniqueId\n      status\n    }\n  }\n": typeof types.SetInstrumentStatusDocument,
     "\n  query PendingAccounts {\n    pendingUsers(first: 100) {\n      total\n      items {\n        uniqueId\n        username\n        firstName\n        lastName\n        email\n        pendingSince\n      }\n    }\n  }\n": typeof types.PendingAccountsDocument,
     "\n  mutation ActivateAccount($id: ID!) {\n    activateUser(id: $id) {\n      uniqueId\n      pendingSince\n    }\n  }\n": typeof types.ActivateAccountDocument,
     "\n  mutation DisableAccount($id: ID!) {\n    disableUser(id: $id) {\n      uniqueId\n      disabled\n    }\n  }\n": typeof types.DisableAccountDocument,
@@ -96,6 +97,7 @@ const documents: Documents = {
     "\n  query ProjectGraph($project: String!) {\n    projectGraph(project: $project) {\n      ...GraphParts\n    }\n  }\n": types.ProjectGraphDocument,
     "\n  query InstrumentPage($id: String!) {\n    instrument(id: $id) {\n      uniqueId\n      instrumentId\n      instrumentName\n      instrumentType\n      description\n      location\n      manufacturer\n      model\n      status\n      otherId\n      otherIdSource\n      public\n      capabilities {\n        canUpdate\n        canManageAccess\n      }\n      owner {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      scientificMetadata\n    }\n  }\n": types.InstrumentPageDocument,
     "\n  mutation UpdateInstrument($id: String!, $input: UpdateInstrumentInput!) {\n    updateInstrument(id: $id, input: $input) {\n      uniqueId\n    }\n  }\n": types.UpdateInstrumentDocument,
+    "\n  mutation SetInstrumentStatus($id: String!, $status: InstrumentStatus!) {\n    setInstrumentStatus(id: $id, status: $status) {\n      uniqueId\n      status\n    }\n  }\n": types.SetInstrumentStatusDocument,
     "\n  query PendingAccounts {\n    pendingUsers(first: 100) {\n      total\n      items {\n        uniqueId\n        username\n        firstName\n        lastName\n        email\n        pendingSince\n      }\n    }\n  }\n": types.PendingAccountsDocument,
     "\n  mutation ActivateAccount($id: ID!) {\n    activateUser(id: $id) {\n      uniqueId\n      pendingSince\n    }\n  }\n": types.ActivateAccountDocument,
     "\n  mutation DisableAccount($id: ID!) {\n    disableUser(id: $id) {\n      uniqueId\n      disabled\n    }\n  }\n": types.DisableAccountDocument,
@@ -241,6 +243,10 @@ export function graphql(source: "\n  query InstrumentPage($id: String!) {\n    i
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation UpdateInstrument($id: String!, $input: UpdateInstrumentInput!) {\n    updateInstrument(id: $id, input: $input) {\n      uniqueId\n    }\n  }\n"): typeof import('./graphql').UpdateInstrumentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetInstrumentStatus($id: String!, $status: InstrumentStatus!) {\n    setInstrumentStatus(id: $id, status: $status) {\n      uniqueId\n      status\n    }\n  }\n"): typeof import('./graphql').SetInstrumentStatusDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -490,6 +490,14 @@ export type UpdateInstrumentMutationVariables = Exact<{
 
 export type UpdateInstrumentMutation = { updateInstrument: { uniqueId: string } };
 
+export type SetInstrumentStatusMutationVariables = Exact<{
+  id: string;
+  status: InstrumentStatus;
+}>;
+
+
+export type SetInstrumentStatusMutation = { setInstrumentStatus: { uniqueId: string, status: string } };
+
 export type PendingAccountsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1278,6 +1286,14 @@ export const UpdateInstrumentDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<UpdateInstrumentMutation, UpdateInstrumentMutationVariables>;
+export const SetInstrumentStatusDocument = new TypedDocumentString(`
+    mutation SetInstrumentStatus($id: String!, $status: InstrumentStatus!) {
+  setInstrumentStatus(id: $id, status: $status) {
+    uniqueId
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<SetInstrumentStatusMutation, SetInstrumentStatusMutationVariables>;
 export const PendingAccountsDocument = new TypedDocumentString(`
     query PendingAccounts {
   pendingUsers(first: 100) {

@@ -4,7 +4,8 @@ import { Fields, userName } from '../components/Fields';
 import { MetadataTree } from '../components/MetadataTree';
 import { EditFields } from '../components/EditFields';
 import { request } from '../client';
-import type { UpdateInstrumentInput } from '../gql/graphql';
+import { useAction } from '../hooks';
+import type { InstrumentStatus } from '../gql/graphql';
 
 const InstrumentQuery = graphql(`
   query InstrumentPage($id: String!) {
@@ -44,6 +45,48 @@ const UpdateInstrumentMutation = graphql(`
   }
 `);
 
+const SetStatusMutation = graphql(`
+  mutation SetInstrumentStatus($id: String!, $status: InstrumentStatus!) {
+    setInstrumentStatus(id: $id, status: $status) {
+      uniqueId
+      status
+    }
+  }
+`);
+
+/** The three statuses an instrument may be in, as the select offers them. */
+const STATUSES: readonly InstrumentStatus[] = ['active', 'maintenance', 'decommissioned'];
+
+/** The status of an instrument, chosen from its three values (not free text); saved on change. */
+function StatusSelect({ id, status, onDone }: { id: string; status: string; onDone: () => void }) {
+  const action = useAction();
+  const change = async (value: string) => {
+    const done = await action.run(() =>
+      request(SetStatusMutation, { id, status: value as InstrumentStatus }),
+    );
+    if (done !== undefined) onDone();
+  };
+  return (
+    <form class="edit" aria-label="Instrument status" onSubmit={(e) => e.preventDefault()}>
+      <label>
+        Status
+        <select value={status} disabled={action.pending} onChange={(e) => void change(e.currentTarget.value)}>
+          {STATUSES.map((value) => (
+            <option key={value} value={value}>
+              {value}
+            </option>
+          ))}
+        </select>
+      </label>
+      {action.error && (
+        <p role="alert" class="error">
+          {action.error}
+        </p>
+      )}
+    </form>
+  );
+}
+
 const EDITABLE = [
   ['instrumentName', 'Name'],
   ['instrumentId', 'Slug'],
@@ -52,7 +95,6 @@ const EDITABLE = [
   ['location', 'Location'],
   ['manufacturer', 'Manufacturer'],
   ['model', 'Model'],
-  ['status', 'Status'],
   ['otherId', 'Identifier elsewhere'],
   ['otherIdSource', 'Registry of that identifier'],
 ] as const;
@@ -93,15 +135,13 @@ export function InstrumentPage({ id }: { id: string }) {
             ['Owner', userName(i.owner)],
           ]}
         />
+        {i.capabilities?.canUpdate && <StatusSelect id={i.uniqueId} status={i.status} onDone={q.reload} />}
         {i.capabilities?.canUpdate && (
           <EditFields
             fields={EDITABLE}
             values={i}
             publicValue={i.capabilities.canManageAccess ? i.public : undefined}
-            save={(changes) =>
-              // status is typed as text here; a value outside the InstrumentStatus enum comes back as an error
-              request(UpdateInstrumentMutation, { id: i.uniqueId, input: changes as UpdateInstrumentInput })
-            }
+            save={(changes) => request(UpdateInstrumentMutation, { id: i.uniqueId, input: changes })}
             onDone={q.reload}
           />
         )}
