@@ -36,6 +36,7 @@ import { Migration20261126155935_deletion_project_mfid as M33 } from './Migratio
 import { Migration20261126164053_sort_time_indexes as M34 } from './Migration20261126164053_sort_time_indexes';
 import { Migration20261126165353_sort_name_indexes as M35 } from './Migration20261126165353_sort_name_indexes';
 import { Migration20261126183303_metadata_version as M36 } from './Migration20261126183303_metadata_version';
+import { Migration20261126183357_publications as M37 } from './Migration20261126183357_publications';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -76,4 +77,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126164053_sort_time_indexes', class: M34 },
   { name: 'Migration20261126165353_sort_name_indexes', class: M35 },
   { name: 'Migration20261126183303_metadata_version', class: M36 },
+  { name: 'Migration20261126183357_publications', class: M37 },
 ];

@@ -37,6 +37,8 @@ export interface Config {
   /** Absent: the filesystem object store under `dataDir/objects`. */
   s3?: S3Settings;
   publicBaseUrl: string;
+  /** the publisher named in publications' citations and DataCite records (docs/publications.md) */
+  publisherName: string;
   /**
    * Express's `trust proxy`: which hops' `X-Forwarded-For` / `-Proto` / `-Host` are believed
    * (`req.ip`, `req.secure`). `false` (the default): none, `req.ip` is the socket's address;
@@ -360,6 +362,8 @@ export function loadConfig(env: Env = process.env): Config {
     /\/+$/,
     '',
   );
+  const publisherName = r.str('PUBLISHER_NAME') ?? 'Catalog service';
+  if (publisherName.length > 200) r.problems.push('PUBLISHER_NAME must be at most 200 characters');
   const adminApiKey = r.str('ADMIN_API_KEY');
   if (adminApiKey !== undefined && adminApiKey.length < 24) {
     r.problems.push('ADMIN_API_KEY must be at least 24 characters long');
@@ -424,6 +428,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     s3,
     publicBaseUrl,
+    publisherName,
     trustProxy: trustProxy(r),
     corsOrigins: corsOrigins(r),
     metricsToken,

@@ -39,6 +39,7 @@ import { DomainEvent } from './outbox/event.entity';
 import { WebhookDelivery, WebhookSubscription } from './webhook/webhook.entity';
 import { UserSession } from './session/session.entity';
 import { UserIdentity } from './session/identity.entity';
+import { Publication } from './publication/publication.entity';
 
 /**
  * Every MikroORM entity, listed explicitly (no globbing: the same list in jest and in dist), the
@@ -89,4 +90,5 @@ export const ENTITIES = [
   WebhookDelivery,
   UserSession,
   UserIdentity,
+  Publication,
 ];

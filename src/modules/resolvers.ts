@@ -45,6 +45,7 @@ import {
   SampleHistoryResolver,
 } from './event/history.resolver';
 import { WEBHOOK_DELIVERY_NODE, WEBHOOK_NODE, WebhookResolver } from './webhook/webhook.resolver';
+import { PUBLICATION_NODE, PublicationResolver } from './publication/publication.resolver';
 
 /**
  * Every object type implementing `Node`, with how its module fetches it by global id
@@ -66,6 +67,7 @@ export const NODE_TYPES = new NodeRegistry().register(
   WEBHOOK_DELIVERY_NODE,
   API_KEY_NODE,
   RESOURCE_EVENT_NODE,
+  PUBLICATION_NODE,
 );
 
 /** Every GraphQL resolver class. */
@@ -75,6 +77,7 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   HistoryResolver,
   LiveEventsResolver,
   WebhookResolver,
+  PublicationResolver,
   DatasetHistoryResolver,
   SampleHistoryResolver,
   ProjectHistoryResolver,

@@ -35,6 +35,7 @@ import { ingestionRoutes } from './ingestion/ingestion.rest';
 import { analysisRoutes } from './analysis/analysis.rest';
 import { historyRoutes } from './event/event.rest';
 import { webhookRoutes } from './webhook/webhook.rest';
+import { publicationRoutes } from './publication/publication.rest';
 
 /**
  * Every authenticated REST route of the legacy shim, in mounting order: within a module,
@@ -65,6 +66,7 @@ export const API_ROUTES: readonly Route[] = [
   ...transferRoutes,
   ...historyRoutes,
   ...webhookRoutes,
+  ...publicationRoutes,
   ...resourceRoutes,
   ...graphRoutes,
   ...accessGroupRoutes,
@@ -122,6 +124,7 @@ const TAGS: Record<string, string> = {
   events: 'The history of a resource (who did what) and its purge',
   webhooks: 'Signed webhook subscriptions and their delivery logs',
   search: 'Fuzzy search by name',
+  publications: 'Publications: datasets made citable, frozen manifests, versions, withdrawal',
 };
 
 /** The OpenAPI 3.1 document of the REST shim (`GET /api/v2/openapi.json`, committed as openapi.json). */

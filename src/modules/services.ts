@@ -70,6 +70,8 @@ import { LiveEvents } from './event/live-events';
 import { RecordReferences } from './event/record-references';
 import { WebhookService } from './webhook/webhook.service';
 import { WebhookPolicy } from './webhook/webhook.policy';
+import { PublicationService } from './publication/publication.service';
+import { PublicationPolicy } from './publication/publication.policy';
 import { SessionService } from './session/session.service';
 
 export interface ServiceDeps {
@@ -219,6 +221,14 @@ export function createServices({ config, log }: ServiceDeps) {
   const eventFeed = new EventFeed(config.subscriptions.pollIntervalMs);
   const liveEvents = new LiveEvents({ feed: eventFeed, resources: resource, users: user, references });
   const webhook = new WebhookService({ resources: resource, projects: project, policy: new WebhookPolicy() });
+  const publication = new PublicationService({
+    baseUrl: config.publicBaseUrl,
+    publisher: config.publisherName,
+    datasets: dataset,
+    files: file,
+    policy: new PublicationPolicy(resource),
+    events,
+  });
   const jobs = new JobQueue({
     prefix: config.jobs.queuePrefix,
     maxAttempts: config.jobs.maxAttempts,
@@ -257,6 +267,7 @@ export function createServices({ config, log }: ServiceDeps) {
     eventFeed,
     liveEvents,
     webhook,
+    publication,
     access,
     selectors,
     grant,

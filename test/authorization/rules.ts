@@ -43,7 +43,13 @@ export type Rule =
   /** platform admins (and service accounts, not a matrix role): 404 when the record is unreadable, else 403 */
   | { kind: 'operator'; on: Subject }
   /** a record that belongs to the owner alone (a webhook): the owner and platform admins, 404 for the others */
-  | { kind: 'holder' };
+  | { kind: 'holder' }
+  /**
+   * a publication (docs/publications.md): its creator (the owner), platform admins and those who
+   * may manage its dataset (the admin grant); the others get `others` (404 for a draft, which
+   * they may not read; 403 for a published one, which everyone reads)
+   */
+  | { kind: 'publisher'; others: 403 | 404 };
 
 export const OPEN: Rule = { kind: 'open' };
 export const ANY: Rule = { kind: 'any' };
@@ -51,6 +57,8 @@ export const PLATFORM_ADMIN: Rule = { kind: 'platformAdmin' };
 export const SELF: Rule = { kind: 'self' };
 export const INSIDER: Rule = { kind: 'insider' };
 export const HOLDER: Rule = { kind: 'holder' };
+export const PUBLISHER_DRAFT: Rule = { kind: 'publisher', others: 404 };
+export const PUBLISHER: Rule = { kind: 'publisher', others: 403 };
 export const credential = (status: number): Rule => ({ kind: 'credential', status });
 export const read = (on: Subject): Rule => ({ kind: 'level', need: 'viewer', on });
 export const contribute = (on: Subject): Rule => ({ kind: 'level', need: 'contributor', on });
@@ -97,6 +105,8 @@ export function expected(rule: Rule, role: Role, visibility: Visibility): Outcom
       return role === 'owner' || role === 'platformAdmin' ? 'allowed' : 403;
     case 'holder':
       return role === 'owner' || role === 'platformAdmin' ? 'allowed' : 404;
+    case 'publisher':
+      return role === 'owner' || role === 'admin' || role === 'platformAdmin' ? 'allowed' : rule.others;
     case 'insider':
       return ['owner', 'member', 'normalAdmin', 'admin', 'platformAdmin'].includes(role) ? 'allowed' : 403;
     case 'level': {

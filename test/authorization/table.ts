@@ -6,6 +6,8 @@ import {
   INSIDER,
   OPEN,
   PLATFORM_ADMIN,
+  PUBLISHER,
+  PUBLISHER_DRAFT,
   SELF,
   contribute,
   credential,
@@ -55,6 +57,9 @@ export interface World {
   /** the owner's webhook subscription (on `dataset`, paused) and a delivery in its log */
   webhook: string;
   webhookDelivery: number;
+  /** a draft publication of `dataset2` the owner created, and a published one */
+  draft: string;
+  publication: string;
 }
 
 /** Records made for one call: a dataset to delete, a file to remove... */
@@ -65,6 +70,9 @@ export interface Fresh {
   deletionRequest?: number;
   joinRequest?: number;
   webhook?: string;
+  /** a draft publication of `dataset2` (the owner's), and a published one */
+  draft?: string;
+  publication?: string;
   /** one of the owner's API keys */
   apiKey?: string;
   /** a user of its own (a person to disable) */
@@ -85,6 +93,8 @@ export type FreshKind =
   | 'sampleLink'
   | 'association'
   | 'webhook'
+  | 'draft'
+  | 'publication'
   | 'apiKey'
   | 'user';
 
@@ -134,6 +144,14 @@ const body = (path: string, payload: unknown): Call => ({ path, body: payload })
 
 /** A subscription the matrix makes: a closed port, and an event type the matrix never causes. */
 export const MATRIX_WEBHOOK = { url: 'http://127.0.0.1:9/matrix', event_types: ['deletion.rejected'] };
+
+/** The metadata of the matrix's publications (docs/publications.md). */
+export const MATRIX_PUBLICATION = {
+  title: 'matrix',
+  description: 'A publication the authorization matrix makes, with a description long enough.',
+  creators: [{ name: 'Matrix, Owner' }],
+  license: 'CC0-1.0',
+};
 
 export const TABLE: Row[] = [
   // --- health and the explorer: open to everyone
@@ -1135,6 +1153,63 @@ export const TABLE: Row[] = [
     'mutation($id: ID!) { deleteWebhook(id: $id) }',
     (_w, f) => ({ id: f.webhook }),
     { fresh: 'webhook' },
+  ),
+  // --- publications (docs/publications.md)
+  R('POST /publications', manage('dataset'), (w) =>
+    body('/publications', { dataset_ids: [w.dataset2], ...MATRIX_PUBLICATION }),
+  ),
+  R('GET /publications', ANY, () => '/publications'),
+  R('GET /publications/:id', PUBLISHER_DRAFT, (w) => `/publications/${w.draft}`),
+  R('GET /publications/:id/export/:format', ANY, (w) => `/publications/${w.publication}/export/bibtex`),
+  R('PATCH /publications/:id', PUBLISHER_DRAFT, (w) => body(`/publications/${w.draft}`, { title: 'matrix' })),
+  R('POST /publications/:id/publish', PUBLISHER_DRAFT, (_w, f) => `/publications/${f.draft}/publish`, {
+    fresh: 'draft',
+  }),
+  R('POST /publications/:id/versions', PUBLISHER, (_w, f) => `/publications/${f.publication}/versions`, {
+    fresh: 'publication',
+  }),
+  R(
+    'POST /publications/:id/withdraw',
+    PUBLISHER,
+    (_w, f) => body(`/publications/${f.publication}/withdraw`, { reason: 'matrix' }),
+    { fresh: 'publication' },
+  ),
+  G('Query.publication', PUBLISHER_DRAFT, 'query($id: ID!) { publication(id: $id) { id } }', (w) => ({
+    id: w.draft,
+  })),
+  G('Query.publications', ANY, '{ publications { total } }'),
+  G(
+    'Mutation.createPublication',
+    manage('dataset'),
+    'mutation($d: [ID!]!, $i: PublicationMetadataInput!) { createPublication(datasetIds: $d, input: $i) { id } }',
+    (w) => ({ d: [w.dataset2], i: MATRIX_PUBLICATION }),
+  ),
+  G(
+    'Mutation.updatePublication',
+    PUBLISHER_DRAFT,
+    'mutation($id: ID!) { updatePublication(id: $id, input: { title: "matrix" }) { id } }',
+    (w) => ({ id: w.draft }),
+  ),
+  G(
+    'Mutation.publishPublication',
+    PUBLISHER_DRAFT,
+    'mutation($id: ID!) { publishPublication(id: $id) { id } }',
+    (_w, f) => ({ id: f.draft }),
+    { fresh: 'draft' },
+  ),
+  G(
+    'Mutation.newPublicationVersion',
+    PUBLISHER,
+    'mutation($id: ID!) { newPublicationVersion(id: $id) { id } }',
+    (_w, f) => ({ id: f.publication }),
+    { fresh: 'publication' },
+  ),
+  G(
+    'Mutation.withdrawPublication',
+    PUBLISHER,
+    'mutation($id: ID!) { withdrawPublication(id: $id, reason: "matrix") { id } }',
+    (_w, f) => ({ id: f.publication }),
+    { fresh: 'publication' },
   ),
   G(
     'Mutation.redeliverWebhook',

@@ -7,7 +7,7 @@ import { type ResourceType } from '../../src/modules/permission/permission';
 import { formUpload } from '../support/files';
 import { unique } from '../support/factories';
 import type { Project } from '../../src/modules/project/project.entity';
-import { MATRIX_WEBHOOK, type Fresh, type FreshKind, type World } from './table';
+import { MATRIX_PUBLICATION, MATRIX_WEBHOOK, type Fresh, type FreshKind, type World } from './table';
 import { ROLES, type Role, type Visibility } from './rules';
 
 const GRANTEES = ['viewer', 'contributor', 'editor', 'admin'] as const;
@@ -158,6 +158,8 @@ export async function buildWorld(t: TestApp, cast: Cast, visibility: Visibility)
     analysisRequest: 0,
     webhook: '',
     webhookDelivery: 0,
+    draft: '',
+    publication: '',
   };
   const stored = await formUpload(t.url, owner.key, w.dataset, [
     { name: 'matrix.bin', data: Buffer.from(w.dataset) },
@@ -194,6 +196,8 @@ export async function buildWorld(t: TestApp, cast: Cast, visibility: Visibility)
     [w.webhook, w.dataset],
   );
   w.webhookDelivery = Number(delivery.id);
+  w.draft = (await freshRecords(t, cast, w, visibility, 'draft')).draft!;
+  w.publication = (await freshRecords(t, cast, w, visibility, 'publication')).publication!;
   return w;
 }
 
@@ -289,6 +293,14 @@ export async function freshRecords(
       const body = { label: 'matrix fresh' };
       const created = await ok(rest(t.url, 'POST', '/account/apikeys', { key: owner.key, body }));
       return { apiKey: created.unique_id as string };
+    }
+    case 'draft':
+    case 'publication': {
+      const body = { dataset_ids: [w.dataset2], ...MATRIX_PUBLICATION };
+      const draft = await ok(rest(t.url, 'POST', '/publications', { key: owner.key, body }));
+      if (kind === 'draft') return { draft: draft.id as string };
+      await ok(rest(t.url, 'POST', `/publications/${draft.id}/publish`, { key: owner.key }));
+      return { publication: draft.id as string };
     }
     case 'webhook': {
       const body = { ...MATRIX_WEBHOOK, resource_id: w.dataset };

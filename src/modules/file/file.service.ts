@@ -33,6 +33,16 @@ export interface StoredUpload {
  * had these bytes: the existing record comes back, nothing new is stored). `ingestor` is the
  * ingestor the caller asked for, for the ingestion request a new file gets.
  */
+/** A dataset's file as `filesOfIn` reads it (a remote file may have no size and no SHA-256). */
+export interface DatasetFileRow {
+  datasetId: string;
+  fileId: string;
+  name: string;
+  size: number | null;
+  sha256: string | null;
+  stored: boolean;
+}
+
 export interface FileAdded {
   file: AssociatedFile;
   created: boolean;
@@ -132,6 +142,22 @@ export class FileService {
     const ds = await this.deps.datasets.get(ctx, datasetId);
     await this.policy.assertCanAdd(ctx, ds);
     return ds;
+  }
+
+  /**
+   * The files of these datasets, inside the caller's transaction (the publication module, which
+   * has checked the caller may manage every one of them), ordered by dataset then MFID; at most
+   * `limit` rows (the caller asks one more than it accepts to know when there are too many).
+   */
+  filesOfIn(tx: EntityManager, datasetIds: readonly string[], limit: number): Promise<DatasetFileRow[]> {
+    if (!datasetIds.length) return Promise.resolve([]);
+    return rawQuery<DatasetFileRow>(
+      tx,
+      `select dataset_mfid as "datasetId", unique_id as "fileId", filename as "name", size::float8 as "size",
+              sha256, storage_key is not null as "stored"
+       from associated_file where dataset_mfid in (?) order by dataset_mfid, unique_id limit ?`,
+      [[...datasetIds], limit],
+    );
   }
 
   /** The stored file of the dataset with these bytes, if any (the dedup lookup). */

@@ -1,0 +1,148 @@
+import {
+  Arg,
+  Ctx,
+  FieldResolver,
+  ID,
+  Int,
+  Mutation,
+  ObjectType,
+  Field,
+  Query,
+  Resolver,
+  Root,
+} from 'type-graphql';
+import type { RequestContext } from '../../core/context';
+import { nodeType } from '../../core/graphql/node';
+import { isMfid } from '../../core/ids';
+import { pageSize } from '../../core/pagination';
+import { validationError } from '../../core/errors';
+import { PUBLICATION_STATES, type PublicationState } from './publication.entity';
+import { PublicationMetadataInput, PublicationType, toPublicationType } from './publication.types';
+
+@ObjectType({ description: 'A page of publications.' })
+class PublicationPage {
+  @Field(() => [PublicationType], { description: 'The publications, newest first.' })
+  items!: PublicationType[];
+
+  @Field(() => Int, { description: 'How many publications match.' })
+  total!: number;
+}
+
+function state(value: string | null | undefined): PublicationState | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (!(PUBLICATION_STATES as readonly string[]).includes(value))
+    throw validationError('state', `must be one of ${PUBLICATION_STATES.join(', ')}`);
+  return value as PublicationState;
+}
+
+@Resolver(() => PublicationType)
+export class PublicationResolver {
+  @Query(() => PublicationType, { description: 'A publication (a draft only for those who may change it).' })
+  async publication(
+    @Arg('id', () => ID, { description: 'The publication MFID.' }) id: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return toPublicationType(await ctx.services.publication.get(ctx, id));
+  }
+
+  @Query(() => PublicationPage, {
+    description: 'Published and withdrawn publications, and your own drafts, newest first.',
+  })
+  async publications(
+    @Ctx() ctx: RequestContext,
+    @Arg('state', () => String, { nullable: true, description: 'Only draft, published or withdrawn ones.' })
+    only?: string | null,
+    @Arg('first', () => Int, { nullable: true, description: 'How many (default 50, at most 1000).' })
+    first?: number | null,
+    @Arg('offset', () => Int, { nullable: true, description: 'How many to skip.' }) offset?: number | null,
+  ): Promise<PublicationPage> {
+    const page = await ctx.services.publication.list(
+      ctx,
+      { state: state(only) },
+      { limit: pageSize('first', first ?? 50, 1000), offset: Math.max(0, offset ?? 0) },
+    );
+    return { items: page.items.map(toPublicationType), total: page.total };
+  }
+
+  @FieldResolver(() => PublicationType, { nullable: true, description: 'The version this one follows.' })
+  async previousVersion(@Root() pub: PublicationType, @Ctx() ctx: RequestContext) {
+    const p = await this.versions(pub, ctx);
+    return p.previous ? toPublicationType(p.previous) : null;
+  }
+
+  @FieldResolver(() => PublicationType, {
+    nullable: true,
+    description: 'The version that follows this one (when you may read it).',
+  })
+  async nextVersion(@Root() pub: PublicationType, @Ctx() ctx: RequestContext) {
+    const p = await this.versions(pub, ctx);
+    return p.next ? toPublicationType(p.next) : null;
+  }
+
+  private async versions(pub: PublicationType, ctx: RequestContext) {
+    return ctx.services.publication.versions(ctx, await ctx.services.publication.get(ctx, pub.id));
+  }
+
+  @Mutation(() => PublicationType, {
+    description: 'Creates a draft publication of datasets you may manage (docs/publications.md).',
+  })
+  async createPublication(
+    @Arg('datasetIds', () => [ID], { description: 'The datasets (1 to 1,000 MFIDs).' }) datasetIds: string[],
+    @Arg('input', () => PublicationMetadataInput, { description: 'Its metadata.' })
+    input: PublicationMetadataInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return toPublicationType(await ctx.services.publication.create(ctx, datasetIds, { ...input }));
+  }
+
+  @Mutation(() => PublicationType, { description: 'Changes a draft publication (metadata, datasets).' })
+  async updatePublication(
+    @Arg('id', () => ID, { description: 'The publication MFID.' }) id: string,
+    @Arg('input', () => PublicationMetadataInput, { description: 'The changes; what is left out is kept.' })
+    input: PublicationMetadataInput,
+    @Ctx() ctx: RequestContext,
+    @Arg('datasetIds', () => [ID], { nullable: true, description: 'A new dataset list.' })
+    datasetIds?: string[] | null,
+  ) {
+    return toPublicationType(
+      await ctx.services.publication.update(ctx, id, { ...input }, datasetIds ?? undefined),
+    );
+  }
+
+  @Mutation(() => PublicationType, {
+    description: 'Publishes a draft: its metadata and file manifest (names, sizes, SHA-256) are frozen.',
+  })
+  async publishPublication(
+    @Arg('id', () => ID, { description: 'The publication MFID.' }) id: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return toPublicationType(await ctx.services.publication.publish(ctx, id));
+  }
+
+  @Mutation(() => PublicationType, {
+    description: 'A new draft version of a published publication, linked to it once published.',
+  })
+  async newPublicationVersion(
+    @Arg('id', () => ID, { description: 'The published publication MFID.' }) id: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return toPublicationType(await ctx.services.publication.newVersion(ctx, id));
+  }
+
+  @Mutation(() => PublicationType, { description: 'Withdraws a published publication: a tombstone stays.' })
+  async withdrawPublication(
+    @Arg('id', () => ID, { description: 'The publication MFID.' }) id: string,
+    @Arg('reason', { description: 'Why (1 to 1,000 characters): shown on the tombstone.' }) reason: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return toPublicationType(await ctx.services.publication.withdraw(ctx, id, reason));
+  }
+}
+
+/** Publications as `Node`s (as `publication(id:)` reads them). */
+export const PUBLICATION_NODE = nodeType<PublicationType>(
+  'Publication',
+  isMfid,
+  (p) => p.id,
+  async (ctx, keys) => (await ctx.services.publication.readable(ctx, keys)).map(toPublicationType),
+);
