@@ -37,6 +37,7 @@ import { Migration20261126164053_sort_time_indexes as M34 } from './Migration202
 import { Migration20261126165353_sort_name_indexes as M35 } from './Migration20261126165353_sort_name_indexes';
 import { Migration20261126183303_metadata_version as M36 } from './Migration20261126183303_metadata_version';
 import { Migration20261126183357_publications as M37 } from './Migration20261126183357_publications';
+import { Migration20261126183445_batch_edit as M38 } from './Migration20261126183445_batch_edit';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -78,4 +79,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126165353_sort_name_indexes', class: M35 },
   { name: 'Migration20261126183303_metadata_version', class: M36 },
   { name: 'Migration20261126183357_publications', class: M37 },
+  { name: 'Migration20261126183445_batch_edit', class: M38 },
 ];

@@ -64,6 +64,8 @@ export interface Config {
     maxUploadBytes: number;
     /** files per GraphQL multipart request */
     maxUploadFiles: number;
+    /** datasets one batch edit may change (docs/web-app.md, "Edit many at once") */
+    batchMaxTargets: number;
     maxPageSize: number;
     defaultPageSize: number;
     /** how far the total of a full-text or metadata search is counted before it is reported as "at least" */
@@ -443,6 +445,7 @@ export function loadConfig(env: Env = process.env): Config {
     limits: {
       maxUploadBytes: r.int('MAX_UPLOAD_BYTES', 100 * GiB, 1, Number.MAX_SAFE_INTEGER),
       maxUploadFiles: r.int('MAX_UPLOAD_FILES', 10, 1, 1000),
+      batchMaxTargets: r.int('BATCH_MAX_TARGETS', 10_000, 1, 1_000_000),
       maxPageSize,
       defaultPageSize,
       totalCountLimit: r.int('TOTAL_COUNT_LIMIT', 1000, 1, 10_000_000),

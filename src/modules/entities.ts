@@ -29,6 +29,7 @@ import { AssociatedFile } from './file/file.entity';
 import { UploadSession } from './upload/upload-session.entity';
 import { Thumbnail } from './thumbnail/thumbnail.entity';
 import { ServiceSetting } from './setting/setting.entity';
+import { BatchEdit, BatchEditItem } from './batch/batch.entity';
 import { AccessGroup, AccessGroupMember } from './access/access-group.entity';
 import { JoinRequest } from './join-request/join-request.entity';
 import { Job } from '../core/jobs/job.entity';
@@ -77,6 +78,8 @@ export const ENTITIES = [
   UploadSession,
   Thumbnail,
   ServiceSetting,
+  BatchEdit,
+  BatchEditItem,
   AccessGroup,
   AccessGroupMember,
   JoinRequest,

@@ -31,6 +31,7 @@ import { AccessResolver } from './access/access.resolver';
 import { InstrumentOperatorResolver } from './access/instrument-operator.resolver';
 import { JOIN_REQUEST_NODE, JoinRequestResolver } from './join-request/join-request.resolver';
 import { TransferResolver } from './transfer/transfer.resolver';
+import { BatchResolver } from './batch/batch.resolver';
 import {
   FileIngestionResolver,
   INGESTION_REQUEST_NODE,
@@ -110,6 +111,7 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   AccessResolver,
   InstrumentOperatorResolver,
   JoinRequestResolver,
+  BatchResolver,
   TransferResolver,
   IngestionResolver,
   FileIngestionResolver,

@@ -6,6 +6,7 @@ import { instrumentOperatorRoutes } from './access/instrument-operator.rest';
 import { datasetRoutes } from './dataset/dataset.rest';
 import { datasetInstrumentRoutes } from './dataset/dataset-instrument.rest';
 import { keywordRoutes } from './keyword/keyword.rest';
+import { batchRoutes } from './batch/batch.rest';
 import { Router } from 'express';
 import { mount, type Route } from '../core/rest/route';
 import type { ContextFactory } from '../core/context-factory';
@@ -49,6 +50,8 @@ export const API_ROUTES: readonly Route[] = [
   ...projectRoutes,
   ...instrumentRoutes,
   ...instrumentOperatorRoutes,
+  // `/datasets/batches` before `/datasets/:id`
+  ...batchRoutes,
   ...datasetRoutes,
   ...datasetInstrumentRoutes,
   ...keywordRoutes,

@@ -11,6 +11,7 @@ import { InstrumentOperatorService } from './access/instrument-operator.service'
 import { JoinRequestService } from './join-request/join-request.service';
 import { JoinRequestPolicy } from './join-request/join-request.policy';
 import { TransferService } from './transfer/transfer.service';
+import { BatchService } from './batch/batch.service';
 import { UserService } from './user/user.service';
 import { UserPolicy } from './user/user.policy';
 import { UserAdminService } from './user/user-admin.service';
@@ -211,6 +212,15 @@ export function createServices({ config, log }: ServiceDeps) {
     access,
     events,
   });
+  const batch = new BatchService({
+    datasets: dataset,
+    keywords: keyword,
+    metadata: metadataStore,
+    grants: grant,
+    access,
+    events,
+    maxTargets: config.limits.batchMaxTargets,
+  });
   const metadata = new MetadataService(resource, access, projectPolicy, metadataStore, events);
   const link = new LinkService(resource, dataset, sample, new LinkPolicy(resource), events);
   const graph = new GraphService(access, project);
@@ -275,6 +285,7 @@ export function createServices({ config, log }: ServiceDeps) {
     accessGroup,
     joinRequest,
     transfer,
+    batch,
     user,
     userAdmin,
     apiKeyAdmin,

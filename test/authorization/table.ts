@@ -60,6 +60,8 @@ export interface World {
   /** a draft publication of `dataset2` the owner created, and a published one */
   draft: string;
   publication: string;
+  /** a batch edit the owner previewed */
+  batch: string;
 }
 
 /** Records made for one call: a dataset to delete, a file to remove... */
@@ -73,6 +75,8 @@ export interface Fresh {
   /** a draft publication of `dataset2` (the owner's), and a published one */
   draft?: string;
   publication?: string;
+  /** a batch edit of the owner's: previewed (`batch`) or applied (`appliedBatch`), with its token */
+  batch?: { id: string; token: string };
   /** one of the owner's API keys */
   apiKey?: string;
   /** a user of its own (a person to disable) */
@@ -95,6 +99,8 @@ export type FreshKind =
   | 'webhook'
   | 'draft'
   | 'publication'
+  | 'batch'
+  | 'appliedBatch'
   | 'apiKey'
   | 'user';
 
@@ -1109,6 +1115,51 @@ export const TABLE: Row[] = [
       id: w.dataset,
       p: w.target,
     }),
+  ),
+
+  // --- batch edits (docs/web-app.md, "Edit many at once"): a preview needs the operation's
+  // level on every target; a batch is its actor's alone
+  R('POST /datasets/batches', contribute('dataset'), (w) =>
+    body('/datasets/batches', {
+      dataset_ids: [w.dataset],
+      operation: { kind: 'add_keyword', keyword: 'matrix' },
+    }),
+  ),
+  R('GET /datasets/batches', ANY, () => '/datasets/batches'),
+  R('GET /datasets/batches/:id', HOLDER, (w) => `/datasets/batches/${w.batch}`),
+  R('GET /datasets/batches/:id/items', HOLDER, (w) => `/datasets/batches/${w.batch}/items`),
+  R(
+    'POST /datasets/batches/:id/apply',
+    HOLDER,
+    (_w, f) => body(`/datasets/batches/${f.batch?.id ?? 'none'}/apply`, { token: f.batch?.token }),
+    { fresh: 'batch' },
+  ),
+  R('POST /datasets/batches/:id/undo', HOLDER, (_w, f) => `/datasets/batches/${f.batch?.id ?? 'none'}/undo`, {
+    fresh: 'appliedBatch',
+  }),
+  G(
+    'Mutation.previewDatasetBatch',
+    contribute('dataset'),
+    'mutation($ids: [ID!]) { previewDatasetBatch(targets: {datasetIds: $ids}, operation: {kind: add_keyword, keyword: "matrix"}) { id } }',
+    (w) => ({ ids: [w.dataset] }),
+  ),
+  G('Query.datasetBatches', ANY, '{ datasetBatches { id } }'),
+  G('Query.datasetBatch', HOLDER, 'query($id: ID!) { datasetBatch(id: $id) { id } }', (w) => ({
+    id: w.batch,
+  })),
+  G(
+    'Mutation.applyDatasetBatch',
+    HOLDER,
+    'mutation($id: ID!, $t: String!) { applyDatasetBatch(id: $id, token: $t) { id } }',
+    (_w, f) => ({ id: f.batch?.id, t: f.batch?.token }),
+    { fresh: 'batch' },
+  ),
+  G(
+    'Mutation.undoDatasetBatch',
+    HOLDER,
+    'mutation($id: ID!) { undoDatasetBatch(id: $id) { id } }',
+    (_w, f) => ({ id: f.batch?.id }),
+    { fresh: 'appliedBatch' },
   ),
 
   // --- events: history, its purge, webhooks (docs/events.md)

@@ -160,6 +160,7 @@ export async function buildWorld(t: TestApp, cast: Cast, visibility: Visibility)
     webhookDelivery: 0,
     draft: '',
     publication: '',
+    batch: '',
   };
   const stored = await formUpload(t.url, owner.key, w.dataset, [
     { name: 'matrix.bin', data: Buffer.from(w.dataset) },
@@ -198,6 +199,7 @@ export async function buildWorld(t: TestApp, cast: Cast, visibility: Visibility)
   w.webhookDelivery = Number(delivery.id);
   w.draft = (await freshRecords(t, cast, w, visibility, 'draft')).draft!;
   w.publication = (await freshRecords(t, cast, w, visibility, 'publication')).publication!;
+  w.batch = (await freshRecords(t, cast, w, visibility, 'batch')).batch!.id;
   return w;
 }
 
@@ -301,6 +303,22 @@ export async function freshRecords(
       if (kind === 'draft') return { draft: draft.id as string };
       await ok(rest(t.url, 'POST', `/publications/${draft.id}/publish`, { key: owner.key }));
       return { publication: draft.id as string };
+    }
+    case 'batch':
+    case 'appliedBatch': {
+      // a value of its own, so each batch changes something whatever the last one left
+      const value = `m-${Math.random().toString(36).slice(2, 10)}`;
+      const body = {
+        dataset_ids: [w.dataset2],
+        operation: { kind: 'set_field', field: 'measurement', value },
+      };
+      const p = await ok(rest(t.url, 'POST', '/datasets/batches', { key: owner.key, body }));
+      const batch = { id: p.batch_id as string, token: p.token as string };
+      if (kind === 'appliedBatch') {
+        const applied = { key: owner.key, body: { token: batch.token } };
+        await ok(rest(t.url, 'POST', `/datasets/batches/${batch.id}/apply`, applied));
+      }
+      return { batch };
     }
     case 'webhook': {
       const body = { ...MATRIX_WEBHOOK, resource_id: w.dataset };

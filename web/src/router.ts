@@ -2,9 +2,33 @@ import { signal, useSignal } from './signal';
 
 /** The page's location: pathname plus query, kept in step with the address bar. */
 const location = signal(window.location.pathname + window.location.search);
-window.addEventListener('popstate', () => location.set(window.location.pathname + window.location.search));
+window.addEventListener('popstate', (e: PopStateEvent) => {
+  location.set(window.location.pathname + window.location.search);
+  restoreScroll((e.state as { scrollY?: number } | null)?.scrollY ?? 0);
+});
+
+/**
+ * Back and Forward return to where the page was scrolled: the position is kept in the history
+ * entry when the page is left, and restored once the page is tall enough again (its rows load
+ * after the navigation), trying for up to two seconds.
+ */
+function restoreScroll(y: number): void {
+  const started = Date.now();
+  const attempt = () => {
+    window.scrollTo(0, y);
+    if (Math.abs(window.scrollY - y) > 2 && Date.now() - started < 2000) requestAnimationFrame(attempt);
+  };
+  requestAnimationFrame(attempt);
+}
+
+/** Changes the address without a new page (the list's "Show more": its page count). */
+export function replaceAddress(to: string): void {
+  history.replaceState(history.state, '', to);
+}
 
 export function navigate(to: string, replace = false): void {
+  // the page being left keeps its scroll position in its history entry
+  history.replaceState({ ...(history.state as object | null), scrollY: window.scrollY }, '');
   if (replace) history.replaceState(null, '', to);
   else history.pushState(null, '', to);
   location.set(to);

@@ -28,6 +28,18 @@ export class OwnershipColumns {
     ]);
   }
 
+  /** Makes many records public or private in one statement (batch edits). */
+  async setPublicManyIn(em: EntityManager, uniqueIds: readonly string[], value: boolean): Promise<void> {
+    if (this.table === 'project') throw new Error('projects have no public flag');
+    if (!uniqueIds.length) return;
+    await rawQuery(
+      em,
+      `update ${this.table} set public = ?, modification_time = now()
+       where unique_id in (select jsonb_array_elements_text(?::jsonb))`,
+      [value, JSON.stringify(uniqueIds)],
+    );
+  }
+
   /** Assigns the record to a project (datasets and samples). */
   async setProjectIn(em: EntityManager, uniqueId: string, projectMfid: string): Promise<void> {
     if (this.table !== 'dataset' && this.table !== 'sample') throw new Error(`${this.table} has no project`);

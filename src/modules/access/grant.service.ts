@@ -199,6 +199,44 @@ export class GrantService {
     );
   }
 
+  /** The principal of a grant, by exact lookup (ORCID, MFID, username or email; project slug or MFID; group name); 404 when none. */
+  resolvePrincipal(em: EntityManager, type: PrincipalType, raw: string): Promise<Principal> {
+    return this.principal(em, type, raw);
+  }
+
+  /**
+   * Sets one principal's grant on many datasets inside `tx`, each to its own level (null: no
+   * grant), in two statements, without permission checks (batch edits and their undo: the
+   * caller holds the rows' locks and has checked `manage` and the grant cap).
+   */
+  async setManyIn(
+    tx: EntityManager,
+    principal: { type: PrincipalType; id: string },
+    levels: readonly { id: string; permission: string | null }[],
+    grantedBy: string,
+  ): Promise<void> {
+    const gone = levels.filter((l) => l.permission === null).map((l) => l.id);
+    const set = levels.filter((l) => l.permission !== null);
+    if (gone.length) {
+      await rawQuery(
+        tx,
+        `delete from access_grant where principal_type = ? and principal_id = ?
+         and resource_id in (select jsonb_array_elements_text(?::jsonb))`,
+        [principal.type, principal.id, JSON.stringify(gone)],
+      );
+    }
+    if (set.length) {
+      await rawQuery(
+        tx,
+        `insert into access_grant (resource_id, resource_type, principal_type, principal_id, permission, granted_by)
+         select v.id, 'dataset', ?, ?, v.permission, ? from jsonb_to_recordset(?::jsonb) as v(id text, permission text)
+         on conflict (resource_id, principal_type, principal_id)
+         do update set permission = excluded.permission, granted_by = excluded.granted_by`,
+        [principal.type, principal.id, grantedBy, JSON.stringify(set)],
+      );
+    }
+  }
+
   /** The grants of a resource as stored, in a stable order (for listings and preview digests). */
   rowsOf(em: EntityManager, resourceId: string): Promise<GrantRow[]> {
     return rawQuery<GrantRow>(

@@ -203,13 +203,13 @@ export class DatasetQuery extends OwnedRecordQuery<DatasetFilter> {
     return { rows, nextCursor };
   }
 
-  /** Every matching id, newest first (for inspecting what one user may reach). */
-  async ids(ctx: RequestContext, f: DatasetFilter): Promise<string[]> {
+  /** Every matching id, newest first (for inspecting what one user may reach); at most `limit`. */
+  async ids(ctx: RequestContext, f: DatasetFilter, limit?: number): Promise<string[]> {
     const { where } = await this.compile(ctx, f);
     const rows = await rawQuery<{ unique_id: string }>(
       ctx.em,
-      `select d.unique_id from dataset d where ${where.sql} order by d.unique_id desc`,
-      where.params,
+      `select d.unique_id from dataset d where ${where.sql} order by d.unique_id desc${limit === undefined ? '' : ' limit ?'}`,
+      limit === undefined ? where.params : [...where.params, limit],
     );
     return rows.map((r) => r.unique_id);
   }

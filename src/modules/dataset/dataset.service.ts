@@ -128,9 +128,29 @@ export class DatasetService {
     return this.query.pageJson(ctx, filter, page, include, select);
   }
 
-  /** The ids of every dataset the caller may read that matches `filter`. */
-  readableIds(ctx: RequestContext, filter: DatasetFilter = {}): Promise<string[]> {
-    return this.query.ids(ctx, filter);
+  /** The ids of every dataset the caller may read that matches `filter` (at most `limit`, newest first). */
+  readableIds(ctx: RequestContext, filter: DatasetFilter = {}, limit?: number): Promise<string[]> {
+    return this.query.ids(ctx, filter, limit);
+  }
+
+  /**
+   * Sets one updatable text field of many datasets inside `tx`, each to its own value
+   * (`values`: MFID and value), in one statement, without permission checks (batch edits: the
+   * caller has checked and locked the rows). Values must already be checked.
+   */
+  async setFieldManyIn(
+    tx: EntityManager,
+    field: TextField,
+    values: readonly { id: string; value: string | null }[],
+  ): Promise<void> {
+    if (!values.length) return;
+    const column = UPDATABLE[field].wire;
+    await rawQuery(
+      tx,
+      `update dataset d set ${column} = v.value, modification_time = now()
+       from jsonb_to_recordset(?::jsonb) as v(id text, value text) where d.unique_id = v.id`,
+      [JSON.stringify(values)],
+    );
   }
 
   count(ctx: RequestContext, filter: DatasetFilter): Promise<number> {

@@ -117,6 +117,35 @@ export class KeywordService {
     return 'added';
   }
 
+  /**
+   * Adds a normalized keyword to many datasets inside `tx` in two statements, without permission
+   * checks (batch edits: the caller has locked the rows and checked the keyword cap).
+   */
+  async addManyIn(tx: EntityManager, datasetIds: readonly string[], keyword: string): Promise<void> {
+    if (!datasetIds.length) return;
+    await rawQuery(tx, `insert into keyword (text) values (?) on conflict ((lower(text))) do nothing`, [
+      keyword,
+    ]);
+    await rawQuery(
+      tx,
+      `insert into dataset_keyword (dataset_mfid, keyword_id)
+       select ids.id, k.id from (select jsonb_array_elements_text(?::jsonb) as id) ids
+       cross join keyword k where lower(k.text) = lower(?) on conflict do nothing`,
+      [JSON.stringify(datasetIds), keyword],
+    );
+  }
+
+  /** Removes a keyword (any case) from many datasets inside `tx`, without permission checks (batch edits). */
+  async removeManyIn(tx: EntityManager, datasetIds: readonly string[], keyword: string): Promise<void> {
+    if (!datasetIds.length) return;
+    await rawQuery(
+      tx,
+      `delete from dataset_keyword where dataset_mfid in (select jsonb_array_elements_text(?::jsonb))
+       and keyword_id in (select id from keyword where lower(text) = lower(?))`,
+      [JSON.stringify(datasetIds), keyword],
+    );
+  }
+
   /** The keywords of a dataset the caller may read, with counts. */
   async ofDataset(ctx: RequestContext, datasetId: string): Promise<KeywordCount[]> {
     const ds = await this.datasets.get(ctx, datasetId);

@@ -113,6 +113,58 @@ export class MetadataStore {
     return next;
   }
 
+  /**
+   * Merges the same top-level keys into the metadata of many records of one type inside `tx`,
+   * set-based, without permission checks (batch edits: the caller holds the records' row locks):
+   * the documents and their side indexes for those keys.
+   */
+  async mergeManyIn(
+    tx: EntityManager,
+    type: ResourceType,
+    ids: readonly string[],
+    doc: MetadataDocument,
+  ): Promise<void> {
+    if (!ids.length) return;
+    const idList = JSON.stringify(ids);
+    await rawQuery(
+      tx,
+      `insert into scientific_metadata (resource_id, resource_type, data)
+       select id, ?, ?::jsonb from jsonb_array_elements_text(?::jsonb) as id
+       on conflict (resource_id) do update set data = scientific_metadata.data || excluded.data,
+         modification_time = now()`,
+      [type, JSON.stringify(doc), idList],
+    );
+    await replaceKeyRows(tx, Object.keys(doc), [{ ids, doc }]);
+  }
+
+  /**
+   * Puts back the top-level `keys` of many documents inside `tx` (batch undo): each record's
+   * `before` holds the keys it had (a key absent from it is removed), set-based.
+   */
+  async restoreKeysManyIn(
+    tx: EntityManager,
+    keys: readonly string[],
+    items: readonly { id: string; before: MetadataDocument }[],
+  ): Promise<void> {
+    if (!items.length || !keys.length) return;
+    await rawQuery(
+      tx,
+      `update scientific_metadata sm set data = (sm.data - array(select jsonb_array_elements_text(?::jsonb))) || v.before,
+         modification_time = now()
+       from jsonb_to_recordset(?::jsonb) as v(id text, before jsonb) where sm.resource_id = v.id`,
+      [JSON.stringify(keys), JSON.stringify(items)],
+    );
+    // records whose `before` documents are alike share their index rows
+    const groups = new Map<string, { ids: string[]; doc: MetadataDocument }>();
+    for (const item of items) {
+      const key = JSON.stringify(item.before);
+      const group = groups.get(key) ?? { ids: [], doc: item.before };
+      group.ids.push(item.id);
+      groups.set(key, group);
+    }
+    await replaceKeyRows(tx, keys, [...groups.values()]);
+  }
+
   /** Stores the initial metadata of a record being created in `tx`. */
   async initialize(
     tx: EntityManager,
@@ -142,6 +194,48 @@ export async function writeIndexedValues(tx: EntityManager, id: string, doc: unk
     id,
     indexedStrings(doc).map((v) => [v.path, v.str]),
   );
+}
+
+/**
+ * Replaces the side-index rows under the top-level `keys` of many records: each group's records
+ * get the rows of its document's keys (paths are keys joined by `.`).
+ */
+async function replaceKeyRows(
+  tx: EntityManager,
+  keys: readonly string[],
+  groups: readonly { ids: readonly string[]; doc: MetadataDocument }[],
+): Promise<void> {
+  const ids = JSON.stringify(groups.flatMap((g) => g.ids));
+  const under = `resource_id in (select jsonb_array_elements_text(?::jsonb))
+    and exists (select 1 from jsonb_array_elements_text(?::jsonb) k where path = k or left(path, length(k) + 1) = k || '.')`;
+  for (const table of ['metadata_value', 'metadata_string']) {
+    await rawQuery(tx, `delete from ${table} where ${under}`, [ids, JSON.stringify(keys)]);
+  }
+  for (const group of groups) {
+    const part: MetadataDocument = {};
+    for (const key of keys) if (key in group.doc) part[key] = group.doc[key];
+    const values = indexedValues(part);
+    const strings = indexedStrings(part);
+    const groupIds = JSON.stringify(group.ids);
+    if (values.length) {
+      await rawQuery(
+        tx,
+        `insert into metadata_value (resource_id, path, dim, num)
+         select id, v.path, v.dim, v.num from jsonb_array_elements_text(?::jsonb) as id
+         cross join jsonb_to_recordset(?::jsonb) as v(path text, dim text, num double precision)`,
+        [groupIds, JSON.stringify(values.map((v) => ({ path: v.path, dim: v.dim, num: v.num })))],
+      );
+    }
+    if (strings.length) {
+      await rawQuery(
+        tx,
+        `insert into metadata_string (resource_id, path, str)
+         select id, v.path, v.str from jsonb_array_elements_text(?::jsonb) as id
+         cross join jsonb_to_recordset(?::jsonb) as v(path text, str text)`,
+        [groupIds, JSON.stringify(strings.map((v) => ({ path: v.path, str: v.str })))],
+      );
+    }
+  }
 }
 
 /** Replaces the rows of one document in a side index (`table (resource_id, …columns)`), 1 000 a statement. */

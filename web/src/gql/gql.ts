@@ -15,6 +15,11 @@ import * as types from './graphql';
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n  fragment BatchFields on Batch {\n    id\n    status\n    operation\n    targetCount\n    changedCount\n    refusedCount\n    refused {\n      uniqueId\n      name\n      reason\n    }\n    sample {\n      uniqueId\n      name\n      before\n      after\n      changes\n    }\n    token\n    canApply\n    canUndo\n    createdAt\n  }\n": typeof types.BatchFieldsFragmentDoc,
+    "\n  mutation PreviewBatch($targets: BatchTargetsInput!, $operation: BatchOperationInput!) {\n    previewDatasetBatch(targets: $targets, operation: $operation) {\n      ...BatchFields\n    }\n  }\n": typeof types.PreviewBatchDocument,
+    "\n  mutation ApplyBatch($id: ID!, $token: String!) {\n    applyDatasetBatch(id: $id, token: $token) {\n      ...BatchFields\n    }\n  }\n": typeof types.ApplyBatchDocument,
+    "\n  mutation UndoBatch($id: ID!) {\n    undoDatasetBatch(id: $id) {\n      ...BatchFields\n    }\n  }\n": typeof types.UndoBatchDocument,
+    "\n  query RecentBatches {\n    datasetBatches(first: 10) {\n      ...BatchFields\n    }\n  }\n": typeof types.RecentBatchesDocument,
     "\n  query Me {\n    me {\n      isPlatformAdmin\n      user {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n    }\n  }\n": typeof types.MeDocument,
     "\n  query MyApiKeys {\n    myApiKeys {\n      uniqueId\n      prefix\n      label\n      status\n      createdAt\n      expiresAt\n      lastUsedAt\n    }\n  }\n": typeof types.MyApiKeysDocument,
     "\n  mutation CreateApiKey($label: String!, $expiresAt: DateTimeISO) {\n    createApiKey(label: $label, expiresAt: $expiresAt) {\n      secret\n      apiKey {\n        uniqueId\n        prefix\n      }\n    }\n  }\n": typeof types.CreateApiKeyDocument,
@@ -65,6 +70,11 @@ type Documents = {
     "\n  query FilterChoices {\n    me {\n      projects {\n        project {\n          uniqueId\n          projectId\n          title\n        }\n      }\n    }\n    instruments(first: 200) {\n      nodes {\n        uniqueId\n        instrumentName\n      }\n    }\n  }\n": typeof types.FilterChoicesDocument,
 };
 const documents: Documents = {
+    "\n  fragment BatchFields on Batch {\n    id\n    status\n    operation\n    targetCount\n    changedCount\n    refusedCount\n    refused {\n      uniqueId\n      name\n      reason\n    }\n    sample {\n      uniqueId\n      name\n      before\n      after\n      changes\n    }\n    token\n    canApply\n    canUndo\n    createdAt\n  }\n": types.BatchFieldsFragmentDoc,
+    "\n  mutation PreviewBatch($targets: BatchTargetsInput!, $operation: BatchOperationInput!) {\n    previewDatasetBatch(targets: $targets, operation: $operation) {\n      ...BatchFields\n    }\n  }\n": types.PreviewBatchDocument,
+    "\n  mutation ApplyBatch($id: ID!, $token: String!) {\n    applyDatasetBatch(id: $id, token: $token) {\n      ...BatchFields\n    }\n  }\n": types.ApplyBatchDocument,
+    "\n  mutation UndoBatch($id: ID!) {\n    undoDatasetBatch(id: $id) {\n      ...BatchFields\n    }\n  }\n": types.UndoBatchDocument,
+    "\n  query RecentBatches {\n    datasetBatches(first: 10) {\n      ...BatchFields\n    }\n  }\n": types.RecentBatchesDocument,
     "\n  query Me {\n    me {\n      isPlatformAdmin\n      user {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n    }\n  }\n": types.MeDocument,
     "\n  query MyApiKeys {\n    myApiKeys {\n      uniqueId\n      prefix\n      label\n      status\n      createdAt\n      expiresAt\n      lastUsedAt\n    }\n  }\n": types.MyApiKeysDocument,
     "\n  mutation CreateApiKey($label: String!, $expiresAt: DateTimeISO) {\n    createApiKey(label: $label, expiresAt: $expiresAt) {\n      secret\n      apiKey {\n        uniqueId\n        prefix\n      }\n    }\n  }\n": types.CreateApiKeyDocument,
@@ -115,6 +125,26 @@ const documents: Documents = {
     "\n  query FilterChoices {\n    me {\n      projects {\n        project {\n          uniqueId\n          projectId\n          title\n        }\n      }\n    }\n    instruments(first: 200) {\n      nodes {\n        uniqueId\n        instrumentName\n      }\n    }\n  }\n": types.FilterChoicesDocument,
 };
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment BatchFields on Batch {\n    id\n    status\n    operation\n    targetCount\n    changedCount\n    refusedCount\n    refused {\n      uniqueId\n      name\n      reason\n    }\n    sample {\n      uniqueId\n      name\n      before\n      after\n      changes\n    }\n    token\n    canApply\n    canUndo\n    createdAt\n  }\n"): typeof import('./graphql').BatchFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation PreviewBatch($targets: BatchTargetsInput!, $operation: BatchOperationInput!) {\n    previewDatasetBatch(targets: $targets, operation: $operation) {\n      ...BatchFields\n    }\n  }\n"): typeof import('./graphql').PreviewBatchDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ApplyBatch($id: ID!, $token: String!) {\n    applyDatasetBatch(id: $id, token: $token) {\n      ...BatchFields\n    }\n  }\n"): typeof import('./graphql').ApplyBatchDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UndoBatch($id: ID!) {\n    undoDatasetBatch(id: $id) {\n      ...BatchFields\n    }\n  }\n"): typeof import('./graphql').UndoBatchDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query RecentBatches {\n    datasetBatches(first: 10) {\n      ...BatchFields\n    }\n  }\n"): typeof import('./graphql').RecentBatchesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

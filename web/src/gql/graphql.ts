@@ -4,6 +4,44 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** What a batch edit does to every dataset. */
+export type BatchKind =
+  | 'add_keyword'
+  | 'grant'
+  | 'merge_metadata'
+  | 'remove_keyword'
+  | 'set_field'
+  | 'set_public';
+
+/** One operation of a batch edit; only the fields of its kind may be given. */
+export type BatchOperationInput = {
+  /** set_field: dataset_name, measurement, data_type, data_format, session_name or timestamp. */
+  field?: string | null | undefined;
+  /** add_keyword, remove_keyword: the keyword. */
+  keyword?: string | null | undefined;
+  kind: BatchKind;
+  /** merge_metadata: the top-level keys to merge. */
+  metadata?: Record<string, unknown> | null | undefined;
+  /** grant: viewer, contributor, editor or admin. */
+  permission?: string | null | undefined;
+  /** grant: who (ORCID, MFID, username or email; project; group). */
+  principal?: string | null | undefined;
+  /** grant: user, project or group. */
+  principalType?: string | null | undefined;
+  /** set_public: true or false. */
+  public?: boolean | null | undefined;
+  /** set_field: the new value (null clears it). */
+  value?: string | null | undefined;
+};
+
+/** The datasets of a batch: a list, or every result of a search (resolved at preview). */
+export type BatchTargetsInput = {
+  /** The datasets (MFIDs). */
+  datasetIds?: Array<string | number> | null | undefined;
+  /** Or every dataset this filter (that of `datasets`) selects for you. */
+  search?: DatasetFilterInput | null | undefined;
+};
+
 /** Filters of the dataset collection; exact match except keyword (substring, any case). */
 export type DatasetFilterInput = {
   /** Only what is assigned or granted to each of these projects (MFID or slug). Needs membership of them. At most 10 selectors in all. */
@@ -261,6 +299,36 @@ export type UpdateSampleInput = {
   /** ISO 8601: when the sample was made or collected. */
   timestamp?: string | null | undefined;
 };
+
+export type BatchFieldsFragment = { id: string, status: string, operation: Record<string, unknown>, targetCount: number, changedCount: number, refusedCount: number, token: string | null, canApply: boolean, canUndo: boolean, createdAt: string, refused: Array<{ uniqueId: string, name: string | null, reason: string }>, sample: Array<{ uniqueId: string, name: string | null, before: unknown, after: unknown, changes: boolean }> };
+
+export type PreviewBatchMutationVariables = Exact<{
+  targets: BatchTargetsInput;
+  operation: BatchOperationInput;
+}>;
+
+
+export type PreviewBatchMutation = { previewDatasetBatch: { id: string, status: string, operation: Record<string, unknown>, targetCount: number, changedCount: number, refusedCount: number, token: string | null, canApply: boolean, canUndo: boolean, createdAt: string, refused: Array<{ uniqueId: string, name: string | null, reason: string }>, sample: Array<{ uniqueId: string, name: string | null, before: unknown, after: unknown, changes: boolean }> } };
+
+export type ApplyBatchMutationVariables = Exact<{
+  id: string | number;
+  token: string;
+}>;
+
+
+export type ApplyBatchMutation = { applyDatasetBatch: { id: string, status: string, operation: Record<string, unknown>, targetCount: number, changedCount: number, refusedCount: number, token: string | null, canApply: boolean, canUndo: boolean, createdAt: string, refused: Array<{ uniqueId: string, name: string | null, reason: string }>, sample: Array<{ uniqueId: string, name: string | null, before: unknown, after: unknown, changes: boolean }> } };
+
+export type UndoBatchMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type UndoBatchMutation = { undoDatasetBatch: { id: string, status: string, operation: Record<string, unknown>, targetCount: number, changedCount: number, refusedCount: number, token: string | null, canApply: boolean, canUndo: boolean, createdAt: string, refused: Array<{ uniqueId: string, name: string | null, reason: string }>, sample: Array<{ uniqueId: string, name: string | null, before: unknown, after: unknown, changes: boolean }> } };
+
+export type RecentBatchesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RecentBatchesQuery = { datasetBatches: Array<{ id: string, status: string, operation: Record<string, unknown>, targetCount: number, changedCount: number, refusedCount: number, token: string | null, canApply: boolean, canUndo: boolean, createdAt: string, refused: Array<{ uniqueId: string, name: string | null, reason: string }>, sample: Array<{ uniqueId: string, name: string | null, before: unknown, after: unknown, changes: boolean }> }> };
 
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -625,6 +693,32 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
+export const BatchFieldsFragmentDoc = new TypedDocumentString(`
+    fragment BatchFields on Batch {
+  id
+  status
+  operation
+  targetCount
+  changedCount
+  refusedCount
+  refused {
+    uniqueId
+    name
+    reason
+  }
+  sample {
+    uniqueId
+    name
+    before
+    after
+    changes
+  }
+  token
+  canApply
+  canUndo
+  createdAt
+}
+    `, {"fragmentName":"BatchFields"}) as unknown as TypedDocumentString<BatchFieldsFragment, unknown>;
 export const ChangePreviewFieldsFragmentDoc = new TypedDocumentString(`
     fragment ChangePreviewFields on ChangePreviewType {
   action
@@ -729,6 +823,126 @@ export const GraphPartsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"GraphParts"}) as unknown as TypedDocumentString<GraphPartsFragment, unknown>;
+export const PreviewBatchDocument = new TypedDocumentString(`
+    mutation PreviewBatch($targets: BatchTargetsInput!, $operation: BatchOperationInput!) {
+  previewDatasetBatch(targets: $targets, operation: $operation) {
+    ...BatchFields
+  }
+}
+    fragment BatchFields on Batch {
+  id
+  status
+  operation
+  targetCount
+  changedCount
+  refusedCount
+  refused {
+    uniqueId
+    name
+    reason
+  }
+  sample {
+    uniqueId
+    name
+    before
+    after
+    changes
+  }
+  token
+  canApply
+  canUndo
+  createdAt
+}`) as unknown as TypedDocumentString<PreviewBatchMutation, PreviewBatchMutationVariables>;
+export const ApplyBatchDocument = new TypedDocumentString(`
+    mutation ApplyBatch($id: ID!, $token: String!) {
+  applyDatasetBatch(id: $id, token: $token) {
+    ...BatchFields
+  }
+}
+    fragment BatchFields on Batch {
+  id
+  status
+  operation
+  targetCount
+  changedCount
+  refusedCount
+  refused {
+    uniqueId
+    name
+    reason
+  }
+  sample {
+    uniqueId
+    name
+    before
+    after
+    changes
+  }
+  token
+  canApply
+  canUndo
+  createdAt
+}`) as unknown as TypedDocumentString<ApplyBatchMutation, ApplyBatchMutationVariables>;
+export const UndoBatchDocument = new TypedDocumentString(`
+    mutation UndoBatch($id: ID!) {
+  undoDatasetBatch(id: $id) {
+    ...BatchFields
+  }
+}
+    fragment BatchFields on Batch {
+  id
+  status
+  operation
+  targetCount
+  changedCount
+  refusedCount
+  refused {
+    uniqueId
+    name
+    reason
+  }
+  sample {
+    uniqueId
+    name
+    before
+    after
+    changes
+  }
+  token
+  canApply
+  canUndo
+  createdAt
+}`) as unknown as TypedDocumentString<UndoBatchMutation, UndoBatchMutationVariables>;
+export const RecentBatchesDocument = new TypedDocumentString(`
+    query RecentBatches {
+  datasetBatches(first: 10) {
+    ...BatchFields
+  }
+}
+    fragment BatchFields on Batch {
+  id
+  status
+  operation
+  targetCount
+  changedCount
+  refusedCount
+  refused {
+    uniqueId
+    name
+    reason
+  }
+  sample {
+    uniqueId
+    name
+    before
+    after
+    changes
+  }
+  token
+  canApply
+  canUndo
+  createdAt
+}`) as unknown as TypedDocumentString<RecentBatchesQuery, RecentBatchesQueryVariables>;
 export const MeDocument = new TypedDocumentString(`
     query Me {
   me {

@@ -3,12 +3,13 @@ import { graphql } from '../gql';
 import type { DatasetListQuery } from '../gql/graphql';
 import { request } from '../client';
 import { useQuery } from '../hooks';
-import { navigate, useLocation } from '../router';
+import { navigate, replaceAddress, useLocation } from '../router';
 import { Thumb } from '../components/Thumb';
 import { Choices, SearchForm } from './SearchForm';
 import { Facets } from './Facets';
 import { readSearch, searchUrl, toFilter, toOrder, type Search } from './find-query';
 import type { DatasetOrderField } from '../gql/graphql';
+import { BatchHistory, BatchPanel, RecentBatches } from '../components/BatchPanel';
 
 const PAGE = 25;
 
@@ -95,7 +96,9 @@ export function Find() {
   const search = readSearch(query);
   const filter = toFilter(search);
   const orderBy = toOrder(search);
-  const list = useQuery(DatasetList, { first: PAGE, filter, orderBy });
+  // how many pages were shown (kept in the address by "Show more", so Back returns to them all)
+  const pages = Math.max(1, Math.min(20, Math.floor(Number(query.get('pages'))) || 1));
+  const list = useQuery(DatasetList, { first: PAGE * pages, filter, orderBy });
   const choices = useQuery(Choices, {});
   // the pages after the first belong to the list they extend: a new search or sort starts
   // without them in the very render that shows its first page (an effect would leave one
@@ -109,6 +112,15 @@ export function Find() {
   const more =
     extra.of === list.data ? extra : { of: list.data, rows: [], cursor: undefined, hasNext: false };
   const [loadingMore, setLoadingMore] = useState(false);
+  // the rows picked for a batch edit, or every result of the search (`all`)
+  const [picked, setPicked] = useState<{ of: string; ids: string[]; all: boolean }>({
+    of: '',
+    ids: [],
+    all: false,
+  });
+  const selection = picked.of === query.toString() ? picked : { of: query.toString(), ids: [], all: false };
+  const pick = (ids: string[], all = false) => setPicked({ of: query.toString(), ids, all });
+  const batches = useQuery(RecentBatches, {});
   const [moreError, setMoreError] = useState<string | null>(null);
 
   const first = list.data?.datasets.nodes;
@@ -135,6 +147,12 @@ export function Find() {
         cursor: next.datasets.pageInfo.endCursor,
         hasNext: next.datasets.pageInfo.hasNextPage,
       }));
+      const shown = new URLSearchParams(query);
+      shown.set(
+        'pages',
+        String(Math.ceil(((first?.length ?? 0) + more.rows.length + next.datasets.nodes.length) / PAGE)),
+      );
+      replaceAddress(`${window.location.pathname}?${shown.toString()}`);
     } catch (e) {
       setMoreError(e instanceof Error ? e.message : String(e));
     } finally {
@@ -168,11 +186,54 @@ export function Find() {
               {error}
             </p>
           )}
+          {rows.length > 0 && total !== undefined && (
+            <div class="batch-select">
+              {selection.all ? (
+                <button type="button" onClick={() => pick([])}>
+                  Clear the selection
+                </button>
+              ) : (
+                <button type="button" onClick={() => pick([], true)}>
+                  Select all {total} results of this search
+                </button>
+              )}
+            </div>
+          )}
+          {(selection.all || selection.ids.length > 0) && (
+            <BatchPanel
+              ids={selection.ids}
+              all={selection.all}
+              filter={filter}
+              total={total}
+              onChanged={() => {
+                list.reload();
+                batches.reload();
+              }}
+            />
+          )}
+          <BatchHistory
+            batches={batches.data?.datasetBatches ?? []}
+            onChanged={() => {
+              list.reload();
+              batches.reload();
+            }}
+          />
           {rows.length > 0 && (
             <table class="results">
               <caption class="visually-hidden">Datasets matching the search</caption>
               <thead>
                 <tr>
+                  <th scope="col" class="pickcell">
+                    <input
+                      type="checkbox"
+                      aria-label="Select every dataset shown"
+                      checked={
+                        selection.all ||
+                        (rows.length > 0 && rows.every((d) => selection.ids.includes(d.uniqueId)))
+                      }
+                      onChange={(e) => pick(e.currentTarget.checked ? rows.map((d) => d.uniqueId) : [])}
+                    />
+                  </th>
                   <th scope="col">
                     <span class="visually-hidden">Thumbnail</span>
                   </th>
@@ -188,6 +249,21 @@ export function Find() {
               <tbody>
                 {rows.map((d) => (
                   <tr key={d.uniqueId}>
+                    <td class="pickcell">
+                      <input
+                        type="checkbox"
+                        aria-label={`Select ${d.datasetName ?? d.uniqueId}`}
+                        checked={selection.all || selection.ids.includes(d.uniqueId)}
+                        disabled={selection.all}
+                        onChange={(e) =>
+                          pick(
+                            e.currentTarget.checked
+                              ? [...selection.ids, d.uniqueId]
+                              : selection.ids.filter((x) => x !== d.uniqueId),
+                          )
+                        }
+                      />
+                    </td>
                     <td class="thumbcell">{d.firstThumbnail && <Thumb t={d.firstThumbnail} size={48} />}</td>
                     <td>
                       <a href={`/datasets/${encodeURIComponent(d.uniqueId)}`}>

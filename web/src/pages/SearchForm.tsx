@@ -59,6 +59,9 @@ export function SearchForm({
           placeholder="Words in names and metadata"
         />
         <button type="submit">Search</button>
+        <button type="button" onClick={() => onSearch('/')}>
+          Clear filters
+        </button>
       </div>
       <fieldset class="filters">
         <legend>Filters</legend>
@@ -164,6 +167,10 @@ export function SearchForm({
         >
           Add a metadata condition
         </button>
+        <p class="hint" id="unit-hint">
+          Values may carry units: <code>290 K</code>, <code>25 degC</code>, <code>1.5 GPa</code>. “Greater
+          than <code>290 K</code>” also finds <code>30 degC</code>.
+        </p>
       </fieldset>
     </form>
   );
