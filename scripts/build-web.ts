@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 
 /**
  * Builds the web app (web/ → dist/web) with Vite, part of `npm run build`. Skipped when its inputs
@@ -27,6 +28,35 @@ function inputsHash(): string {
   return hash.digest('hex');
 }
 
+/** Text the page loads: compressed at build, once, at the highest levels (docs/web-app.md). */
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|map|wasm)$/;
+
+/**
+ * Writes `name.br` and `name.gz` beside every compressible file of the built app, when smaller:
+ * the server sends them to browsers that accept them (src/core/http/web-app.ts), so no asset is
+ * compressed per request.
+ */
+function precompress(dir: string): void {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      precompress(full);
+      continue;
+    }
+    if (!COMPRESSIBLE.test(entry.name)) continue;
+    const raw = fs.readFileSync(full);
+    const br = zlib.brotliCompressSync(raw, {
+      params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+      },
+    });
+    const gz = zlib.gzipSync(raw, { level: zlib.constants.Z_BEST_COMPRESSION });
+    if (br.length < raw.length) fs.writeFileSync(`${full}.br`, br);
+    if (gz.length < raw.length) fs.writeFileSync(`${full}.gz`, gz);
+  }
+}
+
 async function main(): Promise<void> {
   const hash = inputsHash();
   const fresh =
@@ -36,6 +66,7 @@ async function main(): Promise<void> {
   if (fresh && !process.argv.includes('--force')) return;
   const vite = await import('vite');
   await vite.build({ configFile: path.join(WEB, 'vite.config.mts') });
+  precompress(OUT);
   fs.writeFileSync(STAMP, hash);
 }
 

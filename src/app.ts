@@ -37,6 +37,7 @@ import { SignInLimiter } from './modules/session/sign-in-limiter';
 import { OidcService } from './modules/session/oidc.service';
 import { randomBytes } from 'node:crypto';
 import { webAppRouter } from './core/http/web-app';
+import { compressJson } from './core/http/compress-json';
 import { restErrorHandler } from './core/rest/errors';
 import { jsonBodies, noRoute, pathAndQueryGuard } from './core/rest/input';
 import { stopDigestThread } from './core/storage/digest-thread';
@@ -260,6 +261,8 @@ export async function createApp(opts: AppOptions): Promise<App> {
   app.use(httpMetrics(API_MOUNTS));
   app.use(accessLog(log));
   app.use(cors(config.corsOrigins));
+  // JSON answers of 1 KB or more go compressed when the client accepts it (docs/web-app.md)
+  app.use(compressJson());
   app.get('/metrics', metricsEndpoint(config.metricsToken));
   app.use(pathAndQueryGuard);
   const healthRoutes = healthRouter(health);

@@ -1,5 +1,6 @@
 import type { TypedDocumentString } from './gql/graphql';
 import { csrfToken, session, sessionEnded } from './session';
+import { reach } from './network';
 
 /** One GraphQL error as the service reports it (`extensions.code`: NOT_FOUND, FORBIDDEN, …). */
 export class ApiError extends Error {
@@ -32,7 +33,7 @@ function unpack<T>(status: number, body: Reply<T>, sessionId: string | null): T 
 /** Runs one typed operation in the browser's session (its cookie, and the CSRF token). */
 export async function request<R, V>(doc: TypedDocumentString<R, V>, variables?: V): Promise<R> {
   const sessionId = session.get()?.session_id ?? null;
-  const res = await fetch('/graphql', {
+  const res = await reach('/graphql', {
     method: 'POST',
     credentials: 'same-origin',
     headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken() },

@@ -16,9 +16,17 @@ import { InstrumentPage } from './pages/Instrument';
 import { DeletionRequests } from './pages/DeletionRequests';
 import { ApiKeys } from './pages/ApiKeys';
 import { PendingAccounts } from './pages/PendingAccounts';
+import { focusMainHeading, useFocusOnNavigation } from './focus';
+import { UNREACHABLE } from './network';
 
 // the graph drawing (cytoscape) loads only when a graph is opened: it is not initial JavaScript
-const GraphPage = lazy(() => import('./pages/Graph').then((m) => ({ default: m.GraphPage })));
+const GraphPage = lazy(() =>
+  import('./pages/Graph').then(
+    (m) => ({ default: m.GraphPage }),
+    // the service went away since the page loaded: say so rather than draw nothing
+    () => ({ default: () => <p role="alert">{UNREACHABLE}</p> }),
+  ),
+);
 
 const Me = graphql(`
   query Me {
@@ -36,6 +44,7 @@ const Me = graphql(`
 
 function Routes({ isAdmin }: { isAdmin: boolean }) {
   const { path } = useLocation();
+  useFocusOnNavigation(path);
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   const [kind, id, sub] = parts;
   if (parts.length === 0 || (kind === 'datasets' && !id)) return <Find />;
@@ -115,7 +124,14 @@ function Shell() {
     : '';
   return (
     <>
-      <a class="skip" href="#main">
+      <a
+        class="skip"
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault();
+          focusMainHeading();
+        }}
+      >
         Skip to content
       </a>
       <header class="top">

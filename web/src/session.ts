@@ -1,4 +1,5 @@
 import { signal } from './signal';
+import { reach } from './network';
 
 /** The page's session as the service reports it (`GET /auth/session`). */
 export interface SessionInfo {
@@ -42,7 +43,7 @@ async function readSession(res: Response): Promise<SessionInfo> {
 /** Asks the service which session this browser is in (at start). */
 export async function loadSession(): Promise<void> {
   try {
-    session.set(await readSession(await fetch('/auth/session', { credentials: 'same-origin' })));
+    session.set(await readSession(await reach('/auth/session', { credentials: 'same-origin' })));
   } catch (err) {
     signOutReason.set(err instanceof Error ? err.message : String(err));
     session.set({
@@ -58,7 +59,7 @@ export async function loadSession(): Promise<void> {
 
 /** Turns an API key into a session once (`POST /auth/key`); throws the service's reason. */
 export async function signIn(key: string): Promise<void> {
-  const res = await fetch('/auth/key', {
+  const res = await reach('/auth/key', {
     method: 'POST',
     credentials: 'same-origin',
     headers: { 'content-type': 'application/json' },

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import express, { Router } from 'express';
 
 /**
@@ -38,14 +39,30 @@ export function webAppRouter(dir = webAppDir()): Router {
   const index = path.join(dir, 'index.html');
   if (!fs.existsSync(index)) return router;
   const page = fs.readFileSync(index);
-  const sendPage = (res: express.Response): void => {
+  const pageIn = {
+    br: readIfPresent(`${index}.br`) ?? zlib.brotliCompressSync(page),
+    gzip: readIfPresent(`${index}.gz`) ?? zlib.gzipSync(page),
+  };
+  const sendPage = (req: express.Request, res: express.Response): void => {
     res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.vary('Accept-Encoding');
+    const encoding = pickEncoding(req);
+    if (encoding) {
+      res.setHeader('content-encoding', encoding);
+      res.setHeader('cache-control', 'no-cache');
+      res.setHeader('content-security-policy', CSP);
+      res.setHeader('x-content-type-options', 'nosniff');
+      res.setHeader('referrer-policy', 'same-origin');
+      res.send(pageIn[encoding]);
+      return;
+    }
     res.setHeader('cache-control', 'no-cache');
     res.setHeader('content-security-policy', CSP);
     res.setHeader('x-content-type-options', 'nosniff');
     res.setHeader('referrer-policy', 'same-origin');
     res.send(page);
   };
+  router.use('/assets', precompressed(path.join(dir, 'assets')));
   router.use(
     '/assets',
     express.static(path.join(dir, 'assets'), {
@@ -53,6 +70,9 @@ export function webAppRouter(dir = webAppDir()): Router {
       maxAge: '365d',
       index: false,
       fallthrough: true,
+      setHeaders: (res, file) => {
+        if (COMPRESSIBLE.test(file)) res.vary('Accept-Encoding');
+      },
     }),
   );
   router.get(/.*/, (req, res, next) => {
@@ -60,7 +80,7 @@ export function webAppRouter(dir = webAppDir()): Router {
       next();
       return;
     }
-    sendPage(res);
+    sendPage(req, res);
   });
   return router;
 }
@@ -68,4 +88,100 @@ export function webAppRouter(dir = webAppDir()): Router {
 /** A browser navigating asks for text/html first; API clients (fetch, curl) send `*\/*` or JSON. */
 function wantsHtml(req: express.Request): boolean {
   return (req.headers.accept ?? '').includes('text/html');
+}
+
+/** The built app's text files, written at build also as `.br` and `.gz` (scripts/build-web.ts). */
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|map|wasm)$/;
+const SUFFIX = { br: '.br', gzip: '.gz' } as const;
+
+function readIfPresent(file: string): Buffer | undefined {
+  return fs.existsSync(file) ? fs.readFileSync(file) : undefined;
+}
+
+/**
+ * br if the client takes it at least as gladly as gzip (browsers list `gzip, deflate, br` with no
+ * q-values: brotli is smaller), else gzip, else none (identity), by Accept-Encoding's q-values.
+ */
+export function pickEncoding(req: express.Request): 'br' | 'gzip' | undefined {
+  const q = new Map<string, number>();
+  for (const part of (req.headers['accept-encoding'] ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const qp = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const value = qp ? Number(qp.slice(2)) : 1;
+    q.set(name, Number.isFinite(value) ? value : 0);
+  }
+  const of = (name: string): number => q.get(name) ?? q.get('*') ?? 0;
+  const br = of('br');
+  const gzip = of('gzip');
+  if (br > 0 && br >= gzip) return 'br';
+  return gzip > 0 ? 'gzip' : undefined;
+}
+
+/**
+ * An asset's precompressed form (`name.br`, `name.gz`, written at build) for a client whose
+ * Accept-Encoding takes it, with `Vary: Accept-Encoding` and the same year-long immutable caching
+ * as the plain file; anything else (no such form, a Range request, identity only) goes on to the
+ * static handler, which sends the file as it is.
+ */
+function precompressed(root: string): express.RequestHandler {
+  const found = new Map<string, fs.Stats | null>();
+  const statOf = (file: string): fs.Stats | null => {
+    let st = found.get(file);
+    if (st === undefined) {
+      st = fs.statSync(file, { throwIfNoEntry: false }) ?? null;
+      found.set(file, st);
+    }
+    return st;
+  };
+  return (req, res, next) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !COMPRESSIBLE.test(req.path)) {
+      next();
+      return;
+    }
+    res.vary('Accept-Encoding');
+    if (req.headers.range) {
+      next();
+      return;
+    }
+    const encoding = pickEncoding(req);
+    if (!encoding) {
+      next();
+      return;
+    }
+    let rel: string;
+    try {
+      rel = decodeURIComponent(req.path);
+    } catch {
+      next();
+      return;
+    }
+    const plain = path.resolve(root, `.${path.posix.normalize(`/${rel}`)}`);
+    if (!plain.startsWith(root + path.sep)) {
+      next();
+      return;
+    }
+    const file = plain + SUFFIX[encoding];
+    const st = statOf(file);
+    if (!st?.isFile()) {
+      next();
+      return;
+    }
+    const etag = `"${st.size.toString(16)}-${st.mtimeMs.toString(16)}-${encoding}"`;
+    res.type(path.extname(plain));
+    res.setHeader('content-encoding', encoding);
+    res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+    res.setHeader('etag', etag);
+    res.setHeader('x-content-type-options', 'nosniff');
+    if (req.headers['if-none-match'] === etag) {
+      res.status(304).end();
+      return;
+    }
+    res.setHeader('content-length', String(st.size));
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    fs.createReadStream(file).on('error', next).pipe(res);
+  };
 }

@@ -1,3 +1,4 @@
+import { When } from '../components/When';
 import { useState } from 'preact/hooks';
 import { graphql } from '../gql';
 import { request } from '../client';
@@ -38,7 +39,7 @@ const Revoke = graphql(`
   }
 `);
 
-const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : 'never');
+const day = (iso: string | null | undefined) => (iso ? <When iso={iso} day /> : 'never');
 
 /** Your own API keys: create one (its secret shown once, here), list them, revoke them. */
 export function ApiKeys() {

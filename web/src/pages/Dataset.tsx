@@ -1,3 +1,4 @@
+import { When } from '../components/When';
 import { graphql } from '../gql';
 import { useQuery } from '../hooks';
 import { Fields, formatBytes, userName } from '../components/Fields';
@@ -127,7 +128,7 @@ export function DatasetPage({ id }: { id: string }) {
             ['Data type', d.dataType],
             ['Data format', d.dataFormat],
             ['Session', d.sessionName],
-            ['Timestamp', d.timestamp],
+            ['Timestamp', d.timestamp && <When iso={d.timestamp} />],
             ['Owner', `${userName(d.owner)} (${d.ownerOrcid})`],
             ['Project', d.project && link('projects', d.project.projectId, d.project.title)],
             [
@@ -135,8 +136,8 @@ export function DatasetPage({ id }: { id: string }) {
               d.instrument && link('instruments', d.instrument.uniqueId, d.instrument.instrumentName),
             ],
             ['Size', formatBytes(d.size)],
-            ['Created', d.creationTime],
-            ['Modified', d.modificationTime],
+            ['Created', <When iso={d.creationTime} />],
+            ['Modified', d.modificationTime && <When iso={d.modificationTime} />],
           ]}
         />
         {can?.canUpdate && <EditDataset dataset={d} onDone={q.reload} />}

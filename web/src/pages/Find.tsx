@@ -1,3 +1,4 @@
+import { When } from '../components/When';
 import { useState } from 'preact/hooks';
 import { graphql } from '../gql';
 import type { DatasetListQuery } from '../gql/graphql';
@@ -289,7 +290,7 @@ export function Find() {
                     </td>
                     <td>{d.owner?.username ?? d.ownerOrcid}</td>
                     <td>
-                      <time dateTime={d.creationTime}>{d.creationTime.slice(0, 10)}</time>
+                      <When iso={d.creationTime} day />
                     </td>
                   </tr>
                 ))}

@@ -6,7 +6,7 @@ import { request } from '../client';
 import { navigate } from '../router';
 import { pageOf } from '../components/Fields';
 import { thumbSrc } from '../components/Thumb';
-import { levels } from './graph-layout';
+import { layered, segmentOf } from './graph-layout';
 
 graphql(`
   fragment GraphParts on EntityGraph {
@@ -51,6 +51,11 @@ const ProjectGraph = graphql(`
 type Graph = EntityGraphQuery['entityGraph'];
 type GraphNode = Graph['nodes'][number];
 
+const NODE = 26;
+const ROOT_NODE = 34;
+const LABEL_CHARS = 18;
+const CHAR_PX = 6;
+
 const STYLE: cytoscape.StylesheetJson = [
   {
     selector: 'node',
@@ -58,44 +63,74 @@ const STYLE: cytoscape.StylesheetJson = [
       label: 'data(label)',
       'font-size': 10,
       'min-zoomed-font-size': 7,
-      'text-valign': 'bottom',
-      'text-margin-y': 3,
-      width: 26,
-      height: 26,
+      'text-valign': 'center',
+      'text-halign': 'right',
+      'text-margin-x': 4,
+      width: NODE,
+      height: NODE,
       'border-width': 2,
       'border-color': '#1f2937',
     },
   },
   { selector: 'node[type = "dataset"]', style: { shape: 'round-rectangle', 'background-color': '#2563eb' } },
-  { selector: 'node[type = "sample"]', style: { shape: 'ellipse', 'background-color': '#d97706' } },
+  { selector: 'node[type = "sample"]', style: { shape: 'diamond', 'background-color': '#d97706' } },
   { selector: 'node[image]', style: { 'background-image': 'data(image)', 'background-fit': 'cover' } },
-  { selector: 'node.root', style: { 'border-width': 4, 'border-color': '#dc2626', width: 34, height: 34 } },
+  {
+    selector: 'node.root',
+    style: { 'border-width': 4, 'border-color': '#dc2626', width: ROOT_NODE, height: ROOT_NODE },
+  },
   { selector: 'node:selected', style: { 'border-color': '#16a34a', 'border-width': 5 } },
   {
     selector: 'edge',
     style: {
       width: 1.5,
-      'line-color': '#6b7280',
-      'target-arrow-color': '#6b7280',
+      'line-color': '#4b5563',
+      'target-arrow-color': '#4b5563',
       'target-arrow-shape': 'triangle',
-      'curve-style': 'straight',
+      'curve-style': 'segments',
+      'edge-distances': 'node-position',
+      'segment-weights': 'data(weights)',
+      'segment-distances': 'data(distances)',
       label: 'data(label)',
-      'font-size': 8,
+      'font-size': 9,
       'min-zoomed-font-size': 8,
-      'text-rotation': 'autorotate',
-      color: '#374151',
+      'text-background-color': '#ffffff',
+      'text-background-opacity': 0.9,
+      'text-background-padding': '1px',
+      color: '#111827',
     },
+  },
+  { selector: 'edge[!weights]', style: { 'curve-style': 'straight' } },
+  {
+    selector: 'edge[kind = "sample_dataset"]',
+    style: { 'line-style': 'dashed', 'line-color': '#b45309', 'target-arrow-color': '#b45309' },
+  },
+  {
+    selector: 'edge[kind = "sample_sample"]',
+    style: { 'line-style': 'dotted', 'line-color': '#b45309', 'target-arrow-color': '#b45309', width: 2 },
   },
 ];
 
 const nodeLabel = (n: GraphNode): string => n.name ?? n.id;
+/** the label drawn beside a node: at most LABEL_CHARS characters (the list and panel show it whole) */
+const shortLabel = (n: GraphNode): string => {
+  const l = nodeLabel(n);
+  return l.length > LABEL_CHARS ? `${l.slice(0, LABEL_CHARS - 1)}…` : l;
+};
+/** an edge's words: its relationship type, else its kind */
+const edgeLabel = (e: Graph['edges'][number]): string => e.relationshipType ?? KIND_WORDS[e.kind];
+const KIND_WORDS: Record<string, string> = {
+  dataset_dataset: 'derived',
+  sample_dataset: 'measured on',
+  sample_sample: 'made from',
+};
 
 function elementsOf(g: Graph, known: Set<string>): ElementDefinition[] {
   const out: ElementDefinition[] = [];
   for (const n of g.nodes) {
     if (known.has(n.id)) continue;
     known.add(n.id);
-    const data: Record<string, unknown> = { id: n.id, label: nodeLabel(n), type: n.type };
+    const data: Record<string, unknown> = { id: n.id, label: shortLabel(n), type: n.type };
     if (n.firstThumbnail) data.image = thumbSrc(n.firstThumbnail);
     out.push({ group: 'nodes', data });
   }
@@ -105,7 +140,7 @@ function elementsOf(g: Graph, known: Set<string>): ElementDefinition[] {
     known.add(id);
     out.push({
       group: 'edges',
-      data: { id, source: e.source, target: e.target, label: e.relationshipType ?? e.kind.replace('_', '→') },
+      data: { id, source: e.source, target: e.target, kind: e.kind, label: edgeLabel(e) },
     });
   }
   return out;
@@ -124,28 +159,42 @@ export function GraphPage({ root, project }: { root?: string; project?: string }
   const [selected, setSelected] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [ready, setReady] = useState(false);
+  const [edgeWords, setEdgeWords] = useState<string[]>([]);
 
   const layout = () => {
     const c = cy.current;
     if (!c) return;
-    const ring = levels(
-      c.nodes().map((n) => n.id()),
+    const { positions, bends } = layered(
+      c.nodes().map((n) => ({
+        id: n.id(),
+        size: n.id() === root ? ROOT_NODE : NODE,
+        labelWidth: 4 + CHAR_PX * String(n.data('label')).length,
+      })),
       c.edges().map((e) => [e.data('source') as string, e.data('target') as string]),
-      root ? [root] : undefined,
     );
-    const maxRing = Math.max(0, ...ring.values());
-    c.layout({
-      name: 'concentric',
-      concentric: (n) => maxRing - (ring.get(n.id()) ?? maxRing),
-      levelWidth: () => 1,
-      minNodeSpacing: 18,
-      animate: false,
-    }).run();
+    c.batch(() => {
+      c.nodes().forEach((n) => {
+        const p = positions.get(n.id());
+        if (p) n.position(p);
+      });
+      c.edges().forEach((e) => {
+        const from = positions.get(e.data('source') as string);
+        const to = positions.get(e.data('target') as string);
+        const route = bends.get(e.id());
+        if (!from || !to || !route?.length) {
+          e.removeData('weights distances');
+          return;
+        }
+        const segs = route.map((p) => segmentOf(from, to, p));
+        e.data({ weights: segs.map((q) => q.weight), distances: segs.map((q) => q.distance) });
+      });
+    });
     c.fit(undefined, 30);
   };
 
   const merge = (g: Graph) => {
     const add = elementsOf(g, known.current);
+    setEdgeWords((w) => [...w, ...g.edges.map(edgeLabel)]);
     setNodes((m) => {
       const next = new Map(m);
       for (const n of g.nodes) if (!next.has(n.id)) next.set(n.id, n);
@@ -164,10 +213,12 @@ export function GraphPage({ root, project }: { root?: string; project?: string }
       wheelSensitivity: 0.3,
       hideEdgesOnViewport: true,
       textureOnViewport: true,
-      minZoom: 0.05,
+      minZoom: 0.002,
       maxZoom: 4,
     });
     cy.current = c;
+    // the drawing, for the browser tests' geometric checks (what is drawn, not what was computed)
+    if (box.current) (box.current as HTMLDivElement & { cytoscape?: Core }).cytoscape = c;
     c.on('tap', 'node', (e) => setSelected((e.target as cytoscape.NodeSingular).id()));
     c.on('dbltap', 'node', (e) => {
       const n = e.target as cytoscape.NodeSingular;
@@ -208,16 +259,17 @@ export function GraphPage({ root, project }: { root?: string; project?: string }
   };
 
   const sel = selected ? nodes.get(selected) : undefined;
+  const relations = [...new Set(edgeWords)].sort();
   const title = root
     ? `Entity graph around ${nodes.get(root)?.name ?? root}`
     : `Graph of project ${project ?? ''}`;
   return (
     <section aria-labelledby="g-title" class="graphpage">
       <h1 id="g-title">{title}</h1>
-      <p class="legend">
-        <span class="key dataset" aria-hidden="true" /> dataset <span class="key sample" aria-hidden="true" />{' '}
-        sample · arrows point from parent to child · click a node to select it, double-click to open its page;
-        drag to pan, scroll to zoom.
+      <GraphLegend relations={relations} />
+      <p class="hint">
+        Arrows point from parent to child. Click a node to select it, double-click to open its page; drag to
+        pan, scroll to zoom.
       </p>
       {error && (
         <p role="alert" class="error">
@@ -267,5 +319,72 @@ export function GraphPage({ root, project }: { root?: string; project?: string }
         </aside>
       </div>
     </section>
+  );
+}
+
+/**
+ * What the drawing's shapes and lines mean, in words as well as pictures: a dataset is a rounded
+ * square, a sample a diamond (not colour alone); the three kinds of link have their own line; the
+ * relationship types drawn on the edges are listed.
+ */
+function GraphLegend({ relations }: { relations: string[] }) {
+  return (
+    <dl class="graphlegend" aria-label="Legend">
+      <div>
+        <dt>
+          <svg width="16" height="16" aria-hidden="true">
+            <rect
+              x="2"
+              y="2"
+              width="12"
+              height="12"
+              rx="3"
+              fill="#2563eb"
+              stroke="#1f2937"
+              stroke-width="1.5"
+            />
+          </svg>
+        </dt>
+        <dd>dataset (rounded square)</dd>
+      </div>
+      <div>
+        <dt>
+          <svg width="16" height="16" aria-hidden="true">
+            <path d="M8 1 L15 8 L8 15 L1 8 Z" fill="#d97706" stroke="#1f2937" stroke-width="1.5" />
+          </svg>
+        </dt>
+        <dd>sample (diamond)</dd>
+      </div>
+      <div>
+        <dt>
+          <svg width="28" height="10" aria-hidden="true">
+            <line x1="1" y1="5" x2="27" y2="5" stroke="#4b5563" stroke-width="2" />
+          </svg>
+        </dt>
+        <dd>dataset → derived dataset</dd>
+      </div>
+      <div>
+        <dt>
+          <svg width="28" height="10" aria-hidden="true">
+            <line x1="1" y1="5" x2="27" y2="5" stroke="#b45309" stroke-width="2" stroke-dasharray="5 3" />
+          </svg>
+        </dt>
+        <dd>sample → dataset measured on it</dd>
+      </div>
+      <div>
+        <dt>
+          <svg width="28" height="10" aria-hidden="true">
+            <line x1="1" y1="5" x2="27" y2="5" stroke="#b45309" stroke-width="2" stroke-dasharray="2 2" />
+          </svg>
+        </dt>
+        <dd>sample → sample made from it</dd>
+      </div>
+      {relations.length > 0 && (
+        <div class="relations">
+          <dt>Relationships drawn</dt>
+          <dd>{relations.join(', ')}</dd>
+        </div>
+      )}
+    </dl>
   );
 }

@@ -1,3 +1,4 @@
+import { When } from '../components/When';
 import { graphql } from '../gql';
 import { useQuery } from '../hooks';
 import { Fields, userName } from '../components/Fields';
@@ -95,7 +96,7 @@ export function ProjectPage({ id }: { id: string }) {
             ['Organization', p.organization],
             ['Status', p.status],
             ['Lead', userName(p.lead)],
-            ['Created', p.creationTime],
+            ['Created', <When iso={p.creationTime} />],
           ]}
         />
         {can?.canUpdate && (

@@ -1,3 +1,4 @@
+import { When } from '../components/When';
 import { graphql } from '../gql';
 import { useQuery } from '../hooks';
 import { Fields, userName } from '../components/Fields';
@@ -128,7 +129,7 @@ export function SamplePage({ id }: { id: string }) {
           rows={[
             ['Type', s.sampleType],
             ['Description', s.description],
-            ['Timestamp', s.timestamp],
+            ['Timestamp', s.timestamp && <When iso={s.timestamp} />],
             ['Owner', `${userName(s.owner)} (${s.ownerOrcid})`],
             [
               'Project',
@@ -138,7 +139,7 @@ export function SamplePage({ id }: { id: string }) {
                 </a>
               ),
             ],
-            ['Created', s.creationTime],
+            ['Created', <When iso={s.creationTime} />],
             [
               'Datasets',
               list(
