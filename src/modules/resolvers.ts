@@ -27,7 +27,7 @@ import {
 } from './deletion/deletion.resolver';
 import { DatasetFilesResolver, FILE_NODE, FileResolver } from './file/file.resolver';
 import { DatasetThumbnailsResolver, THUMBNAIL_NODE, ThumbnailResolver } from './thumbnail/thumbnail.resolver';
-import { AccessResolver } from './access/access.resolver';
+import { AccessGrantResolver, AccessResolver } from './access/access.resolver';
 import { InstrumentOperatorResolver } from './access/instrument-operator.resolver';
 import { JOIN_REQUEST_NODE, JoinRequestResolver } from './join-request/join-request.resolver';
 import { TransferResolver } from './transfer/transfer.resolver';
@@ -110,6 +110,7 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   DatasetThumbnailsResolver,
   AccessResolver,
   InstrumentOperatorResolver,
+  AccessGrantResolver,
   JoinRequestResolver,
   BatchResolver,
   TransferResolver,

@@ -696,6 +696,7 @@ export const TABLE: Row[] = [
   })),
   G('Query.samples', ANY, '{ samples { totalCount } }'),
   G('Query.searchSamples', ANY, '{ searchSamples(q: "matrix") { uniqueId } }'),
+  G('Query.sampleFacets', ANY, '{ sampleFacets(field: sample_type) { value count } }'),
   G('Query.resource', read('dataset'), 'query($id: ID!) { resource(id: $id) { __typename } }', (w) => ({
     id: w.dataset,
   })),

@@ -93,7 +93,7 @@ suite(`managing records in the web app${available ? '' : ` (skipped: ${reason})`
     const page = await datasetPage(ada.key, id);
     await page.getByText('No linked records.').waitFor();
     const form = page.getByRole('form', { name: 'Link a record' });
-    await form.getByLabel('Link to (MFID)').fill(child);
+    await form.getByLabel('Link to').fill(child);
     await form.getByLabel("It is this dataset's").selectOption('child');
     await form.getByLabel('Relationship').selectOption('is_derived_from');
     await form.getByRole('button', { name: 'Link' }).click();
@@ -125,10 +125,10 @@ suite(`managing records in the web app${available ? '' : ` (skipped: ${reason})`
     const access = page.getByRole('region', { name: 'Access' });
     await access.getByText('No grants').waitFor();
     const form = access.getByRole('form', { name: 'Grant access' });
-    await form.getByLabel('Principal').fill(unique('nobody'));
+    await form.getByLabel('User', { exact: true }).fill(unique('nobody'));
     await form.getByRole('button', { name: 'Grant' }).click();
     await access.getByRole('alert').waitFor();
-    await form.getByLabel('Principal').fill(bob.user.username ?? '');
+    await form.getByLabel('User', { exact: true }).fill(bob.user.username ?? '');
     await form.getByLabel('Permission').selectOption('viewer');
     await form.getByRole('button', { name: 'Grant' }).click();
     await access.getByRole('button', { name: `Revoke ${bob.user.username}` }).waitFor();
@@ -149,7 +149,7 @@ suite(`managing records in the web app${available ? '' : ` (skipped: ${reason})`
     const page = await datasetPage(ada.key, id);
 
     const reassign = page.getByRole('region', { name: 'Reassign project' });
-    await reassign.getByLabel('New project (slug)').fill(second);
+    await reassign.getByLabel('New project').fill(second);
     await reassign.getByRole('button', { name: 'Preview' }).click();
     await reassign.getByText(`Project: ${first} → ${second} (nothing has changed yet)`).waitFor();
     expect((await read(ada.key, id)).data?.dataset.project?.projectId).toBe(first);
@@ -162,7 +162,7 @@ suite(`managing records in the web app${available ? '' : ` (skipped: ${reason})`
     expect((await read(ada.key, id)).data?.dataset.project?.projectId).toBe(second);
 
     const transfer = page.getByRole('region', { name: 'Transfer ownership' });
-    await transfer.getByLabel('New owner (username, ORCID or email)').fill(bob.user.username ?? '');
+    await transfer.getByLabel('New owner').fill(bob.user.username ?? '');
     await transfer.getByRole('button', { name: 'Preview' }).click();
     const preview = transfer.getByRole('region', { name: 'Preview of the change' });
     await preview.getByText('(nothing has changed yet)').waitFor();
@@ -199,19 +199,19 @@ suite(`managing records in the web app${available ? '' : ` (skipped: ${reason})`
     await page.locator('.metadata', { hasText: 'thickness_nm: 300' }).waitFor();
 
     const linkForm = page.getByRole('form', { name: 'Link a record' });
-    await linkForm.getByLabel('Link to (MFID)').fill(measured);
+    await linkForm.getByLabel('Link to').fill(measured);
     await linkForm.getByLabel("It is this sample's").selectOption('child');
     await linkForm.getByRole('button', { name: 'Link' }).click();
     await page.getByRole('link', { name: `${tag} on wafer` }).waitFor();
 
     const access = page.getByRole('region', { name: 'Access' });
     const grantForm = access.getByRole('form', { name: 'Grant access' });
-    await grantForm.getByLabel('Principal').fill(bob.user.username ?? '');
+    await grantForm.getByLabel('User', { exact: true }).fill(bob.user.username ?? '');
     await grantForm.getByRole('button', { name: 'Grant' }).click();
     await access.getByRole('button', { name: `Revoke ${bob.user.username}` }).waitFor();
 
     const reassign = page.getByRole('region', { name: 'Reassign project' });
-    await reassign.getByLabel('New project (slug)').fill(second);
+    await reassign.getByLabel('New project').fill(second);
     await reassign.getByRole('button', { name: 'Preview' }).click();
     await reassign.getByText(`Project: ${first} → ${second} (nothing has changed yet)`).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
@@ -250,7 +250,7 @@ suite(`managing records in the web app${available ? '' : ` (skipped: ${reason})`
     await page.getByRole('button', { name: 'Elevate to administrator' }).click();
     await page.getByRole('link', { name: 'Deletion requests' }).waitFor();
     await page.goto(`${t.url}/deletion-requests`);
-    const item = page.getByRole('listitem').filter({ hasText: `${tag} obsolete` });
+    const item = page.getByRole('row').filter({ hasText: `${tag} obsolete` });
     await item.waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, '14-deletion-requests');

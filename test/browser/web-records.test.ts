@@ -123,12 +123,12 @@ suite(`sample, project and instrument pages${available ? '' : ` (skipped: ${reas
     const page = await open(ada.key, `/projects/${project.projectId}`);
     const section = page.getByRole('region', { name: /Members/ });
     const add = page.getByRole('form', { name: 'Add a member' });
-    await add.getByLabel('User (username, ORCID, MFID or email)').fill(unique('nobody'));
+    await add.getByLabel('User', { exact: true }).fill(unique('nobody'));
     await add.getByRole('button', { name: 'Add member' }).click();
     await add.getByRole('alert').waitFor();
     expect(await members()).toEqual([`${bob.user.uniqueId}:viewer`]);
 
-    await add.getByLabel('User (username, ORCID, MFID or email)').fill(cy.user.username ?? '');
+    await add.getByLabel('User', { exact: true }).fill(cy.user.username ?? '');
     await add.getByLabel('Role').selectOption('editor');
     await add.getByRole('button', { name: 'Add member' }).click();
     const cyName = `Test ${cy.user.username ?? ''}`; // first and last name, as the page names users

@@ -8,6 +8,8 @@ export class ApiError extends Error {
     message: string,
     readonly code: string | undefined,
     readonly status: number,
+    /** the input fields at fault (a validation error), by the name the service gives them */
+    readonly fields: readonly { field: string; message: string }[] = [],
   ) {
     super(message);
   }
@@ -15,7 +17,10 @@ export class ApiError extends Error {
 
 interface Reply<T> {
   data?: T | null;
-  errors?: { message: string; extensions?: { code?: string } }[];
+  errors?: {
+    message: string;
+    extensions?: { code?: string; fields?: { field: string; message: string }[] };
+  }[];
 }
 
 function unpack<T>(status: number, body: Reply<T>, sessionId: string | null): T {
@@ -24,7 +29,7 @@ function unpack<T>(status: number, body: Reply<T>, sessionId: string | null): T 
     const code = first.extensions?.code;
     // a session revoked or expired while in use ends it, with the reason on the sign-in form
     if (status === 401 && session.get()?.session_id === sessionId) sessionEnded(first.message);
-    throw new ApiError(first.message, code, status);
+    throw new ApiError(first.message, code, status, first.extensions?.fields ?? []);
   }
   if (!body.data) throw new ApiError(`The service answered ${status} without data`, undefined, status);
   return body.data;

@@ -18,6 +18,9 @@ import { ApiKeys } from './pages/ApiKeys';
 import { PendingAccounts } from './pages/PendingAccounts';
 import { focusMainHeading, useFocusOnNavigation } from './focus';
 import { UNREACHABLE } from './network';
+import { CreatePage, type CreateKind } from './pages/Create';
+import { InstrumentsPage, ProjectsPage, SamplesPage } from './pages/RecordLists';
+import { PageTitle } from './components/PageTitle';
 
 // the graph drawing (cytoscape) loads only when a graph is opened: it is not initial JavaScript
 const GraphPage = lazy(() =>
@@ -43,12 +46,17 @@ const Me = graphql(`
 `);
 
 function Routes({ isAdmin }: { isAdmin: boolean }) {
-  const { path } = useLocation();
+  const { path, query } = useLocation();
   useFocusOnNavigation(path);
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   const [kind, id, sub] = parts;
   if (parts.length === 0 || (kind === 'datasets' && !id)) return <Find />;
   if (kind === 'datasets' && id) return <DatasetPage id={id} />;
+  if (kind === 'samples' && !id) return <SamplesPage />;
+  if (kind === 'projects' && !id) return <ProjectsPage />;
+  if (kind === 'instruments' && !id) return <InstrumentsPage />;
+  if (kind === 'new' && id && ['project', 'instrument', 'sample', 'dataset'].includes(id) && !sub)
+    return <CreatePage key={id} kind={id as CreateKind} project={query.get('project')} />;
   if (kind === 'samples' && id) return <SamplePage id={id} />;
   if (kind === 'projects' && id && sub === 'graph')
     return (
@@ -140,6 +148,10 @@ function Shell() {
         </a>
         <nav aria-label="Main">
           <a href="/">Datasets</a>
+          <a href="/samples">Samples</a>
+          <a href="/projects">Projects</a>
+          <a href="/instruments">Instruments</a>
+          <a href="/new/dataset">New dataset</a>
           <a href="/keys">API keys</a>
           {me.data?.me.isPlatformAdmin && (
             <>
@@ -174,6 +186,10 @@ function Shell() {
           <Routes isAdmin={me.data?.me.isPlatformAdmin ?? false} />
         )}
       </main>
+      <PageTitle />
+      <footer class="foot">
+        <a href="/api/v3/docs">API documentation</a> · <a href="/graphql">GraphQL explorer</a>
+      </footer>
     </>
   );
 }

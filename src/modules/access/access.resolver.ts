@@ -1,4 +1,5 @@
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { User } from '../user/user.entity';
 import type { RequestContext } from '../../core/context';
 import { ResourceUnion } from '../resource/resource.types';
 import { toProjectRef } from '../project/project.types';
@@ -91,5 +92,16 @@ export class AccessResolver {
     const r = await ctx.services.resource.setPublic(ctx, id, value);
     ctx.canonical.add(r.record);
     return r.record;
+  }
+}
+
+@Resolver(() => AccessGrantType)
+export class AccessGrantResolver {
+  @FieldResolver(() => User, {
+    nullable: true,
+    description: 'Who granted it, public-safe (grantedBy names them); null when not recorded.',
+  })
+  granter(@Root() g: AccessGrantType, @Ctx() ctx: RequestContext) {
+    return g.grantedBy ? ctx.loaders.user.load(g.grantedBy) : null;
   }
 }

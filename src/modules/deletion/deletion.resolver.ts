@@ -19,6 +19,7 @@ import { DatasetType } from '../dataset/dataset.types';
 import type { SampleRow } from '../sample/sample-row';
 import { SampleType } from '../sample/sample.types';
 import { DeletionRequest } from './deletion-request.entity';
+import { User } from '../user/user.entity';
 import { DeletionAudit } from './deletion-audit.entity';
 import {
   DELETION_REQUEST_SCOPES,
@@ -72,6 +73,22 @@ registerEnumType(DeletionSortDirectionEnum, {
 
 @Resolver(() => DeletionRequest)
 export class DeletionResolver {
+  @FieldResolver(() => User, {
+    nullable: true,
+    description: 'Who asked, public-safe (requesterId names them).',
+  })
+  requester(@Root() r: DeletionRequest, @Ctx() ctx: RequestContext) {
+    return ctx.loaders.user.load(r.requesterId);
+  }
+
+  @FieldResolver(() => User, {
+    nullable: true,
+    description: 'Who reviewed it, public-safe (reviewerId names them); null while pending.',
+  })
+  reviewer(@Root() r: DeletionRequest, @Ctx() ctx: RequestContext) {
+    return r.reviewerId ? ctx.loaders.user.load(r.reviewerId) : null;
+  }
+
   @Mutation(() => DeletionRequest, {
     description:
       'Asks for the permanent deletion of a dataset or sample (needs admin permission on it). It stays, hidden from lists and searches, until a platform admin reviews the request.',

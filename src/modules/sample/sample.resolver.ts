@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { RequestContext } from '../../core/context';
 import { PageArgs, pageOf } from '../../core/graphql/page-args';
@@ -13,12 +13,19 @@ import {
   CreateSampleInput,
   SampleCapabilities,
   SampleConnection,
+  SampleFacetFieldEnum,
+  SampleFacetValueType,
   SampleFilterInput,
   SampleType,
   UpdateSampleInput,
 } from './sample.types';
 import { nodeType } from '../../core/graphql/node';
 import { isMfid } from '../../core/ids';
+import { validationError } from '../../core/errors';
+
+/** `sampleFacets`: values per field by default, and at most. */
+const SAMPLE_FACETS_DEFAULT = 20;
+const SAMPLE_FACETS_MAX = 100;
 
 /** What a selection of `Sample` nodes (`nodes`' sub-selections) needs their rows to include. */
 function includeOf(nodes: GraphQLResolveInfo['fieldNodes'], info: GraphQLResolveInfo): SampleInclude {
@@ -67,6 +74,37 @@ export class SampleResolver extends ownedRecordResolver(SampleType, (ctx) => ctx
     @Info() info: GraphQLResolveInfo,
   ) {
     return sampleConnection(ctx, { ...(filter ?? {}) }, args, info);
+  }
+
+  @Query(() => [SampleFacetValueType], {
+    description:
+      'Counts of the samples you may read that match the filter, by one field: its most frequent values first (ties in descending order of value), exact counts.',
+  })
+  async sampleFacets(
+    @Arg('field', () => SampleFacetFieldEnum, { description: 'The field to count by.' })
+    field: SampleFacetFieldEnum,
+    @Arg('filter', () => SampleFilterInput, { nullable: true, description: 'Filters; all must match.' })
+    filter: SampleFilterInput | undefined,
+    @Arg('first', () => Int, {
+      defaultValue: SAMPLE_FACETS_DEFAULT,
+      description: `How many values (1-${SAMPLE_FACETS_MAX}).`,
+    })
+    first: number,
+    @Ctx() ctx: RequestContext,
+  ): Promise<SampleFacetValueType[]> {
+    if (!Number.isInteger(first) || first < 1 || first > SAMPLE_FACETS_MAX)
+      throw validationError('first', `must be between 1 and ${SAMPLE_FACETS_MAX}`);
+    const page = await ctx.services.sample.facetField(
+      ctx,
+      { ...(filter ?? {}) },
+      {
+        field,
+        limit: first,
+        sort: 'count',
+        direction: 'desc',
+      },
+    );
+    return page.items;
   }
 
   @Mutation(() => SampleType, { description: 'Creates a sample record.' })

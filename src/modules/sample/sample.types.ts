@@ -1,4 +1,4 @@
-import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { IsOptional, MaxLength } from 'class-validator';
 import { connectionTypes } from '../../core/graphql/connection';
 import {
@@ -82,3 +82,32 @@ export class UpdateSampleInput extends SampleTextInput {}
 export const { Connection: SampleConnection } = connectionTypes('Sample', SampleType, 'A page of samples.', {
   boundedTotal: true,
 });
+
+/** The fields samples are counted by (`sampleFacets`): the 3.2 client's names, as `GET /samples/facets`. */
+export enum SampleFacetFieldEnum {
+  sample_type = 'sample_type',
+  project = 'project',
+  owner = 'owner',
+}
+registerEnumType(SampleFacetFieldEnum, {
+  name: 'SampleFacetField',
+  description: 'A field samples are counted by.',
+  valuesConfig: {
+    sample_type: { description: 'The sample type.' },
+    project: { description: 'The assigned project (its MFID; the label is its title or slug).' },
+    owner: { description: "The owner (MFID or ORCID; the label is the owner's username)." },
+  },
+});
+
+@ObjectType('SampleFacetValue', { description: 'One value of a sample field and how many samples carry it.' })
+export class SampleFacetValueType {
+  @Field({ description: 'What the matching filter takes: the text, or the MFID of the project or owner.' })
+  value!: string;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "For display: the project's title (else slug), the owner's username; the text itself for a type.",
+  })
+  label!: string | null;
+  @Field(() => Int, { description: 'How many samples of the result set carry it.' }) count!: number;
+}

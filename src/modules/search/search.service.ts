@@ -20,7 +20,7 @@ export interface SearchInput {
   q: unknown;
   limit: number;
   /** datasets and samples: only those of this project (slug or MFID) */
-  projectId?: string;
+  projectId?: string | null;
 }
 
 /**
@@ -131,8 +131,13 @@ export class SearchService {
     return rows.map(map);
   }
 
-  private async projectFilter(ctx: RequestContext, alias: string, projectId?: string): Promise<Sql | null> {
-    if (projectId === undefined || projectId === '') return null;
+  private async projectFilter(
+    ctx: RequestContext,
+    alias: string,
+    projectId?: string | null,
+  ): Promise<Sql | null> {
+    // absent, GraphQL null and empty alike: no project filter (null once narrowed to no record at all)
+    if (projectId === undefined || projectId === null || projectId === '') return null;
     const project = await this.projects.find(ctx.em, projectId);
     return sql(`${alias}.project_mfid = ?`, project?.uniqueId ?? '');
   }

@@ -42,6 +42,108 @@ export type BatchTargetsInput = {
   search?: DatasetFilterInput | null | undefined;
 };
 
+/** A new dataset. Files, metadata and keywords are added afterwards. */
+export type CreateDatasetInput = {
+  /** File type or extension. */
+  dataFormat?: string | null | undefined;
+  /** Institution-specific organization descriptor. */
+  dataType?: string | null | undefined;
+  /** Human-readable name. */
+  datasetName?: string | null | undefined;
+  /** Instrument slug. */
+  instrumentId?: string | null | undefined;
+  /** Instrument MFID. */
+  instrumentMfid?: string | null | undefined;
+  /** Registered instrument name. */
+  instrumentName?: string | null | undefined;
+  /** Industry-standard experiment type. */
+  measurement?: string | null | undefined;
+  /** The owner: ORCID, MFID, username or email. Defaults to you. */
+  owner?: string | null | undefined;
+  /** Project slug. */
+  projectId?: string | null | undefined;
+  /** Project MFID; must agree with projectId. */
+  projectMfid?: string | null | undefined;
+  /** Whether every authenticated user may read it. */
+  public?: boolean | null | undefined;
+  /** Initial scientific metadata. */
+  scientificMetadata?: Record<string, unknown> | null | undefined;
+  /** Tag grouping the datasets of one session. */
+  sessionName?: string | null | undefined;
+  /** ISO 8601: when the data was collected. */
+  timestamp?: string | null | undefined;
+  /** Your own MFID for it; the server makes one when omitted. */
+  uniqueId?: string | null | undefined;
+};
+
+/** A new instrument. */
+export type CreateInstrumentInput = {
+  /** Free-text description. */
+  description?: string | null | undefined;
+  /** Slug; derived from the name when omitted. */
+  instrumentId?: string | null | undefined;
+  /** Registered name, unique. */
+  instrumentName: string;
+  /** Kind of instrument. */
+  instrumentType?: string | null | undefined;
+  /** Where it is. */
+  location?: string | null | undefined;
+  /** Manufacturer. */
+  manufacturer?: string | null | undefined;
+  /** Model. */
+  model?: string | null | undefined;
+  /** An identifier in another registry. */
+  otherId?: string | null | undefined;
+  /** The registry otherId belongs to. */
+  otherIdSource?: string | null | undefined;
+  /** The owner (operator): ORCID, MFID, username or email. Defaults to you. */
+  owner?: string | null | undefined;
+  /** Whether it is listed publicly. */
+  public?: boolean | null | undefined;
+  /** Lifecycle status (default active; null sets it back to active). */
+  status?: InstrumentStatus | null | undefined;
+};
+
+/** A new project. */
+export type CreateProjectInput = {
+  /** Free-text description. */
+  description?: string | null | undefined;
+  /** Organization. */
+  organization?: string | null | undefined;
+  /** Slug: 2-64 letters, digits, "_" or "-". */
+  projectId: string;
+  /** The lead (the owner): ORCID, MFID, username or email. Defaults to the caller. */
+  projectLead?: string | null | undefined;
+  /** Status (default active). */
+  status?: string | null | undefined;
+  /** Title. */
+  title?: string | null | undefined;
+};
+
+/** A new sample. */
+export type CreateSampleInput = {
+  /** Free-text description. */
+  description?: string | null | undefined;
+  /** The owner: ORCID, MFID, username or email. Defaults to you. */
+  owner?: string | null | undefined;
+  /** Project slug. */
+  projectId?: string | null | undefined;
+  /** Project MFID; must agree with projectId. */
+  projectMfid?: string | null | undefined;
+  /** Whether every authenticated user may read it. */
+  public?: boolean | null | undefined;
+  /** Human-readable name. */
+  sampleName?: string | null | undefined;
+  /** Kind of sample. */
+  sampleType?: string | null | undefined;
+  /** Initial scientific metadata. */
+  scientificMetadata?: Record<string, unknown> | null | undefined;
+  /** ISO 8601: when the sample was made or collected. */
+  timestamp?: string | null | undefined;
+  /** Your own MFID for it; the server makes one when omitted. */
+  uniqueId?: string | null | undefined;
+};
+
 /** Filters of the dataset collection; exact match except keyword (substring, any case). */
 export type DatasetFilterInput = {
   /** Only what is assigned or granted to each of these projects (MFID or slug). Needs membership of them. At most 10 selectors in all. */
@@ -193,6 +295,14 @@ export type PermissionLevel =
   /** Read the record and everything attached to it. */
   | 'viewer';
 
+/** Access selectors of the project collection; they intersect. */
+export type ProjectFilterInput = {
+  /** Only these projects (MFID or slug); needs membership of them. At most 10 selectors in all. */
+  accessibleToProject?: Array<string> | null | undefined;
+  /** Only projects each of these users holds a role in (MFID, ORCID, username or email). Inspecting another user needs platform admin. At most 10 selectors in all. */
+  accessibleToUser?: Array<string> | null | undefined;
+};
+
 /** A member to add to a project, or whose role to change. */
 export type ProjectMemberInput = {
   /** Role: viewer, contributor, editor or admin. */
@@ -216,6 +326,32 @@ export type RelationshipType =
   | 'is_derived_from'
   /** The child is a part of the parent. */
   | 'is_part_of';
+
+/** Filters of the sample collection; exact match. */
+export type SampleFilterInput = {
+  /** Only what is assigned or granted to each of these projects (MFID or slug). Needs membership of them. At most 10 selectors in all. */
+  accessibleToProject?: Array<string> | null | undefined;
+  /** Only what each of these users may read (MFID, ORCID, username or email). Inspecting another user needs platform admin. At most 10 selectors in all. */
+  accessibleToUser?: Array<string> | null | undefined;
+  /** Associated with this dataset (MFID). */
+  datasetMfid?: string | null | undefined;
+  /** Typed conditions on the scientific metadata; all must hold. */
+  metadata?: Array<MetadataConditionInput> | null | undefined;
+  /** Owner ORCID or MFID. */
+  ownerOrcid?: string | null | undefined;
+  /** Project slug. */
+  projectId?: string | null | undefined;
+  /** Project MFID (must agree with projectId). */
+  projectMfid?: string | null | undefined;
+  /** Public or not. */
+  public?: boolean | null | undefined;
+  /** Sample name. */
+  sampleName?: string | null | undefined;
+  /** Sample type. */
+  sampleType?: string | null | undefined;
+  /** Timestamp, as stored. */
+  timestamp?: string | null | undefined;
+};
 
 /** Ascending or descending. */
 export type SortDirection =
@@ -330,6 +466,46 @@ export type RecentBatchesQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type RecentBatchesQuery = { datasetBatches: Array<{ id: string, status: string, operation: Record<string, unknown>, targetCount: number, changedCount: number, refusedCount: number, token: string | null, canApply: boolean, canUndo: boolean, createdAt: string, refused: Array<{ uniqueId: string, name: string | null, reason: string }>, sample: Array<{ uniqueId: string, name: string | null, before: unknown, after: unknown, changes: boolean }> }> };
 
+export type PickUsersQueryVariables = Exact<{
+  q: string;
+  first: number;
+}>;
+
+
+export type PickUsersQuery = { searchUsers: Array<{ uniqueId: string, username: string | null, firstName: string | null, lastName: string | null }> };
+
+export type PickProjectsQueryVariables = Exact<{
+  q: string;
+  first: number;
+}>;
+
+
+export type PickProjectsQuery = { searchProjects: Array<{ uniqueId: string, projectId: string, title: string | null }> };
+
+export type PickInstrumentsQueryVariables = Exact<{
+  q: string;
+  first: number;
+}>;
+
+
+export type PickInstrumentsQuery = { searchInstruments: Array<{ uniqueId: string, instrumentName: string, instrumentType: string | null }> };
+
+export type PickSamplesQueryVariables = Exact<{
+  q: string;
+  first: number;
+}>;
+
+
+export type PickSamplesQuery = { searchSamples: Array<{ uniqueId: string, sampleName: string | null, sampleType: string | null }> };
+
+export type PickDatasetsQueryVariables = Exact<{
+  q: string;
+  first: number;
+}>;
+
+
+export type PickDatasetsQuery = { searchDatasets: Array<{ uniqueId: string, datasetName: string | null, measurement: string | null }> };
+
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -355,12 +531,52 @@ export type RevokeApiKeyMutationVariables = Exact<{
 
 export type RevokeApiKeyMutation = { revokeApiKey: { uniqueId: string, status: string } };
 
+export type CreateCapabilitiesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type CreateCapabilitiesQuery = { me: { canElevate: boolean, capabilities: { canCreateProject: boolean, canRegisterInstrument: boolean, canCreateSample: boolean, canCreateDataset: boolean, canCreateForOthers: boolean } } };
+
+export type CreateProjectPageMutationVariables = Exact<{
+  input: CreateProjectInput;
+}>;
+
+
+export type CreateProjectPageMutation = { createProject: { projectId: string } };
+
+export type CreateInstrumentPageMutationVariables = Exact<{
+  input: CreateInstrumentInput;
+}>;
+
+
+export type CreateInstrumentPageMutation = { createInstrument: { uniqueId: string } };
+
+export type CreateSamplePageMutationVariables = Exact<{
+  input: CreateSampleInput;
+}>;
+
+
+export type CreateSamplePageMutation = { createSample: { uniqueId: string } };
+
+export type CreateDatasetPageMutationVariables = Exact<{
+  input: CreateDatasetInput;
+}>;
+
+
+export type CreateDatasetPageMutation = { createDataset: { uniqueId: string } };
+
+export type LinkNewDatasetSampleMutationVariables = Exact<{
+  input: LinkResourcesInput;
+}>;
+
+
+export type LinkNewDatasetSampleMutation = { linkResources: { kind: EdgeKind } };
+
 export type DatasetPageQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DatasetPageQuery = { dataset: { uniqueId: string, datasetName: string | null, measurement: string | null, dataType: string | null, dataFormat: string | null, sessionName: string | null, timestamp: string | null, public: boolean, size: number, creationTime: string, modificationTime: string, ownerOrcid: string, keywords: Array<string>, scientificMetadata: unknown, owner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null, project: { projectId: string, title: string | null } | null, instrument: { uniqueId: string, instrumentName: string } | null, thumbnails: Array<{ id: number, mimeType: string, thumbnailB64str: string, thumbnailName: string }>, parents: Array<{ uniqueId: string, datasetName: string | null }>, children: Array<{ uniqueId: string, datasetName: string | null }>, samples: Array<{ uniqueId: string, sampleName: string | null }>, capabilities: { canUpdate: boolean, canAddFiles: boolean, canEditMetadata: boolean, canRequestDeletion: boolean, canManageAccess: boolean, canTransferOwnership: boolean, canReassignProject: boolean } | null, deletionRequest: { id: number, status: string, reason: string | null, requestTime: string, requesterId: string } | null } };
+export type DatasetPageQuery = { dataset: { uniqueId: string, datasetName: string | null, measurement: string | null, dataType: string | null, dataFormat: string | null, sessionName: string | null, timestamp: string | null, public: boolean, size: number, creationTime: string, modificationTime: string, ownerOrcid: string, keywords: Array<string>, scientificMetadata: unknown, owner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null, project: { projectId: string, title: string | null } | null, instrument: { uniqueId: string, instrumentName: string } | null, thumbnails: Array<{ id: number, mimeType: string, thumbnailB64str: string, thumbnailName: string }>, parents: Array<{ uniqueId: string, datasetName: string | null }>, children: Array<{ uniqueId: string, datasetName: string | null }>, samples: Array<{ uniqueId: string, sampleName: string | null }>, capabilities: { canUpdate: boolean, canAddFiles: boolean, canEditMetadata: boolean, canRequestDeletion: boolean, canManageAccess: boolean, canTransferOwnership: boolean, canReassignProject: boolean } | null, deletionRequest: { id: number, status: string, reason: string | null, requestTime: string, requesterId: string, requester: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null } | null } };
 
 export type UpdateDatasetMutationVariables = Exact<{
   id: string | number;
@@ -450,7 +666,7 @@ export type DatasetAccessQueryVariables = Exact<{
 }>;
 
 
-export type DatasetAccessQuery = { resourceAccess: { grantsComplete: boolean, grants: Array<{ principalType: string, principalId: string, principalName: string | null, permission: PermissionLevel, grantedBy: string | null }> } };
+export type DatasetAccessQuery = { resourceAccess: { grantsComplete: boolean, grants: Array<{ principalType: string, principalId: string, principalName: string | null, permission: PermissionLevel, grantedBy: string | null, granter: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null }> } };
 
 export type GrantAccessMutationVariables = Exact<{
   id: string | number;
@@ -496,7 +712,7 @@ export type ReassignDatasetMutation = { reassignProject: { action: string, appli
 export type PendingDeletionRequestsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type PendingDeletionRequestsQuery = { deletionRequests: { nodes: Array<{ id: number, resourceId: string, resourceType: string, resourceName: string | null, requesterId: string, reason: string | null, requestTime: string }> } };
+export type PendingDeletionRequestsQuery = { deletionRequests: { nodes: Array<{ id: number, resourceId: string, resourceType: string, resourceName: string | null, requesterId: string, reason: string | null, requestTime: string, requester: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null }> } };
 
 export type ReviewDeletionRequestMutationVariables = Exact<{
   id: number;
@@ -654,6 +870,71 @@ export type RestoreMetadataVersionMutationVariables = Exact<{
 
 
 export type RestoreMetadataVersionMutation = { restoreMetadataVersion: { version: number | null } };
+
+export type SampleListPageQueryVariables = Exact<{
+  first: number;
+  filter?: SampleFilterInput | null | undefined;
+}>;
+
+
+export type SampleListPageQuery = { samples: { totalCount: number, pageInfo: { hasNextPage: boolean }, nodes: Array<{ uniqueId: string, sampleName: string | null, sampleType: string | null, public: boolean, creationTime: string, project: { projectId: string, title: string | null } | null, owner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null }> } };
+
+export type SampleSearchPageQueryVariables = Exact<{
+  q: string;
+  projectId?: string | null | undefined;
+}>;
+
+
+export type SampleSearchPageQuery = { searchSamples: Array<{ uniqueId: string, sampleName: string | null, sampleType: string | null, public: boolean, creationTime: string, project: { projectId: string, title: string | null } | null, owner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null }> };
+
+export type SampleListRowFragment = { uniqueId: string, sampleName: string | null, sampleType: string | null, public: boolean, creationTime: string, project: { projectId: string, title: string | null } | null, owner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null };
+
+export type SampleFacetsPageQueryVariables = Exact<{
+  filter?: SampleFilterInput | null | undefined;
+}>;
+
+
+export type SampleFacetsPageQuery = { type: Array<{ value: string, label: string | null, count: number }>, project: Array<{ value: string, label: string | null, count: number }>, owner: Array<{ value: string, label: string | null, count: number }> };
+
+export type ProjectListPageQueryVariables = Exact<{
+  first: number;
+  filter?: ProjectFilterInput | null | undefined;
+  mine: ProjectFilterInput;
+}>;
+
+
+export type ProjectListPageQuery = { projects: { totalCount: number, pageInfo: { hasNextPage: boolean }, nodes: Array<{ uniqueId: string, projectId: string, title: string | null, organization: string | null, status: string, lead: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } }> }, all: { totalCount: number }, mine: { totalCount: number } };
+
+export type ProjectSearchPageQueryVariables = Exact<{
+  q: string;
+}>;
+
+
+export type ProjectSearchPageQuery = { searchProjects: Array<{ uniqueId: string, projectId: string, title: string | null, organization: string | null, status: string, lead: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } }> };
+
+export type ProjectListRowFragment = { uniqueId: string, projectId: string, title: string | null, organization: string | null, status: string, lead: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } };
+
+export type ListMeQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ListMeQuery = { me: { user: { uniqueId: string }, capabilities: { canCreateProject: boolean, canRegisterInstrument: boolean } } };
+
+export type InstrumentListPageQueryVariables = Exact<{
+  first: number;
+  status?: Array<InstrumentStatus> | InstrumentStatus | null | undefined;
+}>;
+
+
+export type InstrumentListPageQuery = { instruments: { totalCount: number, pageInfo: { hasNextPage: boolean }, nodes: Array<{ uniqueId: string, instrumentName: string, instrumentType: string | null, manufacturer: string | null, location: string | null, status: string, owner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } }> }, active: { totalCount: number }, maintenance: { totalCount: number }, decommissioned: { totalCount: number } };
+
+export type InstrumentSearchPageQueryVariables = Exact<{
+  q: string;
+}>;
+
+
+export type InstrumentSearchPageQuery = { searchInstruments: Array<{ uniqueId: string, instrumentName: string, instrumentType: string | null, manufacturer: string | null, location: string | null, status: string, owner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } }> };
+
+export type InstrumentListRowFragment = { uniqueId: string, instrumentName: string, instrumentType: string | null, manufacturer: string | null, location: string | null, status: string, owner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } };
 
 export type SamplePageQueryVariables = Exact<{
   id: string | number;
@@ -823,6 +1104,56 @@ export const GraphPartsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"GraphParts"}) as unknown as TypedDocumentString<GraphPartsFragment, unknown>;
+export const SampleListRowFragmentDoc = new TypedDocumentString(`
+    fragment SampleListRow on Sample {
+  uniqueId
+  sampleName
+  sampleType
+  public
+  creationTime
+  project {
+    projectId
+    title
+  }
+  owner {
+    uniqueId
+    username
+    firstName
+    lastName
+  }
+}
+    `, {"fragmentName":"SampleListRow"}) as unknown as TypedDocumentString<SampleListRowFragment, unknown>;
+export const ProjectListRowFragmentDoc = new TypedDocumentString(`
+    fragment ProjectListRow on Project {
+  uniqueId
+  projectId
+  title
+  organization
+  status
+  lead {
+    uniqueId
+    username
+    firstName
+    lastName
+  }
+}
+    `, {"fragmentName":"ProjectListRow"}) as unknown as TypedDocumentString<ProjectListRowFragment, unknown>;
+export const InstrumentListRowFragmentDoc = new TypedDocumentString(`
+    fragment InstrumentListRow on Instrument {
+  uniqueId
+  instrumentName
+  instrumentType
+  manufacturer
+  location
+  status
+  owner {
+    uniqueId
+    username
+    firstName
+    lastName
+  }
+}
+    `, {"fragmentName":"InstrumentListRow"}) as unknown as TypedDocumentString<InstrumentListRowFragment, unknown>;
 export const PreviewBatchDocument = new TypedDocumentString(`
     mutation PreviewBatch($targets: BatchTargetsInput!, $operation: BatchOperationInput!) {
   previewDatasetBatch(targets: $targets, operation: $operation) {
@@ -943,6 +1274,52 @@ export const RecentBatchesDocument = new TypedDocumentString(`
   canUndo
   createdAt
 }`) as unknown as TypedDocumentString<RecentBatchesQuery, RecentBatchesQueryVariables>;
+export const PickUsersDocument = new TypedDocumentString(`
+    query PickUsers($q: String!, $first: Int!) {
+  searchUsers(q: $q, first: $first) {
+    uniqueId
+    username
+    firstName
+    lastName
+  }
+}
+    `) as unknown as TypedDocumentString<PickUsersQuery, PickUsersQueryVariables>;
+export const PickProjectsDocument = new TypedDocumentString(`
+    query PickProjects($q: String!, $first: Int!) {
+  searchProjects(q: $q, first: $first) {
+    uniqueId
+    projectId
+    title
+  }
+}
+    `) as unknown as TypedDocumentString<PickProjectsQuery, PickProjectsQueryVariables>;
+export const PickInstrumentsDocument = new TypedDocumentString(`
+    query PickInstruments($q: String!, $first: Int!) {
+  searchInstruments(q: $q, first: $first) {
+    uniqueId
+    instrumentName
+    instrumentType
+  }
+}
+    `) as unknown as TypedDocumentString<PickInstrumentsQuery, PickInstrumentsQueryVariables>;
+export const PickSamplesDocument = new TypedDocumentString(`
+    query PickSamples($q: String!, $first: Int!) {
+  searchSamples(q: $q, first: $first) {
+    uniqueId
+    sampleName
+    sampleType
+  }
+}
+    `) as unknown as TypedDocumentString<PickSamplesQuery, PickSamplesQueryVariables>;
+export const PickDatasetsDocument = new TypedDocumentString(`
+    query PickDatasets($q: String!, $first: Int!) {
+  searchDatasets(q: $q, first: $first) {
+    uniqueId
+    datasetName
+    measurement
+  }
+}
+    `) as unknown as TypedDocumentString<PickDatasetsQuery, PickDatasetsQueryVariables>;
 export const MeDocument = new TypedDocumentString(`
     query Me {
   me {
@@ -988,6 +1365,55 @@ export const RevokeApiKeyDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RevokeApiKeyMutation, RevokeApiKeyMutationVariables>;
+export const CreateCapabilitiesDocument = new TypedDocumentString(`
+    query CreateCapabilities {
+  me {
+    canElevate
+    capabilities {
+      canCreateProject
+      canRegisterInstrument
+      canCreateSample
+      canCreateDataset
+      canCreateForOthers
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CreateCapabilitiesQuery, CreateCapabilitiesQueryVariables>;
+export const CreateProjectPageDocument = new TypedDocumentString(`
+    mutation CreateProjectPage($input: CreateProjectInput!) {
+  createProject(input: $input) {
+    projectId
+  }
+}
+    `) as unknown as TypedDocumentString<CreateProjectPageMutation, CreateProjectPageMutationVariables>;
+export const CreateInstrumentPageDocument = new TypedDocumentString(`
+    mutation CreateInstrumentPage($input: CreateInstrumentInput!) {
+  createInstrument(input: $input) {
+    uniqueId
+  }
+}
+    `) as unknown as TypedDocumentString<CreateInstrumentPageMutation, CreateInstrumentPageMutationVariables>;
+export const CreateSamplePageDocument = new TypedDocumentString(`
+    mutation CreateSamplePage($input: CreateSampleInput!) {
+  createSample(input: $input) {
+    uniqueId
+  }
+}
+    `) as unknown as TypedDocumentString<CreateSamplePageMutation, CreateSamplePageMutationVariables>;
+export const CreateDatasetPageDocument = new TypedDocumentString(`
+    mutation CreateDatasetPage($input: CreateDatasetInput!) {
+  createDataset(input: $input) {
+    uniqueId
+  }
+}
+    `) as unknown as TypedDocumentString<CreateDatasetPageMutation, CreateDatasetPageMutationVariables>;
+export const LinkNewDatasetSampleDocument = new TypedDocumentString(`
+    mutation LinkNewDatasetSample($input: LinkResourcesInput!) {
+  linkResources(input: $input) {
+    kind
+  }
+}
+    `) as unknown as TypedDocumentString<LinkNewDatasetSampleMutation, LinkNewDatasetSampleMutationVariables>;
 export const DatasetPageDocument = new TypedDocumentString(`
     query DatasetPage($id: ID!) {
   dataset(id: $id) {
@@ -1052,6 +1478,12 @@ export const DatasetPageDocument = new TypedDocumentString(`
       reason
       requestTime
       requesterId
+      requester {
+        uniqueId
+        username
+        firstName
+        lastName
+      }
     }
   }
 }
@@ -1165,6 +1597,12 @@ export const DatasetAccessDocument = new TypedDocumentString(`
       principalName
       permission
       grantedBy
+      granter {
+        uniqueId
+        username
+        firstName
+        lastName
+      }
     }
   }
 }
@@ -1312,6 +1750,12 @@ export const PendingDeletionRequestsDocument = new TypedDocumentString(`
       resourceType
       resourceName
       requesterId
+      requester {
+        uniqueId
+        username
+        firstName
+        lastName
+      }
       reason
       requestTime
     }
@@ -1646,6 +2090,195 @@ export const RestoreMetadataVersionDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RestoreMetadataVersionMutation, RestoreMetadataVersionMutationVariables>;
+export const SampleListPageDocument = new TypedDocumentString(`
+    query SampleListPage($first: Int!, $filter: SampleFilterInput) {
+  samples(first: $first, filter: $filter) {
+    totalCount
+    pageInfo {
+      hasNextPage
+    }
+    nodes {
+      ...SampleListRow
+    }
+  }
+}
+    fragment SampleListRow on Sample {
+  uniqueId
+  sampleName
+  sampleType
+  public
+  creationTime
+  project {
+    projectId
+    title
+  }
+  owner {
+    uniqueId
+    username
+    firstName
+    lastName
+  }
+}`) as unknown as TypedDocumentString<SampleListPageQuery, SampleListPageQueryVariables>;
+export const SampleSearchPageDocument = new TypedDocumentString(`
+    query SampleSearchPage($q: String!, $projectId: String) {
+  searchSamples(q: $q, projectId: $projectId, first: 50) {
+    ...SampleListRow
+  }
+}
+    fragment SampleListRow on Sample {
+  uniqueId
+  sampleName
+  sampleType
+  public
+  creationTime
+  project {
+    projectId
+    title
+  }
+  owner {
+    uniqueId
+    username
+    firstName
+    lastName
+  }
+}`) as unknown as TypedDocumentString<SampleSearchPageQuery, SampleSearchPageQueryVariables>;
+export const SampleFacetsPageDocument = new TypedDocumentString(`
+    query SampleFacetsPage($filter: SampleFilterInput) {
+  type: sampleFacets(field: sample_type, filter: $filter) {
+    value
+    label
+    count
+  }
+  project: sampleFacets(field: project, filter: $filter) {
+    value
+    label
+    count
+  }
+  owner: sampleFacets(field: owner, filter: $filter) {
+    value
+    label
+    count
+  }
+}
+    `) as unknown as TypedDocumentString<SampleFacetsPageQuery, SampleFacetsPageQueryVariables>;
+export const ProjectListPageDocument = new TypedDocumentString(`
+    query ProjectListPage($first: Int!, $filter: ProjectFilterInput, $mine: ProjectFilterInput!) {
+  projects(first: $first, filter: $filter) {
+    totalCount
+    pageInfo {
+      hasNextPage
+    }
+    nodes {
+      ...ProjectListRow
+    }
+  }
+  all: projects(first: 1) {
+    totalCount
+  }
+  mine: projects(first: 1, filter: $mine) {
+    totalCount
+  }
+}
+    fragment ProjectListRow on Project {
+  uniqueId
+  projectId
+  title
+  organization
+  status
+  lead {
+    uniqueId
+    username
+    firstName
+    lastName
+  }
+}`) as unknown as TypedDocumentString<ProjectListPageQuery, ProjectListPageQueryVariables>;
+export const ProjectSearchPageDocument = new TypedDocumentString(`
+    query ProjectSearchPage($q: String!) {
+  searchProjects(q: $q, first: 50) {
+    ...ProjectListRow
+  }
+}
+    fragment ProjectListRow on Project {
+  uniqueId
+  projectId
+  title
+  organization
+  status
+  lead {
+    uniqueId
+    username
+    firstName
+    lastName
+  }
+}`) as unknown as TypedDocumentString<ProjectSearchPageQuery, ProjectSearchPageQueryVariables>;
+export const ListMeDocument = new TypedDocumentString(`
+    query ListMe {
+  me {
+    user {
+      uniqueId
+    }
+    capabilities {
+      canCreateProject
+      canRegisterInstrument
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ListMeQuery, ListMeQueryVariables>;
+export const InstrumentListPageDocument = new TypedDocumentString(`
+    query InstrumentListPage($first: Int!, $status: [InstrumentStatus!]) {
+  instruments(first: $first, status: $status) {
+    totalCount
+    pageInfo {
+      hasNextPage
+    }
+    nodes {
+      ...InstrumentListRow
+    }
+  }
+  active: instruments(first: 1, status: [active]) {
+    totalCount
+  }
+  maintenance: instruments(first: 1, status: [maintenance]) {
+    totalCount
+  }
+  decommissioned: instruments(first: 1, status: [decommissioned]) {
+    totalCount
+  }
+}
+    fragment InstrumentListRow on Instrument {
+  uniqueId
+  instrumentName
+  instrumentType
+  manufacturer
+  location
+  status
+  owner {
+    uniqueId
+    username
+    firstName
+    lastName
+  }
+}`) as unknown as TypedDocumentString<InstrumentListPageQuery, InstrumentListPageQueryVariables>;
+export const InstrumentSearchPageDocument = new TypedDocumentString(`
+    query InstrumentSearchPage($q: String!) {
+  searchInstruments(q: $q, first: 50) {
+    ...InstrumentListRow
+  }
+}
+    fragment InstrumentListRow on Instrument {
+  uniqueId
+  instrumentName
+  instrumentType
+  manufacturer
+  location
+  status
+  owner {
+    uniqueId
+    username
+    firstName
+    lastName
+  }
+}`) as unknown as TypedDocumentString<InstrumentSearchPageQuery, InstrumentSearchPageQueryVariables>;
 export const SamplePageDocument = new TypedDocumentString(`
     query SamplePage($id: ID!) {
   sample(id: $id) {

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { graphql } from '../gql';
 import { request } from '../client';
 import { useAction, useQuery } from '../hooks';
+import { DataTable } from '../components/DataTable';
 
 const MyKeys = graphql(`
   query MyApiKeys {
@@ -66,11 +67,6 @@ export function ApiKeys() {
     <section aria-labelledby="keys-title">
       <h1 id="keys-title">Your API keys</h1>
       <p>Keys let scripts, instruments and the Python client act as you. Keep them secret.</p>
-      {q.error && (
-        <p role="alert" class="error">
-          {q.error}
-        </p>
-      )}
       {action.error && (
         <p role="alert" class="error">
           {action.error}
@@ -109,46 +105,38 @@ export function ApiKeys() {
           Create key
         </button>
       </form>
-      {q.data?.myApiKeys.length === 0 && <p>You have no keys.</p>}
-      <table>
-        <thead>
-          <tr>
-            <th>Label</th>
-            <th>Key</th>
-            <th>Status</th>
-            <th>Created</th>
-            <th>Expires</th>
-            <th>Last used</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {q.data?.myApiKeys.map((k) => (
-            <tr key={k.uniqueId}>
-              <td>{k.label}</td>
-              <td>
-                <code>{k.prefix}…</code>
-              </td>
-              <td>{k.status}</td>
-              <td>{day(k.createdAt)}</td>
-              <td>{day(k.expiresAt)}</td>
-              <td>{day(k.lastUsedAt)}</td>
-              <td>
-                {k.status === 'active' && (
-                  <button
-                    type="button"
-                    disabled={action.pending}
-                    aria-label={`Revoke ${k.label ?? k.prefix}`}
-                    onClick={() => void revoke(k.uniqueId)}
-                  >
-                    Revoke
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        caption="Your API keys"
+        class="keys"
+        rows={q.data?.myApiKeys}
+        rowKey={(k) => k.uniqueId}
+        loading={q.loading}
+        error={q.error}
+        empty="You have no keys."
+        columns={[
+          { header: 'Label', cell: (k) => k.label },
+          { header: 'Key', cell: (k) => <code>{k.prefix}…</code> },
+          { header: 'Status', cell: (k) => k.status },
+          { header: 'Created', cell: (k) => day(k.createdAt) },
+          { header: 'Expires', cell: (k) => day(k.expiresAt) },
+          { header: 'Last used', cell: (k) => day(k.lastUsedAt) },
+          {
+            header: 'Actions',
+            hiddenHeader: 'Actions',
+            cell: (k) =>
+              k.status === 'active' && (
+                <button
+                  type="button"
+                  disabled={action.pending}
+                  aria-label={`Revoke ${k.label ?? k.prefix}`}
+                  onClick={() => void revoke(k.uniqueId)}
+                >
+                  Revoke
+                </button>
+              ),
+          },
+        ]}
+      />
     </section>
   );
 }

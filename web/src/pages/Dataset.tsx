@@ -83,6 +83,12 @@ const DatasetQuery = graphql(`
         reason
         requestTime
         requesterId
+        requester {
+          uniqueId
+          username
+          firstName
+          lastName
+        }
       }
     }
   }

@@ -12,6 +12,7 @@ import { userName } from '../components/Fields';
 import { ConfirmButton } from '../components/Confirm';
 import { DiffView } from '../components/DiffView';
 import { mergeTopLevel, replacedKeys } from '../components/json-diff';
+import { Picker, type Picked } from '../components/Picker';
 
 /**
  * The managing actions of a dataset page: merge metadata, link and unlink, grant and revoke
@@ -51,6 +52,12 @@ const AccessQuery = graphql(`
         principalName
         permission
         grantedBy
+        granter {
+          uniqueId
+          username
+          firstName
+          lastName
+        }
       }
     }
   }
@@ -254,7 +261,8 @@ export function LinkRecord({
   noun?: 'dataset' | 'sample';
   onDone: () => void;
 }) {
-  const [other, setOther] = useState('');
+  const [picked, setPicked] = useState<Picked | null>(null);
+  const other = picked?.value ?? '';
   const [role, setRole] = useState<'parent' | 'child'>('parent');
   const [relationship, setRelationship] = useState('');
   const action = useAction();
@@ -268,15 +276,20 @@ export function LinkRecord({
       relationshipType: relationship ? (relationship as RelationshipType) : null,
     };
     if (await action.run(() => request(LinkMutation, { input }))) {
-      setOther('');
+      setPicked(null);
       onDone();
     }
   };
   return (
     <form class="inline-form" onSubmit={(e) => void submit(e)} aria-label="Link a record">
-      <label>
-        Link to (MFID) <input value={other} onInput={(e) => setOther(e.currentTarget.value)} />
-      </label>
+      <Picker
+        label="Link to"
+        kind="record"
+        freeText
+        value={picked}
+        onChange={setPicked}
+        hint="A dataset or sample: type its name (or paste its MFID)"
+      />
       <label>
         It is this {noun}'s
         <select value={role} onChange={(e) => setRole(e.currentTarget.value as 'parent' | 'child')}>
@@ -347,14 +360,15 @@ const PERMISSIONS: PermissionLevel[] = ['viewer', 'contributor', 'editor', 'admi
 export function AccessPanel({ id }: { id: string }) {
   const q = useQuery(AccessQuery, { id });
   const [kind, setKind] = useState<GrantKind>('users');
-  const [principal, setPrincipal] = useState('');
+  const [who, setWho] = useState<Picked | null>(null);
+  const principal = who?.value ?? '';
   const [permission, setPermission] = useState<PermissionLevel>('viewer');
   const action = useAction();
   const grant = async (e: Event) => {
     e.preventDefault();
     if (!principal.trim()) return;
     if (await action.run(() => request(Grant, { id, kind, principal: principal.trim(), permission }))) {
-      setPrincipal('');
+      setWho(null);
       q.reload();
     }
   };
@@ -390,7 +404,7 @@ export function AccessPanel({ id }: { id: string }) {
                 <td>{g.principalName ?? g.principalId}</td>
                 <td>{g.principalType}</td>
                 <td>{g.permission}</td>
-                <td>{g.grantedBy ?? ''}</td>
+                <td>{userName(g.granter) || (g.grantedBy ?? '')}</td>
                 <td>
                   <ConfirmButton
                     label="Revoke"
@@ -409,7 +423,13 @@ export function AccessPanel({ id }: { id: string }) {
       <form class="inline-form" onSubmit={(e) => void grant(e)} aria-label="Grant access">
         <label>
           Grant to
-          <select value={kind} onChange={(e) => setKind(e.currentTarget.value as GrantKind)}>
+          <select
+            value={kind}
+            onChange={(e) => {
+              setKind(e.currentTarget.value as GrantKind);
+              setWho(null);
+            }}
+          >
             {KINDS.map(([k, label]) => (
               <option key={k} value={k}>
                 {label}
@@ -417,9 +437,22 @@ export function AccessPanel({ id }: { id: string }) {
             ))}
           </select>
         </label>
-        <label>
-          Principal <input value={principal} onInput={(e) => setPrincipal(e.currentTarget.value)} />
-        </label>
+        <Picker
+          key={kind}
+          label={kind === 'users' ? 'User' : kind === 'projects' ? 'Project' : 'Group name'}
+          kind={kind === 'projects' ? 'project' : 'user'}
+          search={kind !== 'groups'}
+          freeText
+          value={who}
+          onChange={setWho}
+          hint={
+            kind === 'users'
+              ? 'Type a name or username (or an ORCID, MFID or email)'
+              : kind === 'projects'
+                ? 'Type its title or slug'
+                : undefined
+          }
+        />
         <label>
           Permission
           <select
@@ -484,14 +517,15 @@ export function ChangeWithPreview({
   mode: 'transfer' | 'reassign';
   onApplied: (applied: Preview) => void;
 }) {
-  const [target, setTarget] = useState('');
+  const [picked, setPicked] = useState<Picked | null>(null);
+  const target = picked?.value ?? '';
   const [preview, setPreview] = useState<Preview | null>(null);
   const action = useAction();
   const run = (confirm: boolean, token: string | null) =>
     mode === 'transfer'
       ? request(Transfer, { id, newOwner: target.trim(), confirm, token }).then((r) => r.transferOwnership)
       : request(Reassign, { id, projectId: target.trim(), confirm, token }).then((r) => r.reassignProject);
-  const label = mode === 'transfer' ? 'New owner (username, ORCID or email)' : 'New project (slug)';
+  const label = mode === 'transfer' ? 'New owner' : 'New project';
   const title = mode === 'transfer' ? 'Transfer ownership' : 'Reassign project';
   const headingId = mode === 'transfer' ? 'ds-transfer' : 'ds-reassign';
   return (
@@ -506,16 +540,19 @@ export function ChangeWithPreview({
           void action.run(() => run(false, null)).then((p) => p && setPreview(p));
         }}
       >
-        <label>
-          {label}
-          <input
-            value={target}
-            onInput={(e) => {
-              setTarget(e.currentTarget.value);
-              setPreview(null);
-            }}
-          />
-        </label>
+        <Picker
+          label={label}
+          kind={mode === 'transfer' ? 'user' : 'project'}
+          freeText
+          value={picked}
+          onChange={(v) => {
+            setPicked(v);
+            setPreview(null);
+          }}
+          hint={
+            mode === 'transfer' ? 'Type a name or username (or an ORCID or email)' : 'Type its title or slug'
+          }
+        />
         <button type="submit" disabled={action.pending || !target.trim()}>
           Preview
         </button>
@@ -532,7 +569,7 @@ export function ChangeWithPreview({
                 .then((p) => {
                   if (!p) return;
                   setPreview(null);
-                  setTarget('');
+                  setPicked(null);
                   onApplied(p);
                 })
             }

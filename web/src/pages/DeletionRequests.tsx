@@ -2,6 +2,8 @@ import { graphql } from '../gql';
 import { request } from '../client';
 import { useAction, useQuery } from '../hooks';
 import { ConfirmButton } from '../components/Confirm';
+import { DataTable } from '../components/DataTable';
+import { userName } from '../components/Fields';
 
 const Pending = graphql(`
   query PendingDeletionRequests {
@@ -12,6 +14,12 @@ const Pending = graphql(`
         resourceType
         resourceName
         requesterId
+        requester {
+          uniqueId
+          username
+          firstName
+          lastName
+        }
         reason
         requestTime
       }
@@ -39,48 +47,61 @@ export function DeletionRequests({ isAdmin }: { isAdmin: boolean }) {
   return (
     <section aria-labelledby="dr-title">
       <h1 id="dr-title">Pending deletion requests</h1>
-      {q.error && (
-        <p role="alert" class="error">
-          {q.error}
-        </p>
-      )}
       {action.error && (
         <p role="alert" class="error">
           {action.error}
         </p>
       )}
-      {q.data?.deletionRequests.nodes.length === 0 && <p>No pending requests.</p>}
-      <ul class="requests">
-        {q.data?.deletionRequests.nodes.map((r) => (
-          <li key={r.id}>
-            <a
-              href={`/${r.resourceType === 'sample' ? 'samples' : 'datasets'}/${encodeURIComponent(r.resourceId)}`}
-            >
-              {r.resourceName ?? r.resourceId}
-            </a>{' '}
-            ({r.resourceType}), requested by {r.requesterId} on {r.requestTime.slice(0, 10)}
-            {r.reason ? `: ${r.reason}` : ''}{' '}
-            <ConfirmButton
-              label="Approve"
-              ariaLabel={`Approve the deletion of ${r.resourceName ?? r.resourceId}`}
-              question={`Delete ${r.resourceName ?? r.resourceId} for good? Its files, metadata and links go with it; this cannot be undone.`}
-              confirmLabel="Approve and delete"
-              withNote="Note for the requester"
-              disabled={action.pending}
-              onConfirm={(note) => review(r.id, true, note)}
-            />{' '}
-            <ConfirmButton
-              label="Reject"
-              ariaLabel={`Reject the deletion of ${r.resourceName ?? r.resourceId}`}
-              question={`Reject the request to delete ${r.resourceName ?? r.resourceId}? The record stays.`}
-              confirmLabel="Reject the request"
-              withNote="Note for the requester"
-              disabled={action.pending}
-              onConfirm={(note) => review(r.id, false, note)}
-            />
-          </li>
-        ))}
-      </ul>
+      <DataTable
+        caption="Pending deletion requests"
+        rows={q.data?.deletionRequests.nodes}
+        rowKey={(r) => r.id}
+        loading={q.loading}
+        error={q.error}
+        empty="No pending requests."
+        columns={[
+          {
+            header: 'Record',
+            cell: (r) => (
+              <a
+                href={`/${r.resourceType === 'sample' ? 'samples' : 'datasets'}/${encodeURIComponent(r.resourceId)}`}
+              >
+                {r.resourceName ?? r.resourceId}
+              </a>
+            ),
+          },
+          { header: 'Kind', cell: (r) => r.resourceType },
+          { header: 'Requested by', cell: (r) => userName(r.requester) || r.requesterId },
+          { header: 'On', cell: (r) => r.requestTime.slice(0, 10) },
+          { header: 'Reason', cell: (r) => r.reason ?? '' },
+          {
+            header: 'Actions',
+            hiddenHeader: 'Actions',
+            cell: (r) => (
+              <>
+                <ConfirmButton
+                  label="Approve"
+                  ariaLabel={`Approve the deletion of ${r.resourceName ?? r.resourceId}`}
+                  question={`Delete ${r.resourceName ?? r.resourceId} for good? Its files, metadata and links go with it; this cannot be undone.`}
+                  confirmLabel="Approve and delete"
+                  withNote="Note for the requester"
+                  disabled={action.pending}
+                  onConfirm={(note) => review(r.id, true, note)}
+                />{' '}
+                <ConfirmButton
+                  label="Reject"
+                  ariaLabel={`Reject the deletion of ${r.resourceName ?? r.resourceId}`}
+                  question={`Reject the request to delete ${r.resourceName ?? r.resourceId}? The record stays.`}
+                  confirmLabel="Reject the request"
+                  withNote="Note for the requester"
+                  disabled={action.pending}
+                  onConfirm={(note) => review(r.id, false, note)}
+                />
+              </>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 }

@@ -8,6 +8,7 @@ import { navigate, replaceAddress, useLocation } from '../router';
 import { Thumb } from '../components/Thumb';
 import { Choices, SearchForm } from './SearchForm';
 import { Facets } from './Facets';
+import { Welcome } from './Create';
 import { readSearch, searchUrl, toFilter, toOrder, type Search } from './find-query';
 import type { DatasetOrderField } from '../gql/graphql';
 import { BatchHistory, BatchPanel, RecentBatches } from '../components/BatchPanel';
@@ -131,6 +132,8 @@ export function Find() {
   const cursor = more.cursor !== undefined ? more.cursor : list.data?.datasets.pageInfo.endCursor;
   const total = list.data?.datasets.totalCount;
   const loading = list.loading;
+  // an empty catalog (nothing readable, no filter) greets the user with what to do first
+  const empty = !loading && total === 0 && [...query.keys()].every((k) => k === 'sort' || k === 'dir');
   const error = list.error ?? moreError;
   const projects = new Map(
     (choices.data?.me.projects ?? []).map(({ project: p }) => [p.uniqueId, p.projectId]),
@@ -173,10 +176,11 @@ export function Find() {
       <div class="findlayout">
         <Facets search={search} filter={filter} projects={projects} />
         <div>
+          {empty && <Welcome />}
           <p role="status" class="count">
             {loading
               ? 'Searching…'
-              : total !== undefined
+              : total !== undefined && !empty
                 ? list.data?.datasets.totalCountIsExact === false
                   ? `More than ${total} datasets found`
                   : `${total} dataset${total === 1 ? '' : 's'} found`

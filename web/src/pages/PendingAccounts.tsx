@@ -1,6 +1,15 @@
 import { graphql } from '../gql';
 import { request } from '../client';
 import { useAction, useQuery } from '../hooks';
+import { DataTable } from '../components/DataTable';
+import { userName } from '../components/Fields';
+
+const nameOf = (u: {
+  uniqueId: string;
+  username?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+}) => userName(u);
 
 const Pending = graphql(`
   query PendingAccounts {
@@ -62,69 +71,55 @@ export function PendingAccounts({ isAdmin }: { isAdmin: boolean }) {
     <section aria-labelledby="pa-title">
       <h1 id="pa-title">Pending accounts</h1>
       <p>People whose first sign-in created an account that awaits activation. Activate those you know.</p>
-      {q.error && (
-        <p role="alert" class="error">
-          {q.error}
-        </p>
-      )}
       {action.error && (
         <p role="alert" class="error">
           {action.error}
         </p>
       )}
-      {page?.items.length === 0 && <p>No account awaits activation.</p>}
-      {page && page.items.length > 0 && (
-        <table>
-          <caption>
-            {page.total} account{page.total === 1 ? '' : 's'} awaiting activation
-            {page.total > page.items.length ? ` (the ${page.items.length} waiting longest)` : ''}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Identifier</th>
-              <th scope="col">Waiting since</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.items.map((u) => {
-              const name = [u.firstName, u.lastName].filter(Boolean).join(' ') || u.username || u.uniqueId;
-              return (
-                <tr key={u.uniqueId}>
-                  <td>{name}</td>
-                  <td>{u.email ?? ''}</td>
-                  <td>
-                    <code>{u.uniqueId}</code>
-                  </td>
-                  <td>{u.pendingSince ? u.pendingSince.slice(0, 10) : ''}</td>
-                  <td>
-                    <button
-                      type="button"
-                      disabled={action.pending}
-                      aria-label={`Activate ${name}`}
-                      onClick={() => void act(u.uniqueId, true)}
-                    >
-                      Activate
-                    </button>{' '}
-                    <button
-                      type="button"
-                      disabled={action.pending}
-                      aria-label={`Disable ${name}`}
-                      onClick={() => void act(u.uniqueId, false)}
-                    >
-                      Disable
-                    </button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+      {page && page.total > page.items.length && (
+        <p>
+          {page.total} accounts await activation: the {page.items.length} waiting longest are shown.
+        </p>
       )}
+      <DataTable
+        caption="Accounts awaiting activation"
+        class="accounts"
+        rows={page?.items}
+        rowKey={(u) => u.uniqueId}
+        loading={q.loading}
+        error={q.error}
+        empty="No account awaits activation."
+        columns={[
+          { header: 'Name', cell: nameOf },
+          { header: 'Email', cell: (u) => u.email ?? '' },
+          { header: 'Identifier', cell: (u) => <code>{u.uniqueId}</code> },
+          { header: 'Waiting since', cell: (u) => (u.pendingSince ? u.pendingSince.slice(0, 10) : '') },
+          {
+            header: 'Actions',
+            hiddenHeader: 'Actions',
+            cell: (u) => (
+              <>
+                <button
+                  type="button"
+                  disabled={action.pending}
+                  aria-label={`Activate ${nameOf(u)}`}
+                  onClick={() => void act(u.uniqueId, true)}
+                >
+                  Activate
+                </button>{' '}
+                <button
+                  type="button"
+                  disabled={action.pending}
+                  aria-label={`Disable ${nameOf(u)}`}
+                  onClick={() => void act(u.uniqueId, false)}
+                >
+                  Disable
+                </button>
+              </>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { graphql } from '../gql';
 import { request } from '../client';
 import { useAction } from '../hooks';
 import { userName } from '../components/Fields';
+import { Picker, type Picked } from '../components/Picker';
 
 /**
  * A project's members and their roles; for project admins (`canManageMembers`) also add a member
@@ -124,14 +125,15 @@ export function ProjectMembers({
   canManage: boolean;
   onChanged: () => void;
 }) {
-  const [user, setUser] = useState('');
+  const [picked, setPicked] = useState<Picked | null>(null);
+  const user = picked?.value ?? '';
   const [role, setRole] = useState('contributor');
   const action = useAction();
   const add = async (e: Event) => {
     e.preventDefault();
     if (!user.trim()) return;
     if (await action.run(() => request(SetMember, { project, member: { user: user.trim(), role } }))) {
-      setUser('');
+      setPicked(null);
       onChanged();
     }
   };
@@ -168,10 +170,14 @@ export function ProjectMembers({
       )}
       {canManage && (
         <form class="inline-form" onSubmit={(e) => void add(e)} aria-label="Add a member">
-          <label>
-            User (username, ORCID, MFID or email)
-            <input value={user} onInput={(e) => setUser(e.currentTarget.value)} />
-          </label>
+          <Picker
+            label="User"
+            kind="user"
+            freeText
+            value={picked}
+            onChange={setPicked}
+            hint="Type a name or username (or an ORCID, MFID or email)"
+          />
           <label>
             Role
             <select value={role} onChange={(e) => setRole(e.currentTarget.value)}>

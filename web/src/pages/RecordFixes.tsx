@@ -3,6 +3,7 @@ import { request } from '../client';
 import { useAction } from '../hooks';
 import { session } from '../session';
 import { ConfirmButton } from '../components/Confirm';
+import { userName } from '../components/Fields';
 
 const RemoveKeyword = graphql(`
   mutation RemoveDatasetKeyword($id: ID!, $keyword: String!) {
@@ -71,7 +72,14 @@ export function PendingDeletion({
   request: r,
   onDone,
 }: {
-  request: { id: number; status: string; reason?: string | null; requestTime: string; requesterId: string };
+  request: {
+    id: number;
+    status: string;
+    reason?: string | null;
+    requestTime: string;
+    requesterId: string;
+    requester?: Parameters<typeof userName>[0];
+  };
   onDone: () => void;
 }) {
   const action = useAction();
@@ -79,8 +87,8 @@ export function PendingDeletion({
   return (
     <div class="notice" role="note">
       <p>
-        Deletion {r.status} (request {r.id}, {new Date(r.requestTime).toLocaleDateString()})
-        {r.reason ? `: ${r.reason}` : ''}
+        Deletion {r.status} (request {r.id}, by {userName(r.requester) || r.requesterId},{' '}
+        {new Date(r.requestTime).toLocaleDateString()}){r.reason ? `: ${r.reason}` : ''}
       </p>
       {mine && r.status === 'pending' && (
         <ConfirmButton
