@@ -131,7 +131,12 @@ async function main(): Promise<void> {
       ],
       viewport: { width: 1400, height: 900 },
     });
-    await context.addInitScript(`sessionStorage.setItem('catalog.apiKey', ${JSON.stringify(secret)})`);
+    // sign in as the page does (a session cookie from `POST /auth/key`), once for the context
+    const signIn = await context.request.post(`${base}/auth/key`, {
+      headers: { origin: base },
+      data: { api_key: secret },
+    });
+    if (!signIn.ok()) throw new Error(`sign-in refused: ${signIn.status()} ${await signIn.text()}`);
     const cases: [string, string, string][] = [
       ['list: first rows, no filter', '/', 'table.results tbody tr'],
       [

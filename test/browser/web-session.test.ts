@@ -35,6 +35,29 @@ describeBrowser(`the page's session across tabs${available ? '' : ` (skipped: ${
     return page;
   };
 
+  test('a session answered before the page has subscribed to it is still drawn', async () => {
+    // Preact runs effects after the next animation frame (or a short timer without one). Here there is
+    // never a frame, the fallback takes 3 s, and /auth/session is answered at once from a copy:
+    // the answer lands before a plain effect would subscribe. A page that subscribed that way stayed on "Loading…" with no
+    // request in flight (the stall of docs/development.md); it must show the sign-in form.
+    await browser.context.clearCookies();
+    const signedOut = await (await fetch(`${t.url}/auth/session`)).text();
+    const page = await newPage();
+    // no frame ever, and Preact's fallback timer (35 ms in 10.x, 100 ms before) made 3 s: effects
+    // run late, as on a busy machine
+    await page.addInitScript(`
+      window.requestAnimationFrame = () => 0;
+      const later = window.setTimeout.bind(window);
+      window.setTimeout = (fn, ms, ...rest) => later(fn, ms >= 30 && ms <= 100 ? 3000 : ms, ...rest);
+    `);
+    await page.route('**/auth/session', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: signedOut }),
+    );
+    await page.goto(`${t.url}/`);
+    await page.getByLabel('API key').waitFor({ timeout: 10_000 });
+    await page.close();
+  });
+
   test('a key entered once: new tabs and reloads stay signed in; sign-out in one tab ends all', async () => {
     await browser.context.clearCookies();
     const first = await newPage();
