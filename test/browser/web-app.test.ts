@@ -125,7 +125,7 @@ suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () 
     await form.getByLabel('Value').fill('12');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByText('3 datasets found').waitFor();
-    const names = await page.locator('table.results tbody td:nth-child(2) a').allTextContents();
+    const names = await page.locator('table.results tbody td.namecell a').allTextContents();
     expect(names.sort()).toEqual([`${tag} chain2`, `${tag} chain3`, `${tag} chain4`]);
     const url = new URL(page.url());
     expect(url.searchParams.get('project')).toBe(projectId);
@@ -153,7 +153,7 @@ suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () 
     // full-text search over names and metadata, with a filter
     await page.goto(`${t.url}/?q=scan&project=${projectId}`);
     await page.getByText('2 datasets found').waitFor();
-    expect((await page.locator('table.results tbody td:nth-child(2) a').allTextContents()).sort()).toEqual([
+    expect((await page.locator('table.results tbody td.namecell a').allTextContents()).sort()).toEqual([
       `${tag} chain1`,
       `${tag} chain3`,
     ]);
@@ -168,7 +168,7 @@ suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () 
     expect(await page.getByRole('button', { name: 'Show 25 more' }).count()).toBe(0);
 
     // sortable columns: by name (the order in the URL), paged with the sort's own cursors, reversed
-    const rowNames = () => page.locator('table.results tbody td:nth-child(2) a').allTextContents();
+    const rowNames = () => page.locator('table.results tbody td.namecell a').allTextContents();
     const firstRow = (name: string) =>
       page.locator('table.results tbody tr').first().getByRole('link', { name, exact: true }).waitFor();
     const bulk = Array.from({ length: 27 }, (_, i) => `${tag} bulk${i}`).sort();
@@ -294,7 +294,7 @@ suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () 
     await signInWith(page, t.url, stranger.key);
     await page.goto(`${t.url}/?q=&measurement=XRD&project=${projectId}`);
     await page.getByText(/datasets? found/).waitFor();
-    const names = await page.locator('table.results tbody td:nth-child(2) a').allTextContents();
+    const names = await page.locator('table.results tbody td.namecell a').allTextContents();
     expect(names.sort()).toEqual([`${tag} chain0`, `${tag} chain2`, `${tag} chain4`]);
     await page.goto(`${t.url}/datasets/${ids.chain3}`);
     await expect(page.getByRole('alert').textContent()).resolves.toMatch(/not found/i);

@@ -270,7 +270,7 @@ export function Find() {
                       />
                     </td>
                     <td class="thumbcell">{d.firstThumbnail && <Thumb t={d.firstThumbnail} size={48} />}</td>
-                    <td>
+                    <td class="namecell">
                       <a href={`/datasets/${encodeURIComponent(d.uniqueId)}`}>
                         {d.datasetName ?? d.uniqueId}
                       </a>
