@@ -165,6 +165,24 @@ beforeAll(async () => {
     ),
     bobReads: false,
   });
+  // a draft publication of carol's private dataset: hers to read, not bob's
+  records.set('Publication', {
+    id: await nodeIdOf(
+      carol.key,
+      'mutation($ids: [ID!]!, $input: PublicationMetadataInput!) { createPublication(datasetIds: $ids, input: $input) { nodeId } }',
+      'createPublication.nodeId',
+      {
+        ids: [dataset],
+        input: {
+          title: 'node draft',
+          description: 'A draft publication the Node test makes, with a description long enough.',
+          creators: [{ name: 'Node, Carol' }],
+          license: 'CC0-1.0',
+        },
+      },
+    ),
+    bobReads: false,
+  });
   records.set('ApiKeyInfo', {
     id: await nodeIdOf(carol.key, '{ me { apiKey { nodeId } } }', 'me.apiKey.nodeId'),
     bobReads: false,
