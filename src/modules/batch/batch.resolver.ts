@@ -1,3 +1,4 @@
+import { pageSize } from '../../core/pagination';
 import { Arg, Ctx, Extensions, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
 import { listCap } from '../../core/graphql/limits';
@@ -71,6 +72,6 @@ export class BatchResolver {
     @Arg('first', () => Int, { defaultValue: 20, description: 'How many (at most 100).' }) first: number,
     @Ctx() ctx: RequestContext,
   ): Promise<BatchType[]> {
-    return (await ctx.services.batch.list(ctx, Math.max(1, Math.min(first, 100)))).map(toBatch);
+    return (await ctx.services.batch.list(ctx, pageSize('first', first, 100))).map(toBatch);
   }
 }

@@ -1,3 +1,4 @@
+import { pageSize } from '../../core/pagination';
 import {
   Arg,
   Ctx,
@@ -78,7 +79,7 @@ export class MetadataResolver {
     before: number | undefined,
     @Ctx() ctx: RequestContext,
   ) {
-    return ctx.services.metadata.versions(ctx, id, first, before ?? undefined);
+    return ctx.services.metadata.versions(ctx, id, pageSize('first', first, 100), before ?? undefined);
   }
 
   @Mutation(() => MetadataRestore, {

@@ -59,7 +59,7 @@ export class PublicationResolver {
     const page = await ctx.services.publication.list(
       ctx,
       { state: state(only) },
-      { limit: pageSize('first', first ?? 50, 1000), offset: Math.max(0, offset ?? 0) },
+      { limit: pageSize('first', first ?? 50, 1000), offset: offsetOrZero(offset) },
     );
     return { items: page.items.map(toPublicationType), total: page.total };
   }
@@ -146,3 +146,10 @@ export const PUBLICATION_NODE = nodeType<PublicationType>(
   (p) => p.id,
   async (ctx, keys) => (await ctx.services.publication.readable(ctx, keys)).map(toPublicationType),
 );
+
+/** A skip count: none is 0; a negative one is refused, as everywhere, rather than read as 0. */
+function offsetOrZero(offset: number | null | undefined): number {
+  if (offset === null || offset === undefined) return 0;
+  if (offset < 0) throw validationError('offset', 'must be at least 0');
+  return offset;
+}
