@@ -71,13 +71,13 @@ async function main(): Promise<void> {
     console.log('|---|---:|---:|---:|---:|---:|---:|');
     for (const [label, body, query] of cases) {
       t0 = process.hrtime.bigint();
-      const preview = await call('/datasets/batches', body, query);
+      const preview = await call('/dataset_batches', body, query);
       const tPreview = ms(t0);
       t0 = process.hrtime.bigint();
-      const applied = await call(`/datasets/batches/${preview.batch_id}/apply`, { token: preview.token });
+      const applied = await call(`/dataset_batches/${preview.batch_id}/apply`, { token: preview.token });
       const tApply = ms(t0);
       t0 = process.hrtime.bigint();
-      const undone = await call(`/datasets/batches/${preview.batch_id}/undo`, {});
+      const undone = await call(`/dataset_batches/${preview.batch_id}/undo`, {});
       const tUndo = ms(t0);
       if (applied.status !== 'applied' || undone.status !== 'undone')
         throw new Error(`${label}: not applied and undone`);

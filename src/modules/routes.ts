@@ -50,7 +50,6 @@ export const API_ROUTES: readonly Route[] = [
   ...projectRoutes,
   ...instrumentRoutes,
   ...instrumentOperatorRoutes,
-  // `/datasets/batches` before `/datasets/:id`
   ...batchRoutes,
   ...datasetRoutes,
   ...datasetInstrumentRoutes,

@@ -1120,22 +1120,22 @@ export const TABLE: Row[] = [
 
   // --- batch edits (docs/web-app.md, "Edit many at once"): a preview needs the operation's
   // level on every target; a batch is its actor's alone
-  R('POST /datasets/batches', contribute('dataset'), (w) =>
-    body('/datasets/batches', {
+  R('POST /dataset_batches', contribute('dataset'), (w) =>
+    body('/dataset_batches', {
       dataset_ids: [w.dataset],
       operation: { kind: 'add_keyword', keyword: 'matrix' },
     }),
   ),
-  R('GET /datasets/batches', ANY, () => '/datasets/batches'),
-  R('GET /datasets/batches/:id', HOLDER, (w) => `/datasets/batches/${w.batch}`),
-  R('GET /datasets/batches/:id/items', HOLDER, (w) => `/datasets/batches/${w.batch}/items`),
+  R('GET /dataset_batches', ANY, () => '/dataset_batches'),
+  R('GET /dataset_batches/:id', HOLDER, (w) => `/dataset_batches/${w.batch}`),
+  R('GET /dataset_batches/:id/items', HOLDER, (w) => `/dataset_batches/${w.batch}/items`),
   R(
-    'POST /datasets/batches/:id/apply',
+    'POST /dataset_batches/:id/apply',
     HOLDER,
-    (_w, f) => body(`/datasets/batches/${f.batch?.id ?? 'none'}/apply`, { token: f.batch?.token }),
+    (_w, f) => body(`/dataset_batches/${f.batch?.id ?? 'none'}/apply`, { token: f.batch?.token }),
     { fresh: 'batch' },
   ),
-  R('POST /datasets/batches/:id/undo', HOLDER, (_w, f) => `/datasets/batches/${f.batch?.id ?? 'none'}/undo`, {
+  R('POST /dataset_batches/:id/undo', HOLDER, (_w, f) => `/dataset_batches/${f.batch?.id ?? 'none'}/undo`, {
     fresh: 'appliedBatch',
   }),
   G(

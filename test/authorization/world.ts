@@ -312,11 +312,11 @@ export async function freshRecords(
         dataset_ids: [w.dataset2],
         operation: { kind: 'set_field', field: 'measurement', value },
       };
-      const p = await ok(rest(t.url, 'POST', '/datasets/batches', { key: owner.key, body }));
+      const p = await ok(rest(t.url, 'POST', '/dataset_batches', { key: owner.key, body }));
       const batch = { id: p.batch_id as string, token: p.token as string };
       if (kind === 'appliedBatch') {
         const applied = { key: owner.key, body: { token: batch.token } };
-        await ok(rest(t.url, 'POST', `/datasets/batches/${batch.id}/apply`, applied));
+        await ok(rest(t.url, 'POST', `/dataset_batches/${batch.id}/apply`, applied));
       }
       return { batch };
     }

@@ -18,10 +18,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const preview = (key: string, body: Record<string, unknown>, query: Record<string, string> = {}) =>
-  rest(t.url, 'POST', '/datasets/batches', { key, body, query });
+  rest(t.url, 'POST', '/dataset_batches', { key, body, query });
 const apply = (key: string, id: string, token: string) =>
-  rest(t.url, 'POST', `/datasets/batches/${id}/apply`, { key, body: { token } });
-const undo = (key: string, id: string) => rest(t.url, 'POST', `/datasets/batches/${id}/undo`, { key });
+  rest(t.url, 'POST', `/dataset_batches/${id}/apply`, { key, body: { token } });
+const undo = (key: string, id: string) => rest(t.url, 'POST', `/dataset_batches/${id}/undo`, { key });
 const keywordsOf = async (id: string) =>
   (
     (await rest(t.url, 'GET', `/datasets/${id}/keywords`, { key: owner.key })).body as { keyword: string }[]
@@ -71,7 +71,7 @@ describe('batch edits', () => {
     expect(p.body.sample.map((i: { unique_id: string }) => i.unique_id).sort()).toEqual([a, c].sort());
     expect(p.body.sample[0]).toMatchObject({ before: false, after: true, changes: true });
     // every target with its values, paged
-    const items = await rest(t.url, 'GET', `/datasets/batches/${p.body.batch_id}/items`, {
+    const items = await rest(t.url, 'GET', `/dataset_batches/${p.body.batch_id}/items`, {
       key: owner.key,
       query: { changed_only: 'false', limit: 2 },
     });
@@ -98,11 +98,11 @@ describe('batch edits', () => {
     expect(await historyTypes(a)).toContain('keyword.removed');
     expect((await undo(owner.key, p.body.batch_id)).status).toBe(409);
 
-    const listed = await rest(t.url, 'GET', '/datasets/batches', { key: owner.key });
+    const listed = await rest(t.url, 'GET', '/dataset_batches', { key: owner.key });
     expect(listed.body.map((x: { batch_id: string }) => x.batch_id)).toContain(p.body.batch_id);
     // another caller's batch does not exist for them
     expect(
-      (await rest(t.url, 'GET', `/datasets/batches/${p.body.batch_id}`, { key: stranger.key })).status,
+      (await rest(t.url, 'GET', `/dataset_batches/${p.body.batch_id}`, { key: stranger.key })).status,
     ).toBe(404);
     expect((await undo(stranger.key, p.body.batch_id)).status).toBe(404);
   });

@@ -132,6 +132,9 @@ const NOT_OK: Record<string, number> = {
   // the world has no publication (test/integration/publications.test.ts reads them)
   '/publications/{id}': 404,
   '/publications/{id}/export/{format}': 404,
+  // the id given is a batch nobody made (test/integration/batch.test.ts reads real ones)
+  '/dataset_batches/{id}': 404,
+  '/dataset_batches/{id}/items': 404,
 };
 
 test('every documented GET answers a documented status, media type and body for a seeded world', async () => {

@@ -43,7 +43,7 @@ export const batchRoutes: Route[] = [
   defineRoute(
     {
       method: 'post',
-      path: '/datasets/batches',
+      path: '/dataset_batches',
       tag,
       summary: 'Preview a batch edit of many datasets (nothing changes)',
       description:
@@ -94,7 +94,7 @@ export const batchRoutes: Route[] = [
   defineRoute(
     {
       method: 'get',
-      path: '/datasets/batches',
+      path: '/dataset_batches',
       tag,
       summary: 'Your batch edits, newest first',
       query: { limit: QInt('how many (default 20, at most 100)', { minimum: 1, maximum: 100 }) },
@@ -105,7 +105,7 @@ export const batchRoutes: Route[] = [
   defineRoute(
     {
       method: 'get',
-      path: '/datasets/batches/:id',
+      path: '/dataset_batches/:id',
       tag,
       summary: 'One of your batch edits',
       params: id,
@@ -116,7 +116,7 @@ export const batchRoutes: Route[] = [
   defineRoute(
     {
       method: 'get',
-      path: '/datasets/batches/:id/items',
+      path: '/dataset_batches/:id/items',
       tag,
       summary: "A page of a batch's datasets with their values before and after, in MFID order",
       params: id,
@@ -142,7 +142,7 @@ export const batchRoutes: Route[] = [
   defineRoute(
     {
       method: 'post',
-      path: '/datasets/batches/:id/apply',
+      path: '/dataset_batches/:id/apply',
       tag,
       summary: 'Apply a previewed batch edit: all or nothing',
       description:
@@ -160,7 +160,7 @@ export const batchRoutes: Route[] = [
   defineRoute(
     {
       method: 'post',
-      path: '/datasets/batches/:id/undo',
+      path: '/dataset_batches/:id/undo',
       tag,
       summary: 'Undo an applied batch edit as one step',
       description:
