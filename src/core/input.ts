@@ -3,7 +3,9 @@ import { validationError } from './errors';
 /** An integer id of a list with integer keys (deletion requests, join requests...). */
 export function parseIntegerId(raw: unknown, field = 'id'): number {
   const text = String(raw);
-  if (!/^\d{1,9}$/.test(text)) throw validationError(field, 'must be an integer');
+  // any id an integer column can hold: a made-up id in range is simply not found
+  if (!/^\d{1,10}$/.test(text) || Number(text) > 2_147_483_647)
+    throw validationError(field, 'must be an integer');
   return Number(text);
 }
 

@@ -72,6 +72,10 @@ function ghostFresh(fresh: Fresh): Fresh {
   if (fresh.file) out.file = newMfid();
   if (fresh.webhook) out.webhook = newMfid();
   if (fresh.apiKey) out.apiKey = newMfid();
+  // a made-up batch: a new MFID and a token of the same length (base64url, every letter x)
+  if (fresh.draft) out.draft = newMfid();
+  if (fresh.publication) out.publication = newMfid();
+  if (fresh.batch) out.batch = { id: newMfid(), token: fresh.batch.token.replace(/[A-Za-z0-9]/g, 'x') };
   for (const k of ['thumbnail', 'deletionRequest', 'joinRequest'] as const) {
     if (fresh[k] !== undefined) out[k] = madeUpNumber();
   }

@@ -92,7 +92,7 @@ describe('the outbox: every state change writes exactly one event in its transac
     await none(id, () => s.dataset.update(ctx, id, { datasetName: 'x'.repeat(600) }));
 
     const meta = await one(id, 'metadata.changed', () => s.metadata.write(ctx, id, 'merge', { a: 1, b: 2 }));
-    expect(meta.payload).toEqual({ mode: 'merge', keys: ['b'] });
+    expect(meta.payload).toEqual({ mode: 'merge', keys: ['b'], version: 2 });
     const replaced = await one(id, 'metadata.changed', () => s.metadata.write(ctx, id, 'replace', { c: 3 }));
     expect((replaced.payload.keys as string[]).sort()).toEqual(['a', 'b', 'c']);
 
