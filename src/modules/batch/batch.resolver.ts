@@ -28,8 +28,12 @@ export class BatchResolver {
       'Previews a batch edit of datasets (nothing changes): what changes per dataset, which you may not change, and the token to apply it with.',
   })
   async previewDatasetBatch(
-    @Arg('targets', () => BatchTargetsInput) targets: BatchTargetsInput,
-    @Arg('operation', () => BatchOperationInput) operation: BatchOperationInput,
+    @Arg('targets', () => BatchTargetsInput, {
+      description: 'The datasets: a list, or every result of a search.',
+    })
+    targets: BatchTargetsInput,
+    @Arg('operation', () => BatchOperationInput, { description: 'What to do to each.' })
+    operation: BatchOperationInput,
     @Ctx() ctx: RequestContext,
   ): Promise<BatchType> {
     return toBatch(
@@ -46,8 +50,8 @@ export class BatchResolver {
       'Applies a previewed batch edit with its token: all or nothing (FORBIDDEN or CONFLICT: nothing changed).',
   })
   async applyDatasetBatch(
-    @Arg('id', () => ID) id: string,
-    @Arg('token') token: string,
+    @Arg('id', () => ID, { description: 'The batch MFID.' }) id: string,
+    @Arg('token', { description: "The preview's token." }) token: string,
     @Ctx() ctx: RequestContext,
   ): Promise<BatchType> {
     return toBatch(await ctx.services.batch.apply(ctx, id, token));
@@ -57,12 +61,18 @@ export class BatchResolver {
     description:
       'Undoes an applied batch edit as one step (CONFLICT, nothing changed, when a value it set has changed since).',
   })
-  async undoDatasetBatch(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<BatchType> {
+  async undoDatasetBatch(
+    @Arg('id', () => ID, { description: 'The batch MFID.' }) id: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<BatchType> {
     return toBatch(await ctx.services.batch.undo(ctx, id));
   }
 
   @Query(() => BatchType, { description: 'One of your batch edits (NOT_FOUND for anyone else’s).' })
-  async datasetBatch(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<BatchType> {
+  async datasetBatch(
+    @Arg('id', () => ID, { description: 'The batch MFID.' }) id: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<BatchType> {
     return toBatch(await ctx.services.batch.get(ctx, id));
   }
 

@@ -15,11 +15,21 @@ export enum BatchKindEnum {
 registerEnumType(BatchKindEnum, {
   name: 'BatchKind',
   description: 'What a batch edit does to every dataset.',
+  valuesConfig: {
+    add_keyword: { description: 'Add a keyword.' },
+    remove_keyword: { description: 'Remove a keyword.' },
+    set_field: { description: 'Set one updatable field.' },
+    merge_metadata: {
+      description: 'Merge an object into the scientific metadata (top-level keys replaced).',
+    },
+    grant: { description: 'Grant a user, project or group a role.' },
+    set_public: { description: 'Make public or private.' },
+  },
 });
 
 @InputType({ description: 'One operation of a batch edit; only the fields of its kind may be given.' })
 export class BatchOperationInput {
-  @Field(() => BatchKindEnum)
+  @Field(() => BatchKindEnum, { description: 'What it does.' })
   kind!: BatchKindEnum;
 
   @Field(() => String, { nullable: true, description: 'add_keyword, remove_keyword: the keyword.' })
@@ -74,16 +84,16 @@ export class BatchTargetsInput {
   description: 'One dataset of a batch: the value it reads and writes, before and after.',
 })
 export class BatchItemType {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The dataset MFID.' })
   uniqueId!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Its name.' })
   name!: string | null;
 
-  @Field(() => GraphQLJSON, { nullable: true })
+  @Field(() => GraphQLJSON, { nullable: true, description: 'The value the batch reads, before it.' })
   before!: unknown;
 
-  @Field(() => GraphQLJSON, { nullable: true })
+  @Field(() => GraphQLJSON, { nullable: true, description: 'The value the batch writes.' })
   after!: unknown;
 
   @Field({ description: 'false: the dataset already has what the batch asks.' })
@@ -92,13 +102,13 @@ export class BatchItemType {
 
 @ObjectType('BatchRefusal', { description: 'A dataset you may not change this way, and why.' })
 export class BatchRefusalType {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The dataset MFID.' })
   uniqueId!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Its name.' })
   name!: string | null;
 
-  @Field()
+  @Field({ description: 'Why it may not be changed this way.' })
   reason!: string;
 }
 
@@ -116,17 +126,17 @@ export class BatchType {
   @Field({ description: 'ids or search.' })
   targetSource!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'How many datasets it names.' })
   targetCount!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'How many of them it changes.' })
   changedCount!: number;
 
   @Field(() => [BatchRefusalType], { description: 'Datasets you may not change (the first 100).' })
   @Extensions(listCap({ items: 100 }))
   refused!: BatchRefusalType[];
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'How many of them you may not change.' })
   refusedCount!: number;
 
   @Field(() => [BatchItemType], { description: `The first ${BATCH_SAMPLE} datasets it changes.` })
@@ -136,21 +146,21 @@ export class BatchType {
   @Field(() => String, { nullable: true, description: 'A preview: the token to apply it with.' })
   token!: string | null;
 
-  @Field()
+  @Field({ description: 'Whether you may apply it now (a preview, none refused, not expired).' })
   canApply!: boolean;
 
-  @Field()
+  @Field({ description: 'Whether you may undo it now (applied, not undone).' })
   canUndo!: boolean;
 
-  @Field()
+  @Field({ description: 'When it was previewed.' })
   createdAt!: Date;
 
-  @Field()
+  @Field({ description: 'When the preview can no longer be applied.' })
   expiresAt!: Date;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When it was applied.' })
   appliedAt!: Date | null;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When it was undone.' })
   undoneAt!: Date | null;
 }

@@ -64,11 +64,19 @@ const DeletionRequestSortEnum = Object.fromEntries(DELETION_REQUEST_SORTS.map((s
 registerEnumType(DeletionRequestSortEnum, {
   name: 'DeletionRequestSort',
   description: 'The order of a deletion request list (the REST `sort`); ties by request id.',
+  valuesConfig: {
+    request_time: { description: 'When it was made.' },
+    resource_name: { description: 'The name of the record it would delete.' },
+    project_id: { description: "The record's project." },
+    requester_name: { description: 'Who made it.' },
+    status: { description: 'pending, approved or rejected.' },
+  },
 });
 const DeletionSortDirectionEnum = { asc: 'asc', desc: 'desc' } as const;
 registerEnumType(DeletionSortDirectionEnum, {
   name: 'DeletionSortDirection',
   description: 'asc or desc (the REST `direction`; needs a sort).',
+  valuesConfig: { asc: { description: 'Ascending.' }, desc: { description: 'Descending.' } },
 });
 
 @Resolver(() => DeletionRequest)

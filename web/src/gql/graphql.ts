@@ -6,11 +6,17 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 /** What a batch edit does to every dataset. */
 export type BatchKind =
+  /** Add a keyword. */
   | 'add_keyword'
+  /** Grant a user, project or group a role. */
   | 'grant'
+  /** Merge an object into the scientific metadata (top-level keys replaced). */
   | 'merge_metadata'
+  /** Remove a keyword. */
   | 'remove_keyword'
+  /** Set one updatable field. */
   | 'set_field'
+  /** Make public or private. */
   | 'set_public';
 
 /** One operation of a batch edit; only the fields of its kind may be given. */
@@ -19,6 +25,7 @@ export type BatchOperationInput = {
   field?: string | null | undefined;
   /** add_keyword, remove_keyword: the keyword. */
   keyword?: string | null | undefined;
+  /** What it does. */
   kind: BatchKind;
   /** merge_metadata: the top-level keys to merge. */
   metadata?: Record<string, unknown> | null | undefined;
