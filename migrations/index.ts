@@ -38,6 +38,7 @@ import { Migration20261126165353_sort_name_indexes as M35 } from './Migration202
 import { Migration20261126183303_metadata_version as M36 } from './Migration20261126183303_metadata_version';
 import { Migration20261126183357_publications as M37 } from './Migration20261126183357_publications';
 import { Migration20261126183445_batch_edit as M38 } from './Migration20261126183445_batch_edit';
+import { Migration20261126220000_search_forgives as M39 } from './Migration20261126220000_search_forgives';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -80,4 +81,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126183303_metadata_version', class: M36 },
   { name: 'Migration20261126183357_publications', class: M37 },
   { name: 'Migration20261126183445_batch_edit', class: M38 },
+  { name: 'Migration20261126220000_search_forgives', class: M39 },
 ];

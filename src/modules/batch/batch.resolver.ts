@@ -39,7 +39,10 @@ export class BatchResolver {
     return toBatch(
       await ctx.services.batch.preview(
         ctx,
-        { ids: targets.datasetIds ?? undefined, search: targets.search ? { ...targets.search } : undefined },
+        {
+          ids: targets.datasetIds ?? undefined,
+          search: targets.search ? { ...targets.search, anyCase: true } : undefined,
+        },
         { ...operation },
       ),
     );

@@ -59,8 +59,18 @@ interface Row {
   n: number;
 }
 
-/** The six column dimensions of `source` (rows of the tally's columns and `n`): top values each. */
-function columnFacets(source: string): string {
+/**
+ * The six column dimensions of `source` (rows of the tally's columns and `n`): top values each.
+ * `anyCase`: measurements and data types that differ only in case are one value, shown in the
+ * spelling that sorts first among them (what a filter ignoring case selects: the same count).
+ */
+function columnFacets(source: string, anyCase = false): string {
+  const rows = anyCase
+    ? `select s.public, s.owner_id, s.project_mfid, s.instrument_mfid,
+         min(s.measurement) over (partition by lower(s.measurement)) as measurement,
+         min(s.data_type) over (partition by lower(s.data_type)) as data_type, s.n
+       from (${source}) s`
+    : source;
   return `select dim, value, n from (
        select dim, value, n, row_number() over (partition by dim order by n desc, value) as rk from (
          select case when grouping(d.measurement) = 0 then 'measurement'
@@ -72,7 +82,7 @@ function columnFacets(source: string): string {
                 coalesce(d.measurement, d.instrument_mfid, d.project_mfid, d.data_type, d.owner_id,
                          d.public::text) as value,
                 sum(d.n)::int as n
-         from (${source}) d
+         from (${rows}) d
          group by grouping sets ((d.measurement), (d.instrument_mfid), (d.project_mfid), (d.data_type),
                                  (d.owner_id), (d.public))
          having sum(d.n) > 0
@@ -109,13 +119,13 @@ export async function datasetFacets(
     ? await rawQuery<Row>(
         ctx.em,
         `with ${sample}
-         (${columnFacets(tallied.sql)}) union all (${keywordFacet}) union all (${sampled})`,
+         (${columnFacets(tallied.sql, filter.anyCase)}) union all (${keywordFacet}) union all (${sampled})`,
         [...where.params, FACET_SAMPLE + 1, FACET_SAMPLE, ...tallied.params, FACET_LIMIT, FACET_LIMIT],
       )
     : await rawQuery<Row>(
         ctx.em,
         `with ${sample}
-         (${columnFacets('select * from counted')}) union all (${keywordFacet}) union all (${sampled})`,
+         (${columnFacets('select * from counted', filter.anyCase)}) union all (${keywordFacet}) union all (${sampled})`,
         [...where.params, FACET_SAMPLE + 1, FACET_SAMPLE, FACET_LIMIT, FACET_LIMIT],
       );
   const sampledRows = rows.find((r) => r.dim === 'sampled')?.n ?? 0;

@@ -19,6 +19,7 @@ const TALLIED: ReadonlySet<string> = new Set([
   'instrumentMfid',
   'measurement',
   'dataType',
+  'anyCase',
 ]);
 
 /** the records granted to a project (`accessible_to_project`) */
@@ -38,6 +39,8 @@ export interface TallyFilter {
   instrumentMfid?: string;
   measurement?: string;
   dataType?: string;
+  /** measurement and data type equal ignoring case (`DatasetFilter.anyCase`) */
+  anyCase?: boolean;
 }
 
 /** Whether only tallied keys are set (an assigned-project scope at most). */
@@ -79,8 +82,8 @@ export async function tallySource(
       f.ownerOrcid !== undefined ? sql(`${alias}.owner_id = ?`, f.ownerOrcid) : null,
       projectMfid !== undefined ? sql(`${alias}.project_mfid = ?`, projectMfid) : null,
       f.instrumentMfid !== undefined ? sql(`${alias}.instrument_mfid = ?`, f.instrumentMfid) : null,
-      f.measurement !== undefined ? sql(`${alias}.measurement = ?`, f.measurement) : null,
-      f.dataType !== undefined ? sql(`${alias}.data_type = ?`, f.dataType) : null,
+      f.measurement !== undefined ? textEquals(`${alias}.measurement`, f.measurement, f.anyCase) : null,
+      f.dataType !== undefined ? textEquals(`${alias}.data_type`, f.dataType, f.anyCase) : null,
     );
   // with a selector: parts 1 and 2 count the datasets assigned to the selected project
   const assigned = selected !== undefined ? sql('d.project_mfid = ?', selected) : null;
@@ -175,6 +178,8 @@ export async function totalSource(
   selected?: string,
 ): Promise<TallySource | null> {
   if (!tallyAnswers(f)) return null;
+  // dataset_total holds exact values: a text value in any case is summed from the tally
+  if (f.anyCase && (f.measurement !== undefined || f.dataType !== undefined)) return null;
   const set: [string, string, string][] = [];
   for (const [key, dim, column] of TOTAL_DIMENSIONS) {
     const value = f[key];
@@ -304,6 +309,11 @@ async function instrumentParts(
 /** A part of a tally source reduced to its `n` column. */
 function amounts(part: Sql): Sql {
   return { sql: `select i.n from (${part.sql}) i`, params: part.params };
+}
+
+/** `column = value`, or with `anyCase` `lower(column) = lower(value)`. */
+function textEquals(column: string, value: string, anyCase: boolean | undefined): Sql {
+  return anyCase ? sql(`lower(${column}) = lower(?)`, value) : sql(`${column} = ?`, value);
 }
 
 function unionAll(parts: Sql[]): TallySource {

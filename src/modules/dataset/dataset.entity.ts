@@ -22,6 +22,29 @@ import { OwnedRecordEntity } from '../owned-record/owned-record.entity';
   name: 'dataset_name_trgm_idx',
   expression: 'create index dataset_name_trgm_idx on dataset using gin (dataset_name gin_trgm_ops)',
 })
+// the GraphQL and page filters on text fields, equal ignoring case (docs/web-app.md, "Search that
+// forgives"; the name: dataset_name_order_idx), key then MFID for the newest-first page
+@Index({
+  name: 'dataset_measurement_lower_idx',
+  expression: 'create index dataset_measurement_lower_idx on dataset (lower(measurement), unique_id)',
+})
+@Index({
+  name: 'dataset_data_type_lower_idx',
+  expression: 'create index dataset_data_type_lower_idx on dataset (lower(data_type), unique_id)',
+})
+@Index({
+  name: 'dataset_data_format_lower_idx',
+  expression: 'create index dataset_data_format_lower_idx on dataset (lower(data_format), unique_id)',
+})
+@Index({
+  name: 'dataset_session_name_lower_idx',
+  expression: 'create index dataset_session_name_lower_idx on dataset (lower(session_name), unique_id)',
+})
+@Index({
+  name: 'dataset_legacy_instrument_name_lower_idx',
+  expression:
+    'create index dataset_legacy_instrument_name_lower_idx on dataset (lower(legacy_instrument_name), unique_id)',
+})
 export class Dataset extends OwnedRecordEntity<'size'> {
   @PrimaryKey({ length: 26 })
   uniqueId!: string;

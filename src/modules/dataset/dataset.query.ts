@@ -34,8 +34,17 @@ import {
 
 export type ProjectScope = 'assigned' | 'shared' | 'all';
 
-/** Filters of the dataset collection. All exact-match except `keyword` (substring, any case). */
+/**
+ * Filters of the dataset collection. All exact-match except `keyword` (substring, any case) and,
+ * with `anyCase`, the text fields (docs/web-app.md, "Search that forgives").
+ */
 export interface DatasetFilter extends OwnedRecordFilter {
+  /**
+   * the text fields (`datasetName`, `measurement`, `dataType`, `dataFormat`, `sessionName`,
+   * `instrumentName`) equal their value ignoring case: GraphQL and the page set it; the REST
+   * routes keep their documented exact match
+   */
+  anyCase?: boolean;
   projectScope?: ProjectScope;
   instrumentMfid?: string;
   /** null (GraphQL's explicit null) is no filter, as for `keyword` and `text` */
@@ -79,15 +88,24 @@ interface Compiled {
   driver?: PageDriver;
 }
 
-const EXACT: ExactColumn<DatasetFilter>[] = [
+/** The text fields: exact, or with `anyCase` equal ignoring case (each has a `lower(column)` index). */
+const TEXT: ExactColumn<DatasetFilter>[] = [
   ['datasetName', 'dataset_name'],
   ['measurement', 'measurement'],
   ['dataFormat', 'data_format'],
   ['dataType', 'data_type'],
   ['sessionName', 'session_name'],
+];
+
+const EXACT: ExactColumn<DatasetFilter>[] = [
   ['size', 'size'],
   ['instrumentMfid', 'instrument_mfid'],
 ];
+
+/** `column = value`, or with `anyCase` `lower(column) = lower(value)`. */
+function textEquals(column: string, value: unknown, anyCase: boolean | undefined): Sql {
+  return anyCase ? sql(`lower(${column}) = lower(?)`, value) : sql(`${column} = ?`, value);
+}
 
 /**
  * The SQL of the dataset collection: one statement for a page, one for the total; with a
@@ -106,6 +124,9 @@ export class DatasetQuery extends OwnedRecordQuery<DatasetFilter> {
   /** The WHERE clause of `f`; `ordered`: for a page newest first. */
   async compile(ctx: RequestContext, f: DatasetFilter, ordered = false): Promise<Compiled> {
     const parts: (Sql | null)[] = this.exact(f, EXACT);
+    for (const [key, column] of TEXT) {
+      if (f[key] !== undefined) parts.push(textEquals(`d.${column}`, f[key], f.anyCase));
+    }
     let driver: PageDriver | undefined;
     if (f.keyword !== undefined && f.keyword !== null) {
       const keyword = await keywordCondition(ctx, f.keyword);
@@ -114,13 +135,12 @@ export class DatasetQuery extends OwnedRecordQuery<DatasetFilter> {
     }
     if (f.text !== undefined && f.text !== null) parts.push(textCondition(f.text));
     if (f.instrumentName !== undefined && f.instrumentName !== null) {
-      parts.push(
-        sql(
-          `(d.instrument_mfid in (select unique_id from instrument where instrument_name = ?) or d.legacy_instrument_name = ?)`,
-          f.instrumentName,
-          f.instrumentName,
-        ),
-      );
+      const named = textEquals('instrument_name', f.instrumentName, f.anyCase);
+      const legacy = textEquals('d.legacy_instrument_name', f.instrumentName, f.anyCase);
+      parts.push({
+        sql: `(d.instrument_mfid in (select unique_id from instrument where ${named.sql}) or ${legacy.sql})`,
+        params: [...named.params, ...legacy.params],
+      });
     }
     let projectMfid: string | undefined;
     if (f.projectId !== undefined || f.projectMfid !== undefined) {
@@ -300,6 +320,7 @@ export class DatasetQuery extends OwnedRecordQuery<DatasetFilter> {
     const alone = Object.entries(f).every(
       ([key, value]) =>
         key === 'keyword' ||
+        key === 'anyCase' ||
         value === undefined ||
         value === null ||
         (Array.isArray(value) && value.length === 0),

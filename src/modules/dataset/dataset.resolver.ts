@@ -99,7 +99,7 @@ export class DatasetResolver extends ownedRecordResolver(DatasetType, rows) {
     @Info() info: GraphQLResolveInfo,
   ) {
     const order = orderBy ? toDatasetOrder(orderBy) : undefined;
-    return datasetConnection(ctx, { ...(filter ?? {}) }, args, info, order);
+    return datasetConnection(ctx, { ...(filter ?? {}), anyCase: true }, args, info, order);
   }
 
   @Query(() => DatasetFacetsType, {
@@ -111,7 +111,7 @@ export class DatasetResolver extends ownedRecordResolver(DatasetType, rows) {
     filter: DatasetFilterInput | undefined,
     @Ctx() ctx: RequestContext,
   ) {
-    return ctx.services.dataset.facets(ctx, { ...(filter ?? {}) });
+    return ctx.services.dataset.facets(ctx, { ...(filter ?? {}), anyCase: true });
   }
 
   @Mutation(() => DatasetType, { description: 'Creates a dataset record (files are added afterwards).' })
@@ -244,7 +244,13 @@ export class ProjectDatasetsResolver {
   ) {
     return datasetConnection(
       ctx,
-      { ...(filter ?? {}), projectMfid: project.uniqueId, projectId: undefined, projectScope: scope },
+      {
+        ...(filter ?? {}),
+        anyCase: true,
+        projectMfid: project.uniqueId,
+        projectId: undefined,
+        projectScope: scope,
+      },
       args,
       info,
     );

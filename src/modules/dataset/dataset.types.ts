@@ -78,7 +78,8 @@ export class KeywordCountType {
 }
 
 @InputType({
-  description: 'Filters of the dataset collection; exact match except keyword (substring, any case).',
+  description:
+    'Filters of the dataset collection: the text fields (instrument name, measurement, dataset name, session name, data format, data type) equal their value ignoring case, keyword is a substring in any case, the rest match exactly.',
 })
 export class DatasetFilterInput extends OwnedRecordFilterInput {
   @Field(() => String, {
@@ -93,20 +94,21 @@ export class DatasetFilterInput extends OwnedRecordFilterInput {
   projectScope?: ProjectScopeEnum;
   @Field(() => String, { nullable: true, description: 'Instrument MFID, across every project you can see.' })
   instrumentMfid?: string;
-  @Field(() => String, { nullable: true, description: 'Instrument name.' }) instrumentName?: string;
-  @Field(() => String, { nullable: true, description: 'Measurement.' }) measurement?: string;
+  @Field(() => String, { nullable: true, description: 'Instrument name, any case.' })
+  instrumentName?: string;
+  @Field(() => String, { nullable: true, description: 'Measurement, any case.' }) measurement?: string;
   @Field(() => String, { nullable: true, description: 'Keyword substring, case-insensitive.' })
   keyword?: string;
-  @Field(() => String, { nullable: true, description: 'Dataset name.' }) datasetName?: string;
-  @Field(() => String, { nullable: true, description: 'Session name.' }) sessionName?: string;
-  @Field(() => String, { nullable: true, description: 'Data format.' }) dataFormat?: string;
-  @Field(() => String, { nullable: true, description: 'Data type.' }) dataType?: string;
+  @Field(() => String, { nullable: true, description: 'Dataset name, any case.' }) datasetName?: string;
+  @Field(() => String, { nullable: true, description: 'Session name, any case.' }) sessionName?: string;
+  @Field(() => String, { nullable: true, description: 'Data format, any case.' }) dataFormat?: string;
+  @Field(() => String, { nullable: true, description: 'Data type, any case.' }) dataType?: string;
   @Field(() => String, { nullable: true, description: 'Associated with this sample (MFID).' })
   sampleMfid?: string;
   @Field(() => String, {
     nullable: true,
     description:
-      'Full-text query (web-search syntax: words, "phrases", or, -not; English stemming) over the name, measurement, data type, data format, session name and scientific metadata (keys and values). The order stays newest first.',
+      'Full-text query (web-search syntax: words, "phrases", or, -not; English stemming) over the name, measurement, data type, data format, session name, scientific metadata (keys and values) and the names of its first 1,000 files. The order stays newest first.',
   })
   text?: string;
 }

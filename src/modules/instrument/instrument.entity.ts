@@ -31,6 +31,11 @@ export type InstrumentStatus = (typeof INSTRUMENT_STATUSES)[number];
   expression:
     "create index instrument_search_trgm_idx on instrument using gin ((instrument_name || ' ' || coalesce(instrument_type, '') || ' ' || coalesce(manufacturer, '')) gin_trgm_ops)",
 })
+// the dataset filter on the instrument's name, ignoring case (docs/web-app.md, "Search that forgives")
+@Index({
+  name: 'instrument_name_lower_idx',
+  expression: 'create index instrument_name_lower_idx on instrument (lower(instrument_name))',
+})
 export class Instrument extends TimedRecord<'status' | 'public'> {
   [PrimaryKeyProp]?: 'uniqueId';
 

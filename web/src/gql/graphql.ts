@@ -151,25 +151,25 @@ export type CreateSampleInput = {
   uniqueId?: string | null | undefined;
 };
 
-/** Filters of the dataset collection; exact match except keyword (substring, any case). */
+/** Filters of the dataset collection: the text fields (instrument name, measurement, dataset name, session name, data format, data type) equal their value ignoring case, keyword is a substring in any case, the rest match exactly. */
 export type DatasetFilterInput = {
   /** Only what is assigned or granted to each of these projects (MFID or slug). Needs membership of them. At most 10 selectors in all. */
   accessibleToProject?: Array<string> | null | undefined;
   /** Only what each of these users may read (MFID, ORCID, username or email). Inspecting another user needs platform admin. At most 10 selectors in all. */
   accessibleToUser?: Array<string> | null | undefined;
-  /** Data format. */
+  /** Data format, any case. */
   dataFormat?: string | null | undefined;
-  /** Data type. */
+  /** Data type, any case. */
   dataType?: string | null | undefined;
-  /** Dataset name. */
+  /** Dataset name, any case. */
   datasetName?: string | null | undefined;
   /** Instrument MFID, across every project you can see. */
   instrumentMfid?: string | null | undefined;
-  /** Instrument name. */
+  /** Instrument name, any case. */
   instrumentName?: string | null | undefined;
   /** Keyword substring, case-insensitive. */
   keyword?: string | null | undefined;
-  /** Measurement. */
+  /** Measurement, any case. */
   measurement?: string | null | undefined;
   /** Typed conditions on the scientific metadata; all must hold. */
   metadata?: Array<MetadataConditionInput> | null | undefined;
@@ -185,9 +185,9 @@ export type DatasetFilterInput = {
   public?: boolean | null | undefined;
   /** Associated with this sample (MFID). */
   sampleMfid?: string | null | undefined;
-  /** Session name. */
+  /** Session name, any case. */
   sessionName?: string | null | undefined;
-  /** Full-text query (web-search syntax: words, "phrases", or, -not; English stemming) over the name, measurement, data type, data format, session name and scientific metadata (keys and values). The order stays newest first. */
+  /** Full-text query (web-search syntax: words, "phrases", or, -not; English stemming) over the name, measurement, data type, data format, session name, scientific metadata (keys and values) and the names of its first 1,000 files. The order stays newest first. */
   text?: string | null | undefined;
   /** Timestamp, as stored. */
   timestamp?: string | null | undefined;
