@@ -41,6 +41,7 @@ import { compressJson } from './core/http/compress-json';
 import { restErrorHandler } from './core/rest/errors';
 import { jsonBodies, noRoute, pathAndQueryGuard } from './core/rest/input';
 import { stopDigestThread } from './core/storage/digest-thread';
+import { stopDataciteSchemaThread } from './modules/publication/datacite-schema';
 import { createServices, initServices, type Services } from './modules/services';
 import { createLoaders, type Loaders } from './modules/loaders';
 import { RESOLVERS } from './modules/resolvers';
@@ -351,6 +352,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       await releaseLiveness();
       await orm.close(true);
       await stopDigestThread();
+      await stopDataciteSchemaThread();
     },
   };
 }

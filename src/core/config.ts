@@ -20,6 +20,16 @@ export interface S3Settings {
   forcePathStyle: boolean;
 }
 
+export interface DataciteSettings {
+  /** DATACITE_API_URL, without a trailing slash */
+  apiUrl: string;
+  repositoryId: string;
+  /** never logged: see {@link loadConfig}'s frozen copy and the logger's redaction */
+  password: string;
+  /** the DOI prefix (10.xxxx) every DOI this service makes starts with */
+  prefix: string;
+}
+
 export interface Config {
   role: Role;
   host: string;
@@ -39,6 +49,8 @@ export interface Config {
   publicBaseUrl: string;
   /** the publisher named in publications' citations and DataCite records (docs/publications.md) */
   publisherName: string;
+  /** DOIs through DataCite's REST API (docs/publications.md, "DOIs through DataCite"); absent: none */
+  datacite?: DataciteSettings;
   /**
    * Express's `trust proxy`: which hops' `X-Forwarded-For` / `-Proto` / `-Host` are believed
    * (`req.ip`, `req.secure`). `false` (the default): none, `req.ip` is the socket's address;
@@ -298,6 +310,40 @@ function trustProxy(r: Reader): false | number | string {
   return items.join(', ');
 }
 
+/**
+ * `DATACITE_*`: configured when the repository id, password and prefix are all set; a partial
+ * configuration is refused (a service meant to register DOIs must not quietly cite by URL).
+ */
+function datacite(r: Reader): DataciteSettings | undefined {
+  const apiUrl = (r.url('DATACITE_API_URL', ['http:', 'https:']) ?? 'https://api.datacite.org').replace(
+    /\/+$/,
+    '',
+  );
+  const repositoryId = r.str('DATACITE_REPOSITORY_ID');
+  const password = r.str('DATACITE_PASSWORD');
+  const prefix = r.str('DATACITE_PREFIX');
+  const given = {
+    DATACITE_REPOSITORY_ID: repositoryId,
+    DATACITE_PASSWORD: password,
+    DATACITE_PREFIX: prefix,
+  };
+  const missing = Object.entries(given)
+    .filter(([, v]) => v === undefined)
+    .map(([k]) => k);
+  if (missing.length === 3) return undefined;
+  if (missing.length) {
+    r.problems.push(
+      `DataCite is configured only in part: ${missing.join(', ')} missing (DATACITE_REPOSITORY_ID, DATACITE_PASSWORD and DATACITE_PREFIX go together)`,
+    );
+    return undefined;
+  }
+  if (prefix !== undefined && !/^10\.\d{4,9}$/.test(prefix))
+    r.problems.push('DATACITE_PREFIX must be a DOI prefix such as 10.5072');
+  if (repositoryId !== undefined && !/^[A-Za-z0-9.-]{1,100}$/.test(repositoryId))
+    r.problems.push('DATACITE_REPOSITORY_ID must be a DataCite repository id such as DATACITE.EXAMPLE');
+  return { apiUrl, repositoryId: repositoryId ?? '', password: password ?? '', prefix: prefix ?? '' };
+}
+
 function queuePrefix(r: Reader): string {
   const raw = r.str('JOB_QUEUE_PREFIX') ?? '';
   if (!/^[A-Za-z0-9._-]{0,40}$/.test(raw))
@@ -431,6 +477,7 @@ export function loadConfig(env: Env = process.env): Config {
     s3,
     publicBaseUrl,
     publisherName,
+    datacite: datacite(r),
     trustProxy: trustProxy(r),
     corsOrigins: corsOrigins(r),
     metricsToken,

@@ -21,7 +21,11 @@ export function createLogger(level: LogLevel): Logger {
       const scope = logScope.getStore();
       return scope ? { requestId: scope.requestId } : {};
     },
-    redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
+    redact: {
+      // no secret of the configuration is logged (DATACITE_PASSWORD: docs/configuration.md)
+      paths: ['req.headers.authorization', 'headers.authorization', 'password', '*.password', '*.*.password'],
+      censor: '[redacted]',
+    },
   });
 }
 

@@ -8,9 +8,11 @@ import { IngestionRunner } from './ingestion/ingestion-runner';
 import { provenance } from './health/health.service';
 import type { ContextFactory } from '../core/context-factory';
 import { WebhookDispatcher } from './webhook/webhook-dispatcher';
+import { DATACITE_QUEUE, DataciteRegistrationRunner } from './publication/datacite-registration';
 
 /**
- * The job worker of this process with every queue it consumes: ingestion. (The analysis
+ * The job worker of this process with every queue it consumes: ingestion, and DataCite
+ * registrations when DataCite is configured. (The analysis
  * queues have no consumer in this service.) Role `all` starts it inside the API process; role
  * `worker` runs only it.
  */
@@ -50,6 +52,15 @@ export function createJobWorker(deps: {
       },
     }),
   );
+  if (services.dataciteClient)
+    worker.register(
+      DATACITE_QUEUE,
+      new DataciteRegistrationRunner({
+        client: services.dataciteClient,
+        registrar: services.datacite,
+        log: log.child({ component: 'datacite' }),
+      }),
+    );
   return worker;
 }
 

@@ -73,6 +73,8 @@ import { WebhookService } from './webhook/webhook.service';
 import { WebhookPolicy } from './webhook/webhook.policy';
 import { PublicationService } from './publication/publication.service';
 import { PublicationPolicy } from './publication/publication.policy';
+import { DataciteClient } from './publication/datacite-client';
+import { DataciteRegistrar } from './publication/datacite-registration';
 import { SessionService } from './session/session.service';
 
 export interface ServiceDeps {
@@ -231,6 +233,19 @@ export function createServices({ config, log }: ServiceDeps) {
   const eventFeed = new EventFeed(config.subscriptions.pollIntervalMs);
   const liveEvents = new LiveEvents({ feed: eventFeed, resources: resource, users: user, references });
   const webhook = new WebhookService({ resources: resource, projects: project, policy: new WebhookPolicy() });
+  const jobs = new JobQueue({
+    prefix: config.jobs.queuePrefix,
+    maxAttempts: config.jobs.maxAttempts,
+    retryBaseMs: config.jobs.retryBaseMs,
+  });
+  // DOIs through DataCite when configured (docs/publications.md, "DOIs through DataCite")
+  const dataciteClient = config.datacite ? new DataciteClient(config.datacite) : null;
+  const datacite = new DataciteRegistrar({
+    client: dataciteClient,
+    queue: jobs,
+    baseUrl: config.publicBaseUrl,
+    publisher: config.publisherName,
+  });
   const publication = new PublicationService({
     baseUrl: config.publicBaseUrl,
     publisher: config.publisherName,
@@ -238,11 +253,7 @@ export function createServices({ config, log }: ServiceDeps) {
     files: file,
     policy: new PublicationPolicy(resource),
     events,
-  });
-  const jobs = new JobQueue({
-    prefix: config.jobs.queuePrefix,
-    maxAttempts: config.jobs.maxAttempts,
-    retryBaseMs: config.jobs.retryBaseMs,
+    datacite,
   });
   const ingestion = new IngestionService({
     queue: jobs,
@@ -278,6 +289,8 @@ export function createServices({ config, log }: ServiceDeps) {
     liveEvents,
     webhook,
     publication,
+    dataciteClient,
+    datacite,
     access,
     selectors,
     grant,

@@ -134,7 +134,11 @@ export function dataciteXml(r: CitationRecord): string {
     ]),
   );
   const body = [
-    el('identifier', r.doi ?? '', { identifierType: 'DOI' }),
+    // without a DOI (DataCite not configured, or not registered yet) the landing page is the
+    // identifier: the schema needs a non-empty one and leaves its type free (docs/publications.md)
+    r.doi
+      ? el('identifier', r.doi, { identifierType: 'DOI' })
+      : el('identifier', r.url, { identifierType: 'URL' }),
     wrap('creators', creators),
     wrap('titles', [el('title', r.title)]),
     el('publisher', r.publisher),

@@ -44,11 +44,12 @@ export interface PublicationMetadata {
 /** The metadata as a client sends it (unchecked: any shape may arrive). */
 export type PublicationInput = Partial<Record<keyof PublicationMetadata, unknown>>;
 
-/** DataCite `relatedIdentifierType` values (those of the JSON schema the records are checked against). */
+/** DataCite `relatedIdentifierType` values: those of the DataCite Metadata Schema 4.7 the records are checked against. */
 export const RELATED_IDENTIFIER_TYPES = [
   'ARK',
   'arXiv',
   'bibcode',
+  'CSTR',
   'DOI',
   'EAN13',
   'EISSN',
@@ -61,6 +62,9 @@ export const RELATED_IDENTIFIER_TYPES = [
   'LSID',
   'PMID',
   'PURL',
+  'RAiD',
+  'RRID',
+  'SWHID',
   'UPC',
   'URL',
   'URN',
@@ -68,7 +72,7 @@ export const RELATED_IDENTIFIER_TYPES = [
 ] as const;
 export type RelatedIdentifierType = (typeof RELATED_IDENTIFIER_TYPES)[number];
 
-/** DataCite `relationType` values (those of the JSON schema the records are checked against). */
+/** DataCite `relationType` values: those of the DataCite Metadata Schema 4.7 the records are checked against. */
 export const RELATION_TYPES = [
   'IsCitedBy',
   'Cites',
@@ -106,6 +110,9 @@ export const RELATION_TYPES = [
   'Obsoletes',
   'IsCollectedBy',
   'Collects',
+  'HasTranslation',
+  'IsTranslationOf',
+  'Other',
 ] as const;
 export type RelationType = (typeof RELATION_TYPES)[number];
 

@@ -1,6 +1,10 @@
 import { Entity, Enum, Index, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import type { PublicationMetadata } from './publication-input';
 
+/** A DOI's state at DataCite (draft, registered: resolves but not findable, findable). */
+export const DOI_STATES = ['draft', 'registered', 'findable'] as const;
+export type DoiState = (typeof DOI_STATES)[number];
+
 export const PUBLICATION_STATES = ['draft', 'published', 'withdrawn'] as const;
 export type PublicationState = (typeof PUBLICATION_STATES)[number];
 
@@ -57,9 +61,18 @@ export class Publication {
   @Property({ length: 26, nullable: true })
   previousVersionId?: string | null;
 
-  /** the DOI, when DataCite is configured (docs/publications.md) */
+  /** the DOI, when DataCite is configured: chosen at creation, so it never changes (docs/publications.md) */
+  @Unique()
   @Property({ length: 300, nullable: true })
   doi?: string | null;
+
+  /** the DOI's state at DataCite as DataCite last confirmed it; null: nothing registered yet */
+  @Enum({ items: () => DOI_STATES, nullable: true })
+  doiState?: DoiState | null;
+
+  /** why DataCite (or the local schema check) refused the last registration; shown to its managers */
+  @Property({ type: 'text', nullable: true })
+  registrationError?: string | null;
 
   @Property({ type: 'timestamptz', nullable: true })
   publishedAt?: Date | null;

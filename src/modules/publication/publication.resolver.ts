@@ -64,6 +64,15 @@ export class PublicationResolver {
     return { items: page.items.map(toPublicationType), total: page.total };
   }
 
+  @FieldResolver(() => String, {
+    nullable: true,
+    description:
+      'Why DataCite (or the DataCite Metadata Schema 4.7 check) refused its registration; shown only to those who may change it.',
+  })
+  async registrationError(@Root() pub: PublicationType, @Ctx() ctx: RequestContext): Promise<string | null> {
+    return ctx.services.publication.registrationError(ctx, pub.source);
+  }
+
   @FieldResolver(() => PublicationType, { nullable: true, description: 'The version this one follows.' })
   async previousVersion(@Root() pub: PublicationType, @Ctx() ctx: RequestContext) {
     const p = await this.versions(pub, ctx);

@@ -2,6 +2,8 @@ import { defineRoute, type Route } from '../../core/rest/route';
 import { Checked, Enum, NullableString, OFFSET_PAGE, offsetPage, Type } from '../../core/rest/schema';
 import { PUBLICATION_STATES, type Publication } from './publication.entity';
 import type { PublicationInput } from './publication-input';
+import type { RequestContext } from '../../core/context';
+import { REGISTRATION_STATES, registrationState } from './datacite-registration';
 import { EXPORT_FORMAT_NAMES, EXPORT_FORMATS, negotiated } from './citation-export';
 
 const tag = 'publications';
@@ -92,7 +94,17 @@ const PUBLICATION = Type.Object(
       ],
       { description: 'the frozen manifest: set once published, null for drafts and withdrawn ones' },
     ),
-    doi: NullableString({ description: 'the DOI, when DataCite is configured' }),
+    doi: NullableString({
+      description: 'the DOI (chosen at creation when DataCite is configured; it never changes), else null',
+    }),
+    registration_state: Enum(REGISTRATION_STATES, {
+      description:
+        "the DOI's registration at DataCite: none (no DataCite), pending (not yet where it should be), draft, registered, findable (as DataCite confirmed), failed (refused: see registration_error)",
+    }),
+    registration_error: NullableString({
+      description:
+        'why DataCite (or the DataCite Metadata Schema 4.7 check) refused it; shown only to those who may change it',
+    }),
     previous_version_id: NullableString(),
     published_at: NullableString({ format: 'date-time' }),
     withdrawn_at: NullableString({ format: 'date-time' }),
@@ -116,7 +128,12 @@ function input(body: unknown): PublicationInput {
   };
 }
 
-function toWire(pub: Publication) {
+/** The wire form of a publication for this caller (only its managers see a registration error). */
+async function wire(ctx: RequestContext, pub: Publication) {
+  return toWire(pub, await ctx.services.publication.registrationError(ctx, pub));
+}
+
+function toWire(pub: Publication, registrationError: string | null) {
   const m = pub.metadata;
   return {
     id: pub.uniqueId,
@@ -153,6 +170,8 @@ function toWire(pub: Publication) {
           }))
         : null,
     doi: pub.doi ?? null,
+    registration_state: registrationState(pub),
+    registration_error: registrationError,
     previous_version_id: pub.previousVersionId ?? null,
     published_at: pub.publishedAt?.toISOString() ?? null,
     withdrawn_at: pub.withdrawnAt?.toISOString() ?? null,
@@ -174,7 +193,8 @@ export const publicationRoutes: Route[] = [
       response: PUBLICATION,
     },
     async (ctx, { body }) =>
-      toWire(
+      wire(
+        ctx,
         await ctx.services.publication.create(
           ctx,
           (body as Record<string, unknown>).dataset_ids,
@@ -200,7 +220,7 @@ export const publicationRoutes: Route[] = [
         { state: query.state },
         { limit: Math.min(query.limit ?? 50, 1000), offset: query.offset ?? 0 },
       );
-      return { items: page.items.map(toWire), total: page.total };
+      return { items: await Promise.all(page.items.map((p) => wire(ctx, p))), total: page.total };
     },
   ),
   defineRoute(
@@ -214,7 +234,7 @@ export const publicationRoutes: Route[] = [
     },
     async (ctx, { params }, req, res) => {
       const format = negotiated(req.headers.accept);
-      if (!format) return toWire(await ctx.services.publication.get(ctx, params.id));
+      if (!format) return wire(ctx, await ctx.services.publication.get(ctx, params.id));
       const out = await ctx.services.publication.exportAs(ctx, params.id, format);
       res.status(200).type(out.mediaType).send(out.body);
       return undefined;
@@ -248,7 +268,8 @@ export const publicationRoutes: Route[] = [
       response: PUBLICATION,
     },
     async (ctx, { params, body }) =>
-      toWire(
+      wire(
+        ctx,
         await ctx.services.publication.update(
           ctx,
           params.id,
@@ -266,7 +287,7 @@ export const publicationRoutes: Route[] = [
       params: id,
       response: PUBLICATION,
     },
-    async (ctx, { params }) => toWire(await ctx.services.publication.publish(ctx, params.id)),
+    async (ctx, { params }) => wire(ctx, await ctx.services.publication.publish(ctx, params.id)),
   ),
   defineRoute(
     {
@@ -278,7 +299,7 @@ export const publicationRoutes: Route[] = [
       status: 201,
       response: PUBLICATION,
     },
-    async (ctx, { params }) => toWire(await ctx.services.publication.newVersion(ctx, params.id)),
+    async (ctx, { params }) => wire(ctx, await ctx.services.publication.newVersion(ctx, params.id)),
   ),
   defineRoute(
     {
@@ -294,6 +315,9 @@ export const publicationRoutes: Route[] = [
       response: PUBLICATION,
     },
     async (ctx, { params, body }) =>
-      toWire(await ctx.services.publication.withdraw(ctx, params.id, (body as { reason?: unknown }).reason)),
+      wire(
+        ctx,
+        await ctx.services.publication.withdraw(ctx, params.id, (body as { reason?: unknown }).reason),
+      ),
   ),
 ];

@@ -11,7 +11,9 @@ import { checkMetadata, checkReason, PUBLICATION_LIMITS, type PublicationInput }
 import { Publication, type ManifestDataset, type PublicationState } from './publication.entity';
 import type { PublicationPolicy } from './publication.policy';
 import { citationRecord, type CitationRecord } from './citation-record';
-import { assertValidDatacite, dataciteAttributes } from './citation-datacite';
+import { dataciteXml } from './citation-datacite';
+import { assertValidDataciteXml } from './datacite-schema';
+import type { DataciteRegistrar } from './datacite-registration';
 import { EXPORT_FORMAT_NAMES, EXPORT_FORMATS, type ExportFormatName } from './citation-export';
 
 /** The most files a publication's manifest may hold (docs/publications.md). */
@@ -26,6 +28,8 @@ export interface PublicationDeps {
   files: FileService;
   policy: PublicationPolicy;
   events: EventService;
+  /** DOIs through DataCite (does nothing when DataCite is not configured) */
+  datacite: DataciteRegistrar;
 }
 
 /** What a list of publications may be narrowed to. */
@@ -72,8 +76,16 @@ export class PublicationService {
     const uniqueId = newMfid();
     await ctx.em.transactional(async (tx) => {
       await this.policy.assertManagesAll(ctx, tx, ids, true);
-      tx.create(Publication, { uniqueId, state: 'draft', creatorId: ctx.userId, metadata, datasetIds: ids });
+      const pub = tx.create(Publication, {
+        uniqueId,
+        state: 'draft',
+        creatorId: ctx.userId,
+        metadata,
+        datasetIds: ids,
+        doi: this.deps.datacite.newDoi(),
+      });
       await tx.flush();
+      await this.registerIn(tx, pub);
       await this.emit(ctx, tx, 'publication.created', uniqueId, { dataset_ids: ids });
     });
     return this.reread(ctx, uniqueId);
@@ -133,6 +145,7 @@ export class PublicationService {
       pub.metadata = metadata;
       pub.datasetIds = ids;
       await tx.flush();
+      await this.registerIn(tx, pub);
       await this.emit(ctx, tx, 'publication.updated', pub.uniqueId, {});
     });
     return this.reread(ctx, id);
@@ -154,6 +167,10 @@ export class PublicationService {
       pub.state = 'published';
       pub.publishedAt = new Date();
       await tx.flush();
+      await this.registerIn(tx, pub);
+      // the previous version's record now names this one (IsPreviousVersionOf): sent again
+      for (const other of await this.deps.datacite.neighboursIn(tx, pub))
+        await this.deps.datacite.enqueueIn(tx, other);
       const files = pub.manifest.reduce((n, d) => n + d.files.length, 0);
       await this.emit(ctx, tx, 'publication.published', pub.uniqueId, {
         previous_version_id: pub.previousVersionId ?? null,
@@ -177,15 +194,18 @@ export class PublicationService {
       if (await tx.count(Publication, { previousVersionId: pub.uniqueId }))
         throw conflict(`Publication ${pub.uniqueId} already has a new version`);
       await this.policy.assertManagesAll(ctx, tx, pub.datasetIds, true);
-      tx.create(Publication, {
+      const created = tx.create(Publication, {
         uniqueId,
         state: 'draft',
         creatorId: ctx.userId,
         metadata: pub.metadata,
         datasetIds: pub.datasetIds,
         previousVersionId: pub.uniqueId,
+        // a version of its own: a DOI of its own
+        doi: this.deps.datacite.newDoi(),
       });
       await tx.flush();
+      await this.registerIn(tx, created);
       await this.emit(ctx, tx, 'publication.created', uniqueId, {
         dataset_ids: pub.datasetIds,
         previous_version_id: pub.uniqueId,
@@ -205,6 +225,7 @@ export class PublicationService {
       pub.withdrawnAt = new Date();
       pub.withdrawalReason = why;
       await tx.flush();
+      await this.registerIn(tx, pub);
       await this.emit(ctx, tx, 'publication.withdrawn', pub.uniqueId, { reason: why });
     });
     return this.reread(ctx, id);
@@ -244,8 +265,37 @@ export class PublicationService {
       throw validationError('format', `must be one of ${EXPORT_FORMAT_NAMES.join(', ')}`);
     const f = EXPORT_FORMATS[format as ExportFormatName];
     // a DataCite record leaves only valid (as it is sent to DataCite): 422 naming the field otherwise
-    if (format.startsWith('datacite-')) assertValidDatacite(dataciteAttributes(record));
+    if (format.startsWith('datacite-')) await assertValidDataciteXml(dataciteXml(record));
     return { mediaType: f.mediaType, body: f.render(record) };
+  }
+
+  /**
+   * The registration error of a publication for this caller: only those who may change it see
+   * why DataCite refused it (others see null).
+   */
+  async registrationError(ctx: RequestContext, pub: Publication): Promise<string | null> {
+    if (!pub.registrationError) return null;
+    const mayEdit = await this.policy.assertCanEdit(ctx, pub, pub.uniqueId).then(
+      () => true,
+      () => false,
+    );
+    return mayEdit ? pub.registrationError : null;
+  }
+
+  /**
+   * With DataCite: checks the record DataCite would get against the DataCite Metadata Schema 4.7
+   * (422 naming the field: the change is rolled back, nothing is sent), then enqueues its
+   * registration in the change's transaction (committed with it, or not at all). A change clears
+   * an earlier refusal: the new record is tried again.
+   */
+  private async registerIn(tx: EntityManager, pub: Publication): Promise<void> {
+    if (!pub.doi || !this.deps.datacite.configured) return;
+    await this.deps.datacite.assertSendableIn(tx, pub);
+    if (pub.registrationError) {
+      pub.registrationError = null;
+      await tx.flush();
+    }
+    await this.deps.datacite.enqueueIn(tx, pub.uniqueId);
   }
 
   /** The publication's row locked for this transaction, once the caller may change it. */

@@ -2,6 +2,7 @@ import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { GraphQLSafeInt } from 'graphql-scalars';
 import { Node } from '../../core/graphql/node';
 import type { Publication } from './publication.entity';
+import { registrationState, type RegistrationState } from './datacite-registration';
 
 @ObjectType('PublicationAffiliation', { description: 'An affiliation of a creator.' })
 export class AffiliationType {
@@ -129,8 +130,20 @@ export class PublicationType {
   })
   manifest!: ManifestDatasetType[] | null;
 
-  @Field(() => String, { nullable: true, description: 'The DOI, when DataCite is configured.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The DOI (chosen at creation when DataCite is configured; it never changes), else null.',
+  })
   doi!: string | null;
+
+  @Field(() => String, {
+    description:
+      "The DOI's registration at DataCite: none (no DataCite), pending (not yet where it should be), draft, registered, findable (as DataCite confirmed), failed (refused: see registrationError).",
+  })
+  registrationState!: RegistrationState;
+
+  /** for the registrationError field resolver (shown only to those who may change it) */
+  source!: Publication;
 
   @Field(() => ID, { nullable: true, description: 'The version this one follows.' })
   previousVersionId!: string | null;
@@ -166,6 +179,8 @@ export function toPublicationType(pub: Publication): PublicationType {
     datasetIds: pub.datasetIds,
     manifest: pub.state === 'published' ? (pub.manifest ?? null) : null,
     doi: pub.doi ?? null,
+    registrationState: registrationState(pub),
+    source: pub,
     previousVersionId: pub.previousVersionId ?? null,
     publishedAt: pub.publishedAt ?? null,
     withdrawnAt: pub.withdrawnAt ?? null,
