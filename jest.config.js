@@ -17,10 +17,10 @@ module.exports = {
   setupFilesAfterEnv: ['<rootDir>/test/support/file-cpu.ts'],
   // generous: the machine running CI may be shared and loaded (a hook that seeds a world took over 60 s at load 26)
   testTimeout: 180000,
-  // openid-client and what it uses are ES modules only: compiled to CommonJS like the sources
-  transformIgnorePatterns: ['/node_modules/(?!(openid-client|oauth4webapi|jose)/)'],
+  // openid-client and what it uses, and parse5 (the tests' HTML parser), are ES modules only: compiled to CommonJS like the sources
+  transformIgnorePatterns: ['/node_modules/(?!(openid-client|oauth4webapi|jose|parse5|entities)/)'],
   transform: {
-    '/node_modules/(openid-client|oauth4webapi|jose)/.+\\.js$': [
+    '/node_modules/(openid-client|oauth4webapi|jose|parse5|entities)/.+\\.js$': [
       '@swc/jest',
       { jsc: { target: 'es2022' }, module: { type: 'commonjs' } },
     ],

@@ -37,6 +37,7 @@ import { SignInLimiter } from './modules/session/sign-in-limiter';
 import { OidcService } from './modules/session/oidc.service';
 import { randomBytes } from 'node:crypto';
 import { webAppRouter } from './core/http/web-app';
+import { landingRouter } from './modules/publication/publication-landing.rest';
 import { compressJson } from './core/http/compress-json';
 import { restErrorHandler } from './core/rest/errors';
 import { jsonBodies, noRoute, pathAndQueryGuard } from './core/rest/input';
@@ -315,6 +316,8 @@ export async function createApp(opts: AppOptions): Promise<App> {
   api.use(noRoute(open, docs, healthRoutes, api));
   // one router for both wire versions: `wireVersion` tells the encoders which one was called
   app.use(API_MOUNTS, api);
+  // landing pages of publications (docs/publications.md): before the web app's fallback page
+  app.use(landingRouter(services.publication, contexts));
   app.use(webAppRouter());
   app.use(noRoute(healthRoutes, auth));
   app.use(restErrorHandler(log));

@@ -10,6 +10,7 @@ import { batchRoutes } from './batch/batch.rest';
 import { Router } from 'express';
 import { mount, type Route } from '../core/rest/route';
 import type { ContextFactory } from '../core/context-factory';
+import { authenticateOptionally } from '../core/http/middleware';
 import type { Logger } from '../core/logger';
 import type { Services } from './services';
 import type { RouteSpec } from '../core/rest/route';
@@ -37,6 +38,7 @@ import { analysisRoutes } from './analysis/analysis.rest';
 import { historyRoutes } from './event/event.rest';
 import { webhookRoutes } from './webhook/webhook.rest';
 import { publicationRoutes } from './publication/publication.rest';
+import { datasetExportRoutes } from './publication/dataset-export.rest';
 
 /**
  * Every authenticated REST route of the legacy shim, in mounting order: within a module,
@@ -51,6 +53,7 @@ export const API_ROUTES: readonly Route[] = [
   ...instrumentRoutes,
   ...instrumentOperatorRoutes,
   ...batchRoutes,
+  ...datasetExportRoutes,
   ...datasetRoutes,
   ...datasetInstrumentRoutes,
   ...keywordRoutes,
@@ -78,7 +81,25 @@ export const API_ROUTES: readonly Route[] = [
 
 /** Mounts every authenticated REST route of the legacy shim. */
 export function mountRoutes(router: Router): void {
-  mount(router, API_ROUTES);
+  mount(
+    router,
+    API_ROUTES.filter((r) => r.spec.auth !== 'optional'),
+  );
+}
+
+/**
+ * The routes anonymous callers may read too (`auth: 'optional'`: published publications and
+ * their exports, the exports of public datasets), mounted before the authentication middleware
+ * with a caller when one is sent (docs/publications.md, "Landing pages").
+ */
+export function optionalAuthRoutes(contexts: ContextFactory): Router {
+  const router = Router();
+  mount(
+    router,
+    API_ROUTES.filter((r) => r.spec.auth === 'optional'),
+    authenticateOptionally(contexts),
+  );
+  return router;
 }
 
 /**
@@ -89,6 +110,7 @@ export function publicRoutes(services: Services, contexts: ContextFactory, log: 
   const router = Router();
   router.use(uploadSessionRouter(contexts));
   router.use(signedDownloadRouter(services.download, log));
+  router.use(optionalAuthRoutes(contexts));
   return router;
 }
 

@@ -24,8 +24,14 @@ export type Role = (typeof ROLES)[number];
 export type Subject = 'dataset' | 'sample' | 'project' | 'instrument';
 export type Visibility = 'private' | 'public';
 
-/** Who may call an operation. */
-export type Rule =
+/**
+ * Who may call an operation. `anonymous`: callers without a key are not refused (401) but get
+ * what a stranger gets (routes with `auth: 'optional'`: published publications, public datasets'
+ * exports).
+ */
+export type Rule = RuleKind & { anonymous?: boolean };
+
+type RuleKind =
   /** no key needed */
   | { kind: 'open' }
   /** the URL itself is the credential; without a valid one everybody gets `status` */
@@ -59,6 +65,8 @@ export const INSIDER: Rule = { kind: 'insider' };
 export const HOLDER: Rule = { kind: 'holder' };
 export const PUBLISHER_DRAFT: Rule = { kind: 'publisher', others: 404 };
 export const PUBLISHER: Rule = { kind: 'publisher', others: 403 };
+/** The rule, open to callers without a key as to strangers. */
+export const orAnonymous = (rule: Rule): Rule => ({ ...rule, anonymous: true });
 export const credential = (status: number): Rule => ({ kind: 'credential', status });
 export const read = (on: Subject): Rule => ({ kind: 'level', need: 'viewer', on });
 export const contribute = (on: Subject): Rule => ({ kind: 'level', need: 'contributor', on });
@@ -95,7 +103,7 @@ export type Outcome = 'allowed' | 401 | 403 | 404;
 export function expected(rule: Rule, role: Role, visibility: Visibility): Outcome {
   if (rule.kind === 'open') return 'allowed';
   if (rule.kind === 'credential') return rule.status as Outcome;
-  if (role === 'anonymous') return 401;
+  if (role === 'anonymous' && !rule.anonymous) return 401;
   switch (rule.kind) {
     case 'any':
       return 'allowed';

@@ -13,6 +13,7 @@ import {
   credential,
   manage,
   operate,
+  orAnonymous,
   own,
   read,
   update,
@@ -398,6 +399,12 @@ export const TABLE: Row[] = [
   R('GET /files/:id/download_link', read('dataset'), (w) => `/files/${w.storedFile}/download_link`),
   R('GET /files/:id/download', read('dataset'), (w) => `/files/${w.storedFile}/download`),
   R('GET /datasets/:id/files', read('dataset'), (w) => `/datasets/${w.dataset}/files`),
+  R('GET /datasets/:id/export', orAnonymous(read('dataset')), (w) => `/datasets/${w.dataset}/export`),
+  R(
+    'GET /datasets/:id/export/:format',
+    orAnonymous(read('dataset')),
+    (w) => `/datasets/${w.dataset}/export/ro-crate`,
+  ),
   R('POST /datasets/:id/files', contribute('dataset'), (w) =>
     body(`/datasets/${w.dataset}/files`, { filename: 'matrix.h5', storage_backend: 'tape' }),
   ),
@@ -1210,9 +1217,17 @@ export const TABLE: Row[] = [
   R('POST /publications', manage('dataset'), (w) =>
     body('/publications', { dataset_ids: [w.dataset2], ...MATRIX_PUBLICATION }),
   ),
-  R('GET /publications', ANY, () => '/publications'),
-  R('GET /publications/:id', PUBLISHER_DRAFT, (w) => `/publications/${w.draft}`),
-  R('GET /publications/:id/export/:format', ANY, (w) => `/publications/${w.publication}/export/bibtex`),
+  // the landing pages (outside /api: their `/publications/:id` and `…/export/:format` share the API rows' names)
+  R('GET /publications/:id/linkset', OPEN, (w) => `/publications/${w.publication}/linkset`, { root: true }),
+  R('GET /landing/copy-citation.js', OPEN, () => '/landing/copy-citation.js', { root: true }),
+  R('GET /landing/landing.css', OPEN, () => '/landing/landing.css', { root: true }),
+  R('GET /publications', orAnonymous(ANY), () => '/publications'),
+  R('GET /publications/:id', orAnonymous(PUBLISHER_DRAFT), (w) => `/publications/${w.draft}`),
+  R(
+    'GET /publications/:id/export/:format',
+    orAnonymous(ANY),
+    (w) => `/publications/${w.publication}/export/bibtex`,
+  ),
   R('PATCH /publications/:id', PUBLISHER_DRAFT, (w) => body(`/publications/${w.draft}`, { title: 'matrix' })),
   R('POST /publications/:id/publish', PUBLISHER_DRAFT, (_w, f) => `/publications/${f.draft}/publish`, {
     fresh: 'draft',

@@ -63,3 +63,21 @@ export function authenticate(contexts: ContextFactory): RequestHandler {
       .catch(next);
   };
 }
+
+/**
+ * Authenticates REST requests of routes open to anonymous readers (`auth: 'optional'`): a key or
+ * session when one is sent (a bad one is 401, as everywhere), else an anonymous caller. Sets the
+ * wire version as {@link wireVersion} does.
+ */
+export function authenticateOptionally(contexts: ContextFactory): RequestHandler {
+  return (req, _res, next) => {
+    contexts
+      .forHttp(req, true)
+      .then((ctx) => {
+        req.ctx = ctx;
+        ctx.wireVersion = req.baseUrl === '/api/v3' ? 3 : 2;
+        logScope.run({ requestId: req.requestId }, next);
+      })
+      .catch(next);
+  };
+}

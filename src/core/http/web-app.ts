@@ -12,8 +12,11 @@ export function webAppDir(): string {
   return path.basename(up) === 'dist' ? path.join(up, 'web') : path.join(up, 'dist', 'web');
 }
 
-/** Paths the service answers itself: never shadowed by the web app's fallback page. */
-const RESERVED = /^\/(api|auth|graphql|health|metrics|assets)(\/|$)/;
+/**
+ * Paths the service answers itself: never shadowed by the web app's fallback page (the landing
+ * pages of publications, `/publications/{id}…`, and their files under `/landing`, included).
+ */
+const RESERVED = /^\/(api|auth|graphql|health|metrics|assets|landing)(\/|$)|^\/publications\/[^/]+/;
 
 // Everything the page loads comes from this origin; thumbnails are data: URLs, downloads are links.
 const CSP = [

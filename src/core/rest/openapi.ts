@@ -133,7 +133,8 @@ function operation(spec: RouteSpec, c: Components): Json {
     summary: spec.summary,
     ...(spec.description ? { description: spec.description } : {}),
     tags: [spec.tag],
-    ...(auth ? {} : { security: [] }),
+    // optional: anonymous callers too (an empty requirement), or a key
+    ...(spec.auth === 'optional' ? { security: [{}, { apiKey: [] }] } : auth ? {} : { security: [] }),
     ...(params.length ? { parameters: params } : {}),
     ...(body ? { requestBody: body } : {}),
     responses,

@@ -54,8 +54,12 @@ export interface RouteSpec<Path extends string = string, Q extends TProperties =
   responseType?: string;
   /** other documented responses by status */
   responses?: Record<string, ResponseSpec>;
-  /** false: no API key (the credential is in the URL, or the route is open) */
-  auth?: boolean;
+  /**
+   * false: no API key (the credential is in the URL, or the route is open); 'optional': a key
+   * or session when one is sent (checked as everywhere), else the caller is anonymous (public
+   * records only: published publications, public datasets)
+   */
+  auth?: boolean | 'optional';
 }
 
 export interface RouteInput<Path extends string, Q extends TProperties> {
@@ -178,6 +182,6 @@ export function openRoute<const Path extends string, const Q extends TProperties
 }
 
 /** Mounts routes on a router, in order (literal segments before parameters). */
-export function mount(router: Router, routes: readonly Route[]): void {
-  for (const r of routes) router[r.spec.method](r.spec.path, ...r.handlers);
+export function mount(router: Router, routes: readonly Route[], ...before: RequestHandler[]): void {
+  for (const r of routes) router[r.spec.method](r.spec.path, ...before, ...r.handlers);
 }

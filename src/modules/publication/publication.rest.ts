@@ -207,7 +207,9 @@ export const publicationRoutes: Route[] = [
       method: 'get',
       path: '/publications',
       tag,
-      summary: 'Published and withdrawn publications, and your own drafts, newest first',
+      summary:
+        'Published and withdrawn publications, and your own drafts, newest first (no key needed: anonymous callers get the published and withdrawn ones)',
+      auth: 'optional',
       query: {
         ...OFFSET_PAGE,
         state: Type.Optional(Enum(PUBLICATION_STATES, { description: 'only publications in this state' })),
@@ -228,7 +230,9 @@ export const publicationRoutes: Route[] = [
       method: 'get',
       path: '/publications/:id',
       tag,
-      summary: 'A publication (a draft only for those who may change it)',
+      summary:
+        'A publication (a draft only for those who may change it; no key needed for a published or withdrawn one)',
+      auth: 'optional',
       params: id,
       response: PUBLICATION,
     },
@@ -247,6 +251,7 @@ export const publicationRoutes: Route[] = [
       tag,
       summary:
         'A publication in a citation or metadata format (also by content negotiation on /publications/{id})',
+      auth: 'optional',
       description: `Formats and media types: ${EXPORT_FORMAT_NAMES.map((f) => `${f} (${EXPORT_FORMATS[f].mediaType})`).join(', ')}. All are made from one citation record (docs/publications.md).`,
       params: { ...id, format: `one of ${EXPORT_FORMAT_NAMES.join(', ')}` },
       responseType: 'text/plain',

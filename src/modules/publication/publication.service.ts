@@ -254,6 +254,33 @@ export class PublicationService {
     );
   }
 
+  /**
+   * A publication the caller may read with its citation record and its readable neighbouring
+   * versions (the landing page: publication-landing.rest.ts).
+   */
+  async withCitation(
+    ctx: RequestContext,
+    id: string,
+  ): Promise<{ pub: Publication; record: CitationRecord; versions: PublicationVersions }> {
+    const pub = await this.get(ctx, id);
+    const versions = await this.versions(ctx, pub);
+    const link = (p: Publication | null) => (p ? { id: p.uniqueId, doi: p.doi ?? null } : null);
+    const record = citationRecord(
+      pub,
+      {
+        previous: link(versions.previous),
+        next: versions.next?.state === 'draft' ? null : link(versions.next),
+      },
+      { baseUrl: this.deps.baseUrl, publisher: this.deps.publisher },
+    );
+    return { pub, record, versions };
+  }
+
+  /** PUBLIC_BASE_URL and PUBLISHER_NAME, as the citation records are made with. */
+  get citationSettings(): { baseUrl: string; publisher: string } {
+    return { baseUrl: this.deps.baseUrl, publisher: this.deps.publisher };
+  }
+
   /** A publication in one export format: its media type and text. */
   async exportAs(
     ctx: RequestContext,
