@@ -40,6 +40,7 @@ import { Migration20261126183357_publications as M37 } from './Migration20261126
 import { Migration20261126183445_batch_edit as M38 } from './Migration20261126183445_batch_edit';
 import { Migration20261126220000_search_forgives as M39 } from './Migration20261126220000_search_forgives';
 import { Migration20261126220006_datacite as M40 } from './Migration20261126220006_datacite';
+import { Migration20261126221736_embargo as M41 } from './Migration20261126221736_embargo';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -84,4 +85,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126183445_batch_edit', class: M38 },
   { name: 'Migration20261126220000_search_forgives', class: M39 },
   { name: 'Migration20261126220006_datacite', class: M40 },
+  { name: 'Migration20261126221736_embargo', class: M41 },
 ];

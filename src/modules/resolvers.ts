@@ -26,6 +26,7 @@ import {
   SampleDeletionResolver,
 } from './deletion/deletion.resolver';
 import { DatasetFilesResolver, FILE_NODE, FileResolver } from './file/file.resolver';
+import { DatasetEmbargoResolver } from './access/embargo.resolver';
 import { DatasetThumbnailsResolver, THUMBNAIL_NODE, ThumbnailResolver } from './thumbnail/thumbnail.resolver';
 import { AccessGrantResolver, AccessResolver } from './access/access.resolver';
 import { InstrumentOperatorResolver } from './access/instrument-operator.resolver';
@@ -108,6 +109,7 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   DatasetFilesResolver,
   ThumbnailResolver,
   DatasetThumbnailsResolver,
+  DatasetEmbargoResolver,
   AccessResolver,
   InstrumentOperatorResolver,
   AccessGrantResolver,

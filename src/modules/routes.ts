@@ -39,6 +39,7 @@ import { historyRoutes } from './event/event.rest';
 import { webhookRoutes } from './webhook/webhook.rest';
 import { publicationRoutes } from './publication/publication.rest';
 import { datasetExportRoutes } from './publication/dataset-export.rest';
+import { embargoRoutes } from './access/embargo.rest';
 
 /**
  * Every authenticated REST route of the legacy shim, in mounting order: within a module,
@@ -56,6 +57,7 @@ export const API_ROUTES: readonly Route[] = [
   ...datasetExportRoutes,
   ...datasetRoutes,
   ...datasetInstrumentRoutes,
+  ...embargoRoutes,
   ...keywordRoutes,
   ...thumbnailRoutes,
   ...uploadRoutes,
@@ -109,7 +111,7 @@ export function optionalAuthRoutes(contexts: ContextFactory): Router {
 export function publicRoutes(services: Services, contexts: ContextFactory, log: Logger): Router {
   const router = Router();
   router.use(uploadSessionRouter(contexts));
-  router.use(signedDownloadRouter(services.download, log));
+  router.use(signedDownloadRouter(services.download, contexts, log));
   router.use(optionalAuthRoutes(contexts));
   return router;
 }

@@ -8,6 +8,8 @@ import { AccessGroupService } from './access/access-group.service';
 import { GrantService } from './access/grant.service';
 import { GrantPolicy } from './access/grant.policy';
 import { InstrumentOperatorService } from './access/instrument-operator.service';
+import { EmbargoGate } from './access/embargo';
+import { EmbargoService } from './access/embargo.service';
 import { JoinRequestService } from './join-request/join-request.service';
 import { JoinRequestPolicy } from './join-request/join-request.policy';
 import { TransferService } from './transfer/transfer.service';
@@ -169,14 +171,17 @@ export function createServices({ config, log }: ServiceDeps) {
     policy: new FilePolicy(dataset.policy),
     events,
   });
+  const embargoGate = new EmbargoGate(access);
+  const embargo = new EmbargoService({ datasets: dataset, gate: embargoGate, events });
   const download = new DownloadService({
     config,
     store,
     signer: new UrlSigner(config.publicBaseUrl),
     files: file,
+    embargo: embargoGate,
   });
   const upload = new UploadService({ config, store, files: file });
-  const thumbnail = new ThumbnailService(dataset);
+  const thumbnail = new ThumbnailService(dataset, embargoGate);
   const sample = new SampleService({
     users: user,
     projects: project,
@@ -292,6 +297,8 @@ export function createServices({ config, log }: ServiceDeps) {
     dataciteClient,
     datacite,
     access,
+    embargoGate,
+    embargo,
     selectors,
     grant,
     instrumentOperator,

@@ -365,6 +365,22 @@ export const TABLE: Row[] = [
     (w, f) => body(`/datasets/${f.dataset}/instrument`, { instrument_mfid: w.instrument }),
     { fresh: 'dataset' },
   ),
+  // an embargo date in the past: the world's files stay open for the rows that read them
+  R('GET /datasets/:id/embargo', read('dataset'), (w) => `/datasets/${w.dataset}/embargo`),
+  R(
+    'PUT /datasets/:id/embargo',
+    manage('dataset'),
+    (w, f) => body(`/datasets/${f.dataset}/embargo`, { embargo_until: '2001-01-01T00:00:00Z' }),
+    { fresh: 'dataset' },
+  ),
+  R(
+    'DELETE /datasets/:id/embargo',
+    manage('dataset'),
+    (w, f) => ({ path: `/datasets/${f.dataset}/embargo` }),
+    {
+      fresh: 'dataset',
+    },
+  ),
   R('GET /datasets/:id/keywords', read('dataset'), (w) => `/datasets/${w.dataset}/keywords`),
   R('POST /datasets/:id/keywords', contribute('dataset'), (w) => ({
     path: `/datasets/${w.dataset}/keywords`,
@@ -904,6 +920,13 @@ export const TABLE: Row[] = [
     manage('dataset'),
     'mutation($id: ID!, $i: ID!) { setDatasetInstrument(id: $id, instrumentMfid: $i) { uniqueId } }',
     (w, f) => ({ id: f.dataset, i: w.instrument }),
+    { fresh: 'dataset' },
+  ),
+  G(
+    'Mutation.setDatasetEmbargo',
+    manage('dataset'),
+    'mutation($id: ID!) { setDatasetEmbargo(id: $id, until: "2001-01-01") { embargoed } }',
+    (_w, f) => ({ id: f.dataset }),
     { fresh: 'dataset' },
   ),
   G(

@@ -7,6 +7,11 @@ export interface SignedObject {
   contentType: string;
   /** Unix seconds */
   expires: number;
+  /**
+   * Handed out while the object's dataset was under embargo to a caller exempt from it (signed
+   * too: `embargo=exempt` in the URL); other links stop working while an embargo holds.
+   */
+  embargoExempt?: boolean;
 }
 
 export const SIGNED_OBJECT_PATH = '/api/v2/signed/objects';
@@ -31,7 +36,8 @@ export class UrlSigner {
   }
 
   private fields(o: SignedObject): string[] {
-    return ['object/v1', o.key, o.filename, o.contentType, String(o.expires)];
+    const base = ['object/v1', o.key, o.filename, o.contentType, String(o.expires)];
+    return o.embargoExempt ? [...base, 'embargo-exempt'] : base;
   }
 
   objectUrl(o: SignedObject): string {
@@ -39,6 +45,7 @@ export class UrlSigner {
       name: o.filename,
       type: o.contentType,
       expires: String(o.expires),
+      ...(o.embargoExempt ? { embargo: 'exempt' } : {}),
       signature: this.mac(this.fields(o)).toString('base64url'),
     });
     // one path segment (slashes as %2F), as the OpenAPI document's `/signed/objects/{key}` says;
@@ -58,7 +65,15 @@ export class UrlSigner {
     ) {
       return null;
     }
-    const o: SignedObject = { key, filename, contentType, expires: Number(expiresText) };
+    const embargo = str('embargo');
+    if (embargo !== null && embargo !== 'exempt') return null;
+    const o: SignedObject = {
+      key,
+      filename,
+      contentType,
+      expires: Number(expiresText),
+      ...(embargo === 'exempt' ? { embargoExempt: true } : {}),
+    };
     const expected = this.mac(this.fields(o));
     const given = Buffer.from(signature, 'base64url');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;

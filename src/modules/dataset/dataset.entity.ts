@@ -84,4 +84,11 @@ export class Dataset extends OwnedRecordEntity<'size'> {
 
   @Property({ type: new BigIntType('number'), default: 0 })
   size: number = 0;
+
+  /**
+   * Until this moment its files, thumbnails and archives are closed to readers who hold no role
+   * on it (src/modules/access/embargo.ts; docs/access-control.md, "Embargo"); null: no embargo.
+   */
+  @Property({ type: 'timestamptz', nullable: true })
+  embargoUntil?: Date | null;
 }

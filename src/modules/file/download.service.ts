@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import type { Config } from '../../core/config';
 import { AppError } from '../../core/errors';
@@ -5,6 +6,7 @@ import type { ObjectStore } from '../../core/storage/object-store';
 import type { SignedObject, UrlSigner } from '../../core/storage/url-signer';
 import type { AssociatedFile } from './file.entity';
 import type { FileService } from './file.service';
+import type { EmbargoGate } from '../access/embargo';
 
 /** What a download of one stored file needs. */
 export interface DownloadTarget {
@@ -48,7 +50,14 @@ export class DownloadService {
   readonly signer: UrlSigner;
 
   constructor(
-    private readonly deps: { config: Config; store: ObjectStore; signer: UrlSigner; files: FileService },
+    private readonly deps: {
+      config: Config;
+      store: ObjectStore;
+      signer: UrlSigner;
+      files: FileService;
+      /** the embargo rule: every byte this service hands out passes it */
+      embargo: EmbargoGate;
+    },
   ) {
     this.store = deps.store;
     this.signer = deps.signer;
@@ -78,10 +87,15 @@ export class DownloadService {
     };
   }
 
-  /** A signed URL of a stored file (anyone holding it may GET it, with Range, for an hour). */
-  async url(file: AssociatedFile, opts: LinkOptions = {}): Promise<string> {
+  /**
+   * A signed URL of a stored file (anyone holding it may GET it, with Range, for an hour). While
+   * the file's dataset is under embargo (`exempt`: the caller holds a role on it, checked before)
+   * the link is the service's own, marked as handed out under the embargo; any other service link
+   * stops working when an embargo starts (`signedLinkOpen`).
+   */
+  async url(file: AssociatedFile, opts: LinkOptions = {}, exempt = false): Promise<string> {
     const t = this.target(file);
-    if (!opts.viaService) {
+    if (!opts.viaService && !exempt) {
       const presigned = await this.deps.store.presignedUrl(t.key, {
         expiresInSeconds: this.ttl,
         filename: t.filename,
@@ -94,15 +108,49 @@ export class DownloadService {
       filename: t.filename,
       contentType: t.contentType,
       expires: Math.floor(Date.now() / 1000) + this.ttl,
+      ...(exempt ? { embargoExempt: true } : {}),
     });
   }
 
+  /**
+   * Whether a verified service link may still be served: always when it was handed out under an
+   * embargo to a caller exempt from it, otherwise only while the object's dataset (the first
+   * segment of its key) is not under embargo.
+   */
+  async signedLinkOpen(em: EntityManager, grant: SignedObject): Promise<boolean> {
+    if (grant.embargoExempt) return true;
+    return !(await this.deps.embargo.embargoedNow(em, grant.key.split('/')[0]));
+  }
+
+  /** The file (404 when unreadable), once its bytes are readable by the caller (403 under embargo). */
+  private async readableBytes(ctx: RequestContext, fileId: string): Promise<AssociatedFile> {
+    const file = await this.deps.files.get(ctx, fileId);
+    await this.deps.embargo.assertBytesReadable(ctx, file.dataset.uniqueId);
+    return file;
+  }
+
+  /** Whether a dataset the caller may read the bytes of is under embargo now (the caller exempt). */
+  private exempt(ctx: RequestContext, datasetId: string): Promise<boolean> {
+    return this.deps.embargo.embargoedNow(ctx.em, datasetId);
+  }
+
+  /**
+   * The signed URL of a file the caller reads, for GraphQL `File.downloadUrl` (batched through
+   * the embargo's per-request loader): 403 while its dataset is under embargo for the caller.
+   */
+  async linkOf(ctx: RequestContext, file: AssociatedFile): Promise<string> {
+    const state = await (await this.deps.embargo.bytesLoader(ctx)).load(file.dataset.uniqueId);
+    if (state === 'closed') await this.deps.embargo.assertBytesReadable(ctx, file.dataset.uniqueId);
+    return this.url(file, {}, state === 'exempt');
+  }
+
   async fileTarget(ctx: RequestContext, fileId: string): Promise<DownloadTarget> {
-    return this.target(await this.deps.files.get(ctx, fileId));
+    return this.target(await this.readableBytes(ctx, fileId));
   }
 
   async fileLink(ctx: RequestContext, fileId: string, opts: LinkOptions = {}): Promise<string> {
-    return this.url(await this.deps.files.get(ctx, fileId), opts);
+    const file = await this.readableBytes(ctx, fileId);
+    return this.url(file, opts, await this.exempt(ctx, file.dataset.uniqueId));
   }
 
   /** `{file MFID: signed URL}` for the dataset's stored files; 404 when it has none. */
@@ -113,10 +161,12 @@ export class DownloadService {
     page?: { limit: number; offset: number; after?: string },
   ): Promise<Record<string, string>> {
     const stored = (await this.deps.files.ofDataset(ctx, datasetId, page)).filter((f) => f.storageKey);
+    await this.deps.embargo.assertBytesReadable(ctx, datasetId);
     // this wording makes older clients read the 404 as "no links" rather than an error
     if (!stored.length) throw new AppError('NOT_FOUND', `No files found in storage for dataset ${datasetId}`);
+    const exempt = await this.exempt(ctx, datasetId);
     const links: Record<string, string> = {};
-    for (const f of stored) links[f.uniqueId] = await this.url(f, opts);
+    for (const f of stored) links[f.uniqueId] = await this.url(f, opts, exempt);
     return links;
   }
 
@@ -128,6 +178,7 @@ export class DownloadService {
     const matchers = include.map(globToRegExp);
     const wanted = (name: string) => matchers.length === 0 || matchers.some((m) => m.test(name));
     const files = await this.deps.files.archiveFiles(ctx, datasetId);
+    await this.deps.embargo.assertBytesReadable(ctx, datasetId);
     const skipped = files.remote
       .filter((f) => wanted(f.filename))
       .map((f) => ({

@@ -128,10 +128,11 @@ export class FileResolver {
 
   @FieldResolver(() => String, {
     nullable: true,
-    description: 'A signed URL to download it (with Range), valid for one hour; null for remote files.',
+    description:
+      'A signed URL to download it (with Range), valid for one hour; null for remote files. FORBIDDEN while its dataset is under embargo for you (docs/access-control.md, "Embargo").',
   })
   downloadUrl(@Root() file: AssociatedFile, @Ctx() ctx: RequestContext): Promise<string> | null {
-    return file.storageKey ? ctx.services.download.url(file) : null;
+    return file.storageKey ? ctx.services.download.linkOf(ctx, file) : null;
   }
 }
 

@@ -1,3 +1,4 @@
+import { thumbnailsClosed } from '../thumbnail/thumbnail.resolver';
 import {
   Arg,
   Args,
@@ -106,7 +107,8 @@ export class GraphResolver {
     nullable: true,
     description: 'Datasets: the first thumbnail (batched); null for samples and datasets without one.',
   })
-  firstThumbnail(@Root() node: GraphNode, @Ctx() ctx: RequestContext) {
-    return node.type === EntityTypeEnum.dataset ? ctx.loaders.thumbnails.first.load(node.id) : null;
+  async firstThumbnail(@Root() node: GraphNode, @Ctx() ctx: RequestContext) {
+    if (node.type !== EntityTypeEnum.dataset || (await thumbnailsClosed(ctx, node.id))) return null;
+    return ctx.loaders.thumbnails.first.load(node.id);
   }
 }

@@ -263,18 +263,19 @@ export class AccessService {
    * keeps what the caller may read. Null for platform admins (no restriction). `grants: false`
    * leaves out the grants (for tables without `unique_id`, such as the dataset tally, which add
    * the granted records themselves); `instruments: false` the datasets of bound instruments (for
-   * the totals, which add them themselves).
+   * the totals, which add them themselves); `public: false` the public records, leaving what the
+   * caller reads through a role on the record (the exemption from an embargo: access/embargo.ts).
    */
   async readableCondition(
     ctx: RequestContext,
     table: 'dataset' | 'sample',
     alias: string,
-    opts: { grants?: boolean; instruments?: boolean } = {},
+    opts: { grants?: boolean; instruments?: boolean; public?: boolean } = {},
   ): Promise<Sql | null> {
     const terms = await this.readableTerms(ctx);
     if (terms.everything) return null;
     return or(
-      sql(`${alias}.public = true`),
+      opts.public === false ? null : sql(`${alias}.public = true`),
       sql(`${alias}.owner_id = ?`, terms.ownerId),
       inList(`${alias}.project_mfid`, terms.projects),
       table === 'dataset' && opts.instruments !== false && terms.instruments.length > 0

@@ -14,7 +14,7 @@ export function dataciteAttributes(r: CitationRecord): Record<string, unknown> {
     publisher: { name: r.publisher },
     publicationYear: r.year,
     subjects: r.keywords.map((subject) => ({ subject })),
-    ...(r.datePublished ? { dates: [{ date: r.datePublished, dateType: 'Issued' }] } : {}),
+    ...(r.datePublished || r.embargoUntil ? { dates: dataciteDates(r) } : {}),
     rightsList: [
       {
         rights: r.license.name,
@@ -148,7 +148,12 @@ export function dataciteXml(r: CitationRecord): string {
       'subjects',
       r.keywords.map((k) => el('subject', k)),
     ),
-    r.datePublished ? wrap('dates', [el('date', r.datePublished, { dateType: 'Issued' })]) : '',
+    r.datePublished || r.embargoUntil
+      ? wrap(
+          'dates',
+          dataciteDates(r).map((d) => el('date', d.date, { dateType: d.dateType })),
+        )
+      : '',
     wrap(
       'relatedIdentifiers',
       r.relatedIdentifiers.map((x) =>
@@ -190,4 +195,12 @@ export function dataciteXml(r: CitationRecord): string {
     body.join('') +
     '</resource>\n'
   );
+}
+
+/** DataCite `dates`: `Issued` (published) and `Available` (when an embargo ends). */
+function dataciteDates(r: CitationRecord): { date: string; dateType: string }[] {
+  return [
+    ...(r.datePublished ? [{ date: r.datePublished, dateType: 'Issued' }] : []),
+    ...(r.embargoUntil ? [{ date: r.embargoUntil, dateType: 'Available' }] : []),
+  ];
 }

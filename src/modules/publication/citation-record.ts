@@ -37,6 +37,11 @@ export interface CitationRecord {
   year: string;
   /** the day it was published (YYYY-MM-DD), null for a draft */
   datePublished: string | null;
+  /**
+   * when its files open (an embargo: docs/publications.md, "Embargo"), as an ISO 8601 date-time;
+   * null without one. DataCite `dates` carry it as `Available`.
+   */
+  embargoUntil: string | null;
   license: { id: string; name: string; url: string };
   keywords: string[];
   funding: Funding[];
@@ -119,6 +124,7 @@ export function citationRecord(
     publisher: opts.publisher,
     year: String(when.getUTCFullYear()),
     datePublished: pub.publishedAt ? pub.publishedAt.toISOString().slice(0, 10) : null,
+    embargoUntil: pub.embargoUntil ? pub.embargoUntil.toISOString().replace('.000Z', 'Z') : null,
     license: { id: m.license, name: SPDX_LICENSES[m.license] ?? m.license, url: licenseUrl(m.license) },
     keywords: m.keywords,
     funding: m.funding,

@@ -111,6 +111,9 @@ export async function datasetCitation(
     files,
     totalBytes: files.reduce((n, f) => n + f.size, 0),
     withdrawalReason: null,
+    // only the DataCite forms say when an embargo ends, and a dataset is exported as schema.org or
+    // RO-Crate alone (their download URLs are closed while it lasts: docs/access-control.md)
+    embargoUntil: null,
   };
 }
 

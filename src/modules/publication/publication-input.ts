@@ -42,7 +42,10 @@ export interface PublicationMetadata {
 }
 
 /** The metadata as a client sends it (unchecked: any shape may arrive). */
-export type PublicationInput = Partial<Record<keyof PublicationMetadata, unknown>>;
+export type PublicationInput = Partial<Record<keyof PublicationMetadata, unknown>> & {
+  /** the embargo date (a draft's only; docs/publications.md, "Embargo"): undefined keeps it */
+  embargoUntil?: unknown;
+};
 
 /** DataCite `relatedIdentifierType` values: those of the DataCite Metadata Schema 4.7 the records are checked against. */
 export const RELATED_IDENTIFIER_TYPES = [

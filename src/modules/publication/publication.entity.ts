@@ -33,6 +33,11 @@ export interface ManifestDataset {
 @Entity({ tableName: 'publication' })
 @Index({ properties: ['creatorId'] })
 @Index({ properties: ['state', 'uniqueId'] })
+@Index({
+  name: 'publication_embargo_idx',
+  expression:
+    "create index publication_embargo_idx on publication (embargo_until) where embargo_until is not null and state = 'published'",
+})
 export class Publication {
   [OptionalProps]?: 'creationTime' | 'modificationTime';
 
@@ -76,6 +81,13 @@ export class Publication {
 
   @Property({ type: 'timestamptz', nullable: true })
   publishedAt?: Date | null;
+
+  /**
+   * Set while a draft: once published, the files of its datasets stay closed to readers who hold
+   * no role on them until this moment (src/modules/access/embargo.ts); null: no embargo.
+   */
+  @Property({ type: 'timestamptz', nullable: true })
+  embargoUntil?: Date | null;
 
   @Property({ type: 'timestamptz', nullable: true })
   withdrawnAt?: Date | null;

@@ -26,6 +26,12 @@ const metadataFields = {
     }),
   ),
   version: Type.Optional(Checked('the version (at most 50 characters)', { type: ['string', 'null'] })),
+  embargo_until: Type.Optional(
+    Checked(
+      'the embargo: until this moment (ISO 8601 date-time with offset, or a date) the files stay closed to readers without a role on the datasets; null for none (docs/publications.md, "Embargo")',
+      { type: ['string', 'null'] },
+    ),
+  ),
 };
 
 const CREATE_BODY = Type.Object(
@@ -107,6 +113,10 @@ const PUBLICATION = Type.Object(
     }),
     previous_version_id: NullableString(),
     published_at: NullableString({ format: 'date-time' }),
+    embargo_until: NullableString({
+      format: 'date-time',
+      description: 'until when the files of its datasets stay closed (null: no embargo)',
+    }),
     withdrawn_at: NullableString({ format: 'date-time' }),
     withdrawal_reason: NullableString(),
     creation_time: Type.String({ format: 'date-time' }),
@@ -125,6 +135,7 @@ function input(body: unknown): PublicationInput {
     funding: b.funding,
     relatedIdentifiers: b.related_identifiers,
     version: b.version,
+    embargoUntil: b.embargo_until,
   };
 }
 
@@ -174,6 +185,7 @@ function toWire(pub: Publication, registrationError: string | null) {
     registration_error: registrationError,
     previous_version_id: pub.previousVersionId ?? null,
     published_at: pub.publishedAt?.toISOString() ?? null,
+    embargo_until: pub.embargoUntil?.toISOString() ?? null,
     withdrawn_at: pub.withdrawnAt?.toISOString() ?? null,
     withdrawal_reason: pub.withdrawalReason ?? null,
     creation_time: pub.creationTime.toISOString(),

@@ -7,6 +7,7 @@ import type { DatasetService } from '../dataset/dataset.service';
 import type { FileService } from '../file/file.service';
 import type { EventType } from '../outbox/domain-event';
 import { actorOf, type EventService } from '../outbox/event.service';
+import { parseEmbargoDate } from '../access/embargo';
 import { checkMetadata, checkReason, PUBLICATION_LIMITS, type PublicationInput } from './publication-input';
 import { Publication, type ManifestDataset, type PublicationState } from './publication.entity';
 import type { PublicationPolicy } from './publication.policy';
@@ -73,6 +74,8 @@ export class PublicationService {
   async create(ctx: RequestContext, datasetIds: unknown, input: PublicationInput): Promise<Publication> {
     const ids = checkDatasetIds(datasetIds);
     const metadata = checkMetadata(input);
+    const embargo =
+      input.embargoUntil === undefined ? null : parseEmbargoDate(input.embargoUntil, 'embargo_until');
     const uniqueId = newMfid();
     await ctx.em.transactional(async (tx) => {
       await this.policy.assertManagesAll(ctx, tx, ids, true);
@@ -83,6 +86,7 @@ export class PublicationService {
         metadata,
         datasetIds: ids,
         doi: this.deps.datacite.newDoi(),
+        embargoUntil: embargo ?? null,
       });
       await tx.flush();
       await this.registerIn(tx, pub);
@@ -144,6 +148,8 @@ export class PublicationService {
       if (datasetIds !== undefined) await this.policy.assertManagesAll(ctx, tx, ids, true);
       pub.metadata = metadata;
       pub.datasetIds = ids;
+      if (input.embargoUntil !== undefined)
+        pub.embargoUntil = parseEmbargoDate(input.embargoUntil, 'embargo_until');
       await tx.flush();
       await this.registerIn(tx, pub);
       await this.emit(ctx, tx, 'publication.updated', pub.uniqueId, {});
@@ -200,6 +206,7 @@ export class PublicationService {
         creatorId: ctx.userId,
         metadata: pub.metadata,
         datasetIds: pub.datasetIds,
+        embargoUntil: pub.embargoUntil ?? null,
         previousVersionId: pub.uniqueId,
         // a version of its own: a DOI of its own
         doi: this.deps.datacite.newDoi(),

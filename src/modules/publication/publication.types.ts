@@ -151,6 +151,13 @@ export class PublicationType {
   @Field(() => Date, { nullable: true, description: 'When it was published.' })
   publishedAt!: Date | null;
 
+  @Field(() => Date, {
+    nullable: true,
+    description:
+      'Until when the files of its datasets stay closed to readers without a role on them (null: no embargo).',
+  })
+  embargoUntil!: Date | null;
+
   @Field(() => Date, { nullable: true, description: 'When it was withdrawn.' })
   withdrawnAt!: Date | null;
 
@@ -183,6 +190,7 @@ export function toPublicationType(pub: Publication): PublicationType {
     source: pub,
     previousVersionId: pub.previousVersionId ?? null,
     publishedAt: pub.publishedAt ?? null,
+    embargoUntil: pub.embargoUntil ?? null,
     withdrawnAt: pub.withdrawnAt ?? null,
     withdrawalReason: pub.withdrawalReason ?? null,
     creationTime: pub.creationTime,
@@ -270,4 +278,11 @@ export class PublicationMetadataInput {
 
   @Field(() => String, { nullable: true, description: 'The version.' })
   version?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'The embargo date (ISO 8601 date-time with offset, or a date; null clears it): the files stay closed to readers without a role on the datasets until then.',
+  })
+  embargoUntil?: string | null;
 }

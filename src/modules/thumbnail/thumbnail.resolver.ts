@@ -3,7 +3,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { selectsField } from '../../core/graphql/selection';
 import type { RequestContext } from '../../core/context';
 import { validationError } from '../../core/errors';
-import type { DatasetRow } from '../dataset/dataset-row';
+import type { DatasetRow, ThumbnailRow } from '../dataset/dataset-row';
 import { DatasetType } from '../dataset/dataset.types';
 import { Thumbnail } from './thumbnail.entity';
 import { isIntegerKey, nodeType } from '../../core/graphql/node';
@@ -83,6 +83,8 @@ export class DatasetThumbnailsResolver {
       throw validationError('first', 'must not be negative');
     // the image bytes are selected only when the query shows them
     const bytes = selectsField(info, 'thumbnailB64str');
+    // under embargo an image is bytes: none is listed to a caller without a role on the dataset
+    if (await thumbnailsClosed(ctx, ds.uniqueId)) return [];
     const loaders = ctx.loaders.thumbnails;
     if (first === 1) {
       const t = await (bytes ? loaders.firstWithData : loaders.first).load(ds.uniqueId);
@@ -93,12 +95,26 @@ export class DatasetThumbnailsResolver {
   }
 
   @FieldResolver(() => Thumbnail, { nullable: true, description: 'Its first thumbnail, if any.' })
-  firstThumbnail(@Root() ds: DatasetRow, @Ctx() ctx: RequestContext, @Info() info: GraphQLResolveInfo) {
+  async firstThumbnail(
+    @Root() ds: DatasetRow,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Thumbnail | ThumbnailRow | null> {
+    if (await thumbnailsClosed(ctx, ds.uniqueId)) return null;
     // read with the row when a list asked for it (no bytes: `thumbnailB64str` fetches them by id)
     if (ds.firstThumbnail !== undefined) return ds.firstThumbnail;
     const loaders = ctx.loaders.thumbnails;
     return (selectsField(info, 'thumbnailB64str') ? loaders.firstWithData : loaders.first).load(ds.uniqueId);
   }
+}
+
+/**
+ * Whether the thumbnails of a dataset the caller reads are closed to them by an embargo
+ * (access/embargo.ts): GraphQL then lists none, as `firstThumbnails` and the REST batch leave
+ * them out; `GET /datasets/{id}/thumbnails` answers 403.
+ */
+export async function thumbnailsClosed(ctx: RequestContext, datasetId: string): Promise<boolean> {
+  return (await (await ctx.services.embargoGate.bytesLoader(ctx)).load(datasetId)) === 'closed';
 }
 
 /** Thumbnails as `Node`s: fetched again by global id, as their single-record reads see them. */

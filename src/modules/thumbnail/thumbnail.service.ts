@@ -6,6 +6,7 @@ import { and, inList } from '../../core/db/sql';
 import { isMfid } from '../../core/ids';
 import type { Dataset } from '../dataset/dataset.entity';
 import type { DatasetService } from '../dataset/dataset.service';
+import type { EmbargoGate } from '../access/embargo';
 import { Thumbnail } from './thumbnail.entity';
 import { decodeBase64Image, toJpeg } from './thumbnail-image';
 
@@ -33,10 +34,16 @@ function cleanName(raw: unknown): string | undefined {
  * (always image/jpeg) is authoritative, not the extension in the name.
  */
 export class ThumbnailService {
-  constructor(private readonly datasets: DatasetService) {}
+  constructor(
+    private readonly datasets: DatasetService,
+    /** the embargo rule: an image is bytes (closed under embargo to callers without a role) */
+    private readonly embargo: EmbargoGate,
+  ) {}
 
+  /** A dataset's thumbnails: 404 when it is unreadable, 403 while its bytes are under embargo. */
   async ofDataset(ctx: RequestContext, datasetId: string): Promise<Thumbnail[]> {
     const ds = await this.datasets.get(ctx, datasetId);
+    await this.embargo.assertBytesReadable(ctx, ds.uniqueId);
     return ctx.em.find(Thumbnail, { dataset: ds.uniqueId }, { orderBy: { id: 'asc' } });
   }
 
@@ -105,10 +112,14 @@ export class ThumbnailService {
     );
   }
 
-  /** The thumbnails of these ids on datasets the caller may read, in one statement. */
+  /** The thumbnails of these ids on datasets the caller may read (and not under embargo for them), in one statement. */
   async readable(ctx: RequestContext, ids: readonly number[]): Promise<Thumbnail[]> {
     if (!ids.length) return [];
-    const where = and(inList('t.id', ids), await this.datasets.policy.visibleWhere(ctx, 'd'));
+    const where = and(
+      inList('t.id', ids),
+      await this.datasets.policy.visibleWhere(ctx, 'd'),
+      await this.embargo.bytesReadableCondition(ctx, 'd'),
+    );
     const rows = await rawQuery<Record<string, unknown>>(
       ctx.em,
       `select t.* from thumbnail t join dataset d on d.unique_id = t.dataset_mfid where ${where.sql}`,
@@ -117,11 +128,18 @@ export class ThumbnailService {
     return rows.map((row) => ctx.em.map(Thumbnail, row));
   }
 
-  /** The first thumbnail of each readable dataset among `datasetIds` that has one. */
+  /**
+   * The first thumbnail of each readable dataset among `datasetIds` that has one; datasets whose
+   * bytes are under embargo for the caller are left out, as those without one.
+   */
   async firstOf(ctx: RequestContext, datasetIds: readonly string[]): Promise<Map<string, Thumbnail>> {
     const ids = [...new Set(datasetIds.filter(isMfid))];
     if (!ids.length) return new Map();
-    const where = and(inList('t.dataset_mfid', ids), await this.datasets.policy.visibleWhere(ctx, 'd'));
+    const where = and(
+      inList('t.dataset_mfid', ids),
+      await this.datasets.policy.visibleWhere(ctx, 'd'),
+      await this.embargo.bytesReadableCondition(ctx, 'd'),
+    );
     const rows = await rawQuery<Record<string, unknown>>(
       ctx.em,
       `select distinct on (t.dataset_mfid) t.* from thumbnail t join dataset d on d.unique_id = t.dataset_mfid
