@@ -41,6 +41,7 @@ import { Migration20261126183445_batch_edit as M38 } from './Migration2026112618
 import { Migration20261126220000_search_forgives as M39 } from './Migration20261126220000_search_forgives';
 import { Migration20261126220006_datacite as M40 } from './Migration20261126220006_datacite';
 import { Migration20261126221736_embargo as M41 } from './Migration20261126221736_embargo';
+import { Migration20261126230000_publication_sets as M42 } from './Migration20261126230000_publication_sets';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -86,4 +87,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126220000_search_forgives', class: M39 },
   { name: 'Migration20261126220006_datacite', class: M40 },
   { name: 'Migration20261126221736_embargo', class: M41 },
+  { name: 'Migration20261126230000_publication_sets', class: M42 },
 ];

@@ -60,6 +60,7 @@ import { apiDocument, mountRoutes, publicRoutes } from './modules/routes';
 import { docsRouter } from './core/rest/docs';
 import { HealthService } from './modules/health/health.service';
 import { healthRouter } from './modules/health/health.rest';
+import { oaiRouter } from './modules/publication/oai.rest';
 import { ensureBootstrapAdmin, type BootstrapResult } from './modules/user/bootstrap';
 import type { JobWorker } from './core/jobs/worker';
 import { createJobWorker, createWebhookDispatcher } from './modules/jobs';
@@ -318,8 +319,11 @@ export async function createApp(opts: AppOptions): Promise<App> {
   app.use(API_MOUNTS, api);
   // landing pages of publications (docs/publications.md): before the web app's fallback page
   app.use(landingRouter(services.publication, contexts));
+  // OAI-PMH and the sitemaps: open XML doors (docs/publications.md, "Harvesting")
+  const harvest = oaiRouter(orm, services.oai);
+  app.use(harvest);
   app.use(webAppRouter());
-  app.use(noRoute(healthRoutes, auth));
+  app.use(noRoute(healthRoutes, auth, harvest));
   app.use(restErrorHandler(log));
 
   let closed = false;

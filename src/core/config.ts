@@ -51,6 +51,8 @@ export interface Config {
   publisherName: string;
   /** DOIs through DataCite's REST API (docs/publications.md, "DOIs through DataCite"); absent: none */
   datacite?: DataciteSettings;
+  /** OAI-PMH and sitemaps (docs/publications.md "Harvesting") */
+  oai: { adminEmail: string; pageSize: number; sitemapFileUrls: number };
   /**
    * Express's `trust proxy`: which hops' `X-Forwarded-For` / `-Proto` / `-Host` are believed
    * (`req.ip`, `req.secure`). `false` (the default): none, `req.ip` is the socket's address;
@@ -412,6 +414,16 @@ export function loadConfig(env: Env = process.env): Config {
   );
   const publisherName = r.str('PUBLISHER_NAME') ?? 'Catalog service';
   if (publisherName.length > 200) r.problems.push('PUBLISHER_NAME must be at most 200 characters');
+  const publicHost = new URL(publicBaseUrl).hostname;
+  const adminEmail =
+    r.str('OAI_ADMIN_EMAIL') ?? `admin@${publicHost.includes('.') ? publicHost : 'localhost.localdomain'}`;
+  if (!/^[^\s@]+@([^\s@.]+\.)+[^\s@.]+$/.test(adminEmail))
+    r.problems.push('OAI_ADMIN_EMAIL must be an e-mail address (name@host.domain)');
+  const oai = {
+    adminEmail,
+    pageSize: r.int('OAI_PAGE_SIZE', 100, 1, 1000),
+    sitemapFileUrls: r.int('SITEMAP_FILE_URLS', 50_000, 2, 50_000),
+  };
   const adminApiKey = r.str('ADMIN_API_KEY');
   if (adminApiKey !== undefined && adminApiKey.length < 24) {
     r.problems.push('ADMIN_API_KEY must be at least 24 characters long');
@@ -478,6 +490,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicBaseUrl,
     publisherName,
     datacite: datacite(r),
+    oai,
     trustProxy: trustProxy(r),
     corsOrigins: corsOrigins(r),
     metricsToken,

@@ -41,6 +41,7 @@ import { WebhookDelivery, WebhookSubscription } from './webhook/webhook.entity';
 import { UserSession } from './session/session.entity';
 import { UserIdentity } from './session/identity.entity';
 import { Publication } from './publication/publication.entity';
+import { PublicationSet } from './publication/publication-set.entity';
 
 /**
  * Every MikroORM entity, listed explicitly (no globbing: the same list in jest and in dist), the
@@ -94,4 +95,5 @@ export const ENTITIES = [
   UserSession,
   UserIdentity,
   Publication,
+  PublicationSet,
 ];

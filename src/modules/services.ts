@@ -77,6 +77,7 @@ import { PublicationService } from './publication/publication.service';
 import { PublicationPolicy } from './publication/publication.policy';
 import { DataciteClient } from './publication/datacite-client';
 import { DataciteRegistrar } from './publication/datacite-registration';
+import { OaiService } from './publication/oai.service';
 import { SessionService } from './session/session.service';
 
 export interface ServiceDeps {
@@ -260,6 +261,14 @@ export function createServices({ config, log }: ServiceDeps) {
     events,
     datacite,
   });
+  const oai = new OaiService({
+    baseUrl: config.publicBaseUrl,
+    publisher: config.publisherName,
+    adminEmail: config.oai.adminEmail,
+    pageSize: config.oai.pageSize,
+    sitemapFileUrls: config.oai.sitemapFileUrls,
+    settings: setting,
+  });
   const ingestion = new IngestionService({
     queue: jobs,
     files: file,
@@ -296,6 +305,7 @@ export function createServices({ config, log }: ServiceDeps) {
     publication,
     dataciteClient,
     datacite,
+    oai,
     access,
     embargoGate,
     embargo,

@@ -16,6 +16,7 @@ import { dataciteXml } from './citation-datacite';
 import { assertValidDataciteXml } from './datacite-schema';
 import type { DataciteRegistrar } from './datacite-registration';
 import { EXPORT_FORMAT_NAMES, EXPORT_FORMATS, type ExportFormatName } from './citation-export';
+import { recordSetsIn } from './oai.service';
 
 /** The most files a publication's manifest may hold (docs/publications.md). */
 export const MAX_MANIFEST_FILES = 100_000;
@@ -170,6 +171,7 @@ export class PublicationService {
       this.assertState(pub, 'draft', 'it is already published');
       await this.policy.assertManagesAll(ctx, tx, pub.datasetIds, true);
       pub.manifest = await this.manifestIn(ctx, tx, pub.datasetIds);
+      await recordSetsIn(tx, pub.uniqueId, pub.datasetIds);
       pub.state = 'published';
       pub.publishedAt = new Date();
       await tx.flush();
