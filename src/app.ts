@@ -108,7 +108,7 @@ export function createContexts(
       if (!caller) return null;
       const access = emptyScope(caller.user);
       for (const row of caller.attached as ScopeRow[]) addScopeRow(access, row);
-      return { ...caller, scope: access };
+      return { ...caller, sessionSecret: secret, scope: access };
     },
     get: (em, uniqueId) => services.user.get(em, uniqueId),
   };

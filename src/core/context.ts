@@ -43,6 +43,11 @@ export interface Caller {
   /** the browser session this request was made in (its public id), when a cookie authenticated it */
   sessionId?: string;
   /**
+   * The session cookie's secret, when a cookie authenticated the request (never stored): what a
+   * long-lived subscription checks again per event, as `token` for a key.
+   */
+  sessionSecret?: string;
+  /**
    * the privilege mode the browser session holds (`user_session.privilege_mode`), when a cookie
    * authenticated the request: what the request acts in unless it asks otherwise by header
    */

@@ -27,6 +27,7 @@ import {
 } from './deletion/deletion.resolver';
 import { DatasetFilesResolver, FILE_NODE, FileResolver } from './file/file.resolver';
 import { DatasetEmbargoResolver } from './access/embargo.resolver';
+import { FilePreviewResolver } from './file/preview.resolver';
 import { DatasetThumbnailsResolver, THUMBNAIL_NODE, ThumbnailResolver } from './thumbnail/thumbnail.resolver';
 import { AccessGrantResolver, AccessResolver } from './access/access.resolver';
 import { InstrumentOperatorResolver } from './access/instrument-operator.resolver';
@@ -106,6 +107,7 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   DatasetDeletionResolver,
   SampleDeletionResolver,
   FileResolver,
+  FilePreviewResolver,
   DatasetFilesResolver,
   ThumbnailResolver,
   DatasetThumbnailsResolver,

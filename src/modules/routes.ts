@@ -19,6 +19,7 @@ import { DOCS_SPEC, DOCUMENT_SPEC } from '../core/rest/docs';
 import { HEALTH_SPECS } from './health/health.rest';
 import { packageVersion } from './health/health.service';
 import { fileRoutes } from './file/file.rest';
+import { previewRoutes } from './file/preview.rest';
 import { SIGNED_DOWNLOAD_SPEC, signedDownloadRouter } from './file/file-public';
 import { UPLOAD_CHUNK_SPEC, uploadRoutes, uploadSessionRouter } from './upload/upload.rest';
 import { thumbnailRoutes } from './thumbnail/thumbnail.rest';
@@ -62,6 +63,7 @@ export const API_ROUTES: readonly Route[] = [
   ...thumbnailRoutes,
   ...uploadRoutes,
   ...ingestionRoutes,
+  ...previewRoutes,
   ...fileRoutes,
   ...analysisRoutes,
   ...sampleRoutes,

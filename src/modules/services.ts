@@ -237,7 +237,14 @@ export function createServices({ config, log }: ServiceDeps) {
   const references = new RecordReferences(access);
   const history = new HistoryService(new EventPolicy(resource), references);
   const eventFeed = new EventFeed(config.subscriptions.pollIntervalMs);
-  const liveEvents = new LiveEvents({ feed: eventFeed, resources: resource, users: user, references });
+  const session = new SessionService(config.sessions);
+  const liveEvents = new LiveEvents({
+    feed: eventFeed,
+    resources: resource,
+    users: user,
+    sessions: session,
+    references,
+  });
   const webhook = new WebhookService({ resources: resource, projects: project, policy: new WebhookPolicy() });
   const jobs = new JobQueue({
     prefix: config.jobs.queuePrefix,
@@ -277,7 +284,6 @@ export function createServices({ config, log }: ServiceDeps) {
     events,
   });
   const analysis = new AnalysisService({ queue: jobs, datasets: dataset });
-  const session = new SessionService(config.sessions);
   // a new stored file gets its ingestion request: the file module does not depend on ingestion
   file.stored.register(ingestionOnStore(ingestion));
   // dependents first (in this order), then the records themselves; other modules add theirs here

@@ -27,6 +27,8 @@ type Answer = Exclude<Outcome, 'allowed' | 'left out'> | string;
 interface Target {
   dataset: string;
   file: string;
+  /** a PNG file of the dataset (image previews) */
+  image: string;
   thumbnail: number;
 }
 
@@ -64,6 +66,9 @@ async function target(isPublic: boolean, embargo: string | null): Promise<Target
   const up = await formUpload(t.url, users.owner.key, dataset, [
     { name: 'e.bin', data: Buffer.from(`bytes of ${dataset}`) },
   ]);
+  const image = await formUpload(t.url, users.owner.key, dataset, [
+    { name: 'e.png', data: Buffer.from(png, 'base64') },
+  ]);
   const thumb = await ok(
     rest(t.url, 'POST', `/datasets/${dataset}/thumbnails`, {
       key: users.owner.key,
@@ -78,7 +83,12 @@ async function target(isPublic: boolean, embargo: string | null): Promise<Target
         body: { embargo_until: embargo },
       }),
     );
-  return { dataset, file: up.body.mfid as string, thumbnail: Number(thumb.id) };
+  return {
+    dataset,
+    file: up.body.mfid as string,
+    image: image.body.mfid as string,
+    thumbnail: Number(thumb.id),
+  };
 }
 
 beforeAll(async () => {
@@ -168,6 +178,13 @@ const ROUTES: Record<string, (c: Caller, x: Target) => Promise<Answer>> = {
     if (r.outcome !== 'allowed') return r.outcome;
     return x.dataset in (r.body as Record<string, unknown>) ? 'allowed' : 'left out';
   },
+  'GET /files/:id/preview': async (c, x) => (await restOutcome(c, 'GET', `/files/${x.file}/preview`)).outcome,
+  'GET /files/:id/preview/image': async (c, x) =>
+    (await restOutcome(c, 'GET', `/files/${x.image}/preview/image`)).outcome,
+  'GET /thumbnails/:id/image': async (c, x) =>
+    (await restOutcome(c, 'GET', `/thumbnails/${x.thumbnail}/image`)).outcome,
+  'GraphQL filePreview': (c, x) =>
+    gqlOutcome(c, 'query($f: ID!) { filePreview(file: $f) { kind } }', { f: x.file }, (d) => !!d.filePreview),
   'GraphQL File.downloadUrl': (c, x) =>
     gqlOutcome(
       c,

@@ -18,10 +18,11 @@ export function webAppDir(): string {
  */
 const RESERVED = /^\/(api|auth|graphql|health|metrics|assets|landing)(\/|$)|^\/publications\/[^/]+/;
 
-// Everything the page loads comes from this origin; thumbnails are data: URLs, downloads are links.
+// Everything the page loads comes from this origin: thumbnails and image previews are the
+// service's own URLs (not data: URLs any more), downloads are links.
 const CSP = [
   "default-src 'self'",
-  "img-src 'self' data: blob:",
+  "img-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "script-src 'self'",
   "connect-src 'self'",

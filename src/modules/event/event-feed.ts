@@ -35,6 +35,8 @@ export class EventFeed {
   private readonly listeners = new Set<Listener>();
   private timer?: NodeJS.Timeout;
   private polling = false;
+  /** the poll under way, for whoever needs it finished */
+  private inflight?: Promise<void>;
   /** every id up to here is handed out or given up on */
   private floor?: bigint;
   /** ids above the floor already handed out */
@@ -98,6 +100,25 @@ export class EventFeed {
     return iterator;
   }
 
+  /**
+   * {@link listen}, returned once the feed knows where "now" is: a feed that was idle reads the
+   * outbox's last id at once (rather than at its first interval), so every event committed after
+   * this resolves reaches the listener. A subscription resolves its iterator with this, so an
+   * event written right after subscribing is not lost to the first poll's delay.
+   */
+  async listenFromNow(wants: (row: FeedRow) => boolean): Promise<AsyncIterableIterator<FeedRow>> {
+    const iterator = this.listen(wants);
+    if (this.floor === undefined) await (this.inflight ?? this.poll());
+    // a poll that was already reading may have set no floor (it failed): one more try
+    if (this.floor === undefined) await (this.inflight ?? this.poll());
+    return iterator;
+  }
+
+  /** Whether the feed is polling and knows its position (every listener hears what comes next). */
+  get live(): boolean {
+    return this.timer !== undefined && this.floor !== undefined;
+  }
+
   stop(): void {
     for (const l of [...this.listeners]) this.listeners.delete(l);
     this.stopPolling();
@@ -118,9 +139,17 @@ export class EventFeed {
     this.gaps.clear();
   }
 
-  /** One read of the outbox; exported for tests through `pollNow`. */
-  private async poll(): Promise<void> {
-    if (this.polling || !this.orm) return;
+  /** One read of the outbox (the one under way, if one is). */
+  private poll(): Promise<void> {
+    if (this.polling || !this.orm) return this.inflight ?? Promise.resolve();
+    this.inflight = this.read().finally(() => {
+      this.inflight = undefined;
+    });
+    return this.inflight;
+  }
+
+  private async read(): Promise<void> {
+    if (!this.orm) return;
     this.polling = true;
     try {
       const em = this.orm.em.fork();

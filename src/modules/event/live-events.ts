@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../core/context';
 import { AppError, unauthenticated, validationError } from '../../core/errors';
 import type { ResourceService } from '../resource/resource.service';
+import type { SessionService } from '../session/session.service';
 import type { UserService } from '../user/user.service';
 import type { EventFeed, FeedRow } from './event-feed';
 import type { RecordReferences } from './record-references';
@@ -12,6 +13,7 @@ export interface LiveEventsDeps {
   feed: EventFeed;
   resources: ResourceService;
   users: UserService;
+  sessions: Pick<SessionService, 'authenticate'>;
   references: RecordReferences;
 }
 
@@ -31,14 +33,14 @@ export class LiveEvents {
       const r = await this.deps.resources.find(ctx, target.resource);
       return this.deliver(
         ctx,
-        this.deps.feed.listen((row) => row.resource_id === r.uniqueId),
+        await this.deps.feed.listenFromNow((row) => row.resource_id === r.uniqueId),
         r.uniqueId,
       );
     }
     const project = await this.deps.resources.find(ctx, target.project, 'project');
     return this.deliver(
       ctx,
-      this.deps.feed.listen(
+      await this.deps.feed.listenFromNow(
         (row) => row.project_mfid === project.uniqueId || row.resource_id === project.uniqueId,
       ),
     );
@@ -104,8 +106,16 @@ export class LiveEvents {
   private async visible(ctx: RequestContext, row: FeedRow): Promise<FeedRow | null> {
     // the subscription's EntityManager lives as long as it does: nothing cached may decide
     ctx.em.clear();
-    const caller = await this.deps.users.authenticate(ctx.em, ctx.caller.token);
-    if (!caller) throw unauthenticated('The API key is invalid, expired or revoked');
+    // a page's socket is authenticated by its session (its token is ''), a client's by its key
+    const secret = ctx.caller.sessionSecret;
+    const caller = secret
+      ? await this.deps.sessions.authenticate(ctx.em, secret)
+      : await this.deps.users.authenticate(ctx.em, ctx.caller.token);
+    if (!caller) {
+      throw unauthenticated(
+        secret ? 'Your session has ended: sign in again' : 'The API key is invalid, expired or revoked',
+      );
+    }
     const as = ctx.as(caller.user);
     try {
       await this.deps.resources.find(as, row.resource_id);

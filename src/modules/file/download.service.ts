@@ -122,8 +122,11 @@ export class DownloadService {
     return !(await this.deps.embargo.embargoedNow(em, grant.key.split('/')[0]));
   }
 
-  /** The file (404 when unreadable), once its bytes are readable by the caller (403 under embargo). */
-  private async readableBytes(ctx: RequestContext, fileId: string): Promise<AssociatedFile> {
+  /**
+   * The file (404 when unreadable), once its bytes are readable by the caller (403 under
+   * embargo): the check of downloads, links and previews (the rule of file/byte-access.ts).
+   */
+  async readableFile(ctx: RequestContext, fileId: string): Promise<AssociatedFile> {
     const file = await this.deps.files.get(ctx, fileId);
     await this.deps.embargo.assertBytesReadable(ctx, file.dataset.uniqueId);
     return file;
@@ -145,11 +148,11 @@ export class DownloadService {
   }
 
   async fileTarget(ctx: RequestContext, fileId: string): Promise<DownloadTarget> {
-    return this.target(await this.readableBytes(ctx, fileId));
+    return this.target(await this.readableFile(ctx, fileId));
   }
 
   async fileLink(ctx: RequestContext, fileId: string, opts: LinkOptions = {}): Promise<string> {
-    const file = await this.readableBytes(ctx, fileId);
+    const file = await this.readableFile(ctx, fileId);
     return this.url(file, opts, await this.exempt(ctx, file.dataset.uniqueId));
   }
 

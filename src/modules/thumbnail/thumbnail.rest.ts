@@ -1,5 +1,6 @@
+import { sendCached } from '../../core/http/send-cached';
 import { defineRoute, type Route } from '../../core/rest/route';
-import { Checked, echoed, MESSAGE, MESSAGES, Type } from '../../core/rest/schema';
+import { Checked, echoed, QStr, MESSAGE, MESSAGES, Type } from '../../core/rest/schema';
 import { THUMBNAIL, toLegacyThumbnail } from './thumbnail.legacy';
 
 const tag = 'datasets';
@@ -19,6 +20,24 @@ const ids = { id: 'the dataset MFID', tid: 'the thumbnail id' };
 
 /** Thumbnails (reference §5.3, spec 2.4) and the batch of first thumbnails frontends use. */
 export const thumbnailRoutes: Route[] = [
+  defineRoute(
+    {
+      method: 'get',
+      path: '/thumbnails/:tid/image',
+      tag,
+      summary: "A thumbnail's image (JPEG; ETag, 304 when unchanged)",
+      description:
+        "GraphQL's `Thumbnail.url` names it, with `v` changing whenever the image does. `Cache-Control: private, no-cache`: the browser keeps the image and asks again with If-None-Match (a 304), so access is checked on every use; a thumbnail of a dataset the caller may not read is 404, as a missing one.",
+      params: { tid: ids.tid },
+      query: { v: QStr('the version the URL was given (ignored: the ETag decides)') },
+      responseType: 'image/jpeg',
+      responses: { 304: { description: 'Not modified (If-None-Match matched the ETag)' } },
+    },
+    async (ctx, { params }, req, res) => {
+      sendCached(req, res, await ctx.services.thumbnail.image(ctx, params.tid));
+      return undefined;
+    },
+  ),
   defineRoute(
     {
       method: 'post',

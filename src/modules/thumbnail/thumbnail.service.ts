@@ -1,3 +1,4 @@
+import { assertMayReadBytes } from '../file/byte-access';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { notFound, validationError } from '../../core/errors';
@@ -112,6 +113,27 @@ export class ThumbnailService {
     );
   }
 
+  /**
+   * A thumbnail's image for its URL (`GET /thumbnails/{id}/image`): through the one byte check
+   * ({@link assertMayReadBytes}); a thumbnail of a dataset the caller may not read is 404, as a
+   * missing one. The ETag is its id and last change ({@link thumbnailVersion}).
+   */
+  async image(ctx: RequestContext, rawId: string): Promise<{ type: string; bytes: Buffer; etag: string }> {
+    const id = Number(rawId);
+    const thumbnail =
+      /^[1-9][0-9]{0,15}$/.test(rawId) && Number.isSafeInteger(id)
+        ? await ctx.em.findOne(Thumbnail, { id })
+        : null;
+    if (!thumbnail) throw notFound('Thumbnail', rawId);
+    await assertMayReadBytes(
+      { datasets: this.datasets, embargo: this.embargo },
+      ctx,
+      thumbnail.dataset.uniqueId,
+      () => notFound('Thumbnail', rawId),
+    );
+    return { type: thumbnail.mimeType, bytes: thumbnail.data, etag: `"${thumbnailVersion(thumbnail)}"` };
+  }
+
   /** The thumbnails of these ids on datasets the caller may read (and not under embargo for them), in one statement. */
   async readable(ctx: RequestContext, ids: readonly number[]): Promise<Thumbnail[]> {
     if (!ids.length) return [];
@@ -171,3 +193,11 @@ export class ThumbnailService {
     }
   }
 }
+
+/** What changes when a thumbnail's image may have: its id and last change (the `v` of its URL, its ETag). */
+export const thumbnailVersion = (t: Pick<Thumbnail, 'id' | 'modificationTime'>): string =>
+  `${t.id}-${new Date(t.modificationTime).getTime().toString(36)}`;
+
+/** The service path of a thumbnail's image (GraphQL `Thumbnail.url`). */
+export const thumbnailPath = (t: Pick<Thumbnail, 'id' | 'modificationTime'>): string =>
+  `/api/v2/thumbnails/${t.id}/image?v=${thumbnailVersion(t)}`;

@@ -1,12 +1,12 @@
 import { useRef } from 'preact/hooks';
 
 interface ThumbnailData {
-  mimeType: string;
-  thumbnailB64str: string;
+  /** the image's address on the service (GET with the session; ETag, so the browser keeps it) */
+  url: string;
   thumbnailName: string;
 }
 
-export const thumbSrc = (t: ThumbnailData): string => `data:${t.mimeType};base64,${t.thumbnailB64str}`;
+export const thumbSrc = (t: ThumbnailData): string => t.url;
 
 /** A thumbnail; with `zoom`, a button that opens it full size in a dialog (Escape closes it). */
 export function Thumb({ t, size, zoom = false }: { t: ThumbnailData; size: number; zoom?: boolean }) {

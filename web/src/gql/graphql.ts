@@ -473,6 +473,36 @@ export type RecentBatchesQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type RecentBatchesQuery = { datasetBatches: Array<{ id: string, status: string, operation: Record<string, unknown>, targetCount: number, changedCount: number, refusedCount: number, token: string | null, canApply: boolean, canUndo: boolean, createdAt: string, refused: Array<{ uniqueId: string, name: string | null, reason: string }>, sample: Array<{ uniqueId: string, name: string | null, before: unknown, after: unknown, changes: boolean }> }> };
 
+export type FilePreviewQueryVariables = Exact<{
+  file: string | number;
+}>;
+
+
+export type FilePreviewQuery = { filePreview: { fileId: string, filename: string, kind: string, size: number, text: string | null, bytesRead: number, truncated: boolean, imagePath: string | null, reason: string | null } };
+
+export type HistoryUndoBatchMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type HistoryUndoBatchMutation = { undoDatasetBatch: { id: string, status: string } };
+
+export type HistoryRevertDatasetMutationVariables = Exact<{
+  id: string | number;
+  input: UpdateDatasetInput;
+}>;
+
+
+export type HistoryRevertDatasetMutation = { updateDataset: { uniqueId: string } };
+
+export type HistoryRevertSampleMutationVariables = Exact<{
+  id: string | number;
+  input: UpdateSampleInput;
+}>;
+
+
+export type HistoryRevertSampleMutation = { updateSample: { uniqueId: string } };
+
 export type PickUsersQueryVariables = Exact<{
   q: string;
   first: number;
@@ -583,7 +613,7 @@ export type DatasetPageQueryVariables = Exact<{
 }>;
 
 
-export type DatasetPageQuery = { dataset: { uniqueId: string, datasetName: string | null, measurement: string | null, dataType: string | null, dataFormat: string | null, sessionName: string | null, timestamp: string | null, public: boolean, size: number, creationTime: string, modificationTime: string, ownerOrcid: string, keywords: Array<string>, scientificMetadata: unknown, owner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null, project: { projectId: string, title: string | null } | null, instrument: { uniqueId: string, instrumentName: string } | null, thumbnails: Array<{ id: number, mimeType: string, thumbnailB64str: string, thumbnailName: string }>, parents: Array<{ uniqueId: string, datasetName: string | null }>, children: Array<{ uniqueId: string, datasetName: string | null }>, samples: Array<{ uniqueId: string, sampleName: string | null }>, capabilities: { canUpdate: boolean, canAddFiles: boolean, canEditMetadata: boolean, canRequestDeletion: boolean, canManageAccess: boolean, canTransferOwnership: boolean, canReassignProject: boolean } | null, deletionRequest: { id: number, status: string, reason: string | null, requestTime: string, requesterId: string, requester: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null } | null } };
+export type DatasetPageQuery = { dataset: { uniqueId: string, datasetName: string | null, measurement: string | null, dataType: string | null, dataFormat: string | null, sessionName: string | null, timestamp: string | null, public: boolean, size: number, creationTime: string, modificationTime: string, ownerOrcid: string, keywords: Array<string>, scientificMetadata: unknown, owner: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null, project: { projectId: string, title: string | null } | null, instrument: { uniqueId: string, instrumentName: string } | null, thumbnails: Array<{ id: number, mimeType: string, url: string, thumbnailName: string }>, parents: Array<{ uniqueId: string, datasetName: string | null }>, children: Array<{ uniqueId: string, datasetName: string | null }>, samples: Array<{ uniqueId: string, sampleName: string | null }>, capabilities: { canUpdate: boolean, canAddFiles: boolean, canEditMetadata: boolean, canRequestDeletion: boolean, canManageAccess: boolean, canTransferOwnership: boolean, canReassignProject: boolean } | null, deletionRequest: { id: number, status: string, reason: string | null, requestTime: string, requesterId: string, requester: { uniqueId: string, username: string | null, firstName: string | null, lastName: string | null } | null } | null } };
 
 export type UpdateDatasetMutationVariables = Exact<{
   id: string | number;
@@ -745,11 +775,11 @@ export type DatasetListQueryVariables = Exact<{
 }>;
 
 
-export type DatasetListQuery = { datasets: { totalCount: number, totalCountIsExact: boolean, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ uniqueId: string, datasetName: string | null, measurement: string | null, dataType: string | null, creationTime: string, public: boolean, ownerOrcid: string, owner: { uniqueId: string, username: string | null } | null, project: { projectId: string, title: string | null } | null, instrument: { uniqueId: string, instrumentName: string } | null, firstThumbnail: { id: number, mimeType: string, thumbnailB64str: string, thumbnailName: string } | null }> } };
+export type DatasetListQuery = { datasets: { totalCount: number, totalCountIsExact: boolean, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ uniqueId: string, datasetName: string | null, measurement: string | null, dataType: string | null, creationTime: string, public: boolean, ownerOrcid: string, owner: { uniqueId: string, username: string | null } | null, project: { projectId: string, title: string | null } | null, instrument: { uniqueId: string, instrumentName: string } | null, firstThumbnail: { id: number, mimeType: string, url: string, thumbnailName: string } | null }> } };
 
-export type DatasetRowFragment = { uniqueId: string, datasetName: string | null, measurement: string | null, dataType: string | null, creationTime: string, public: boolean, ownerOrcid: string, owner: { uniqueId: string, username: string | null } | null, project: { projectId: string, title: string | null } | null, instrument: { uniqueId: string, instrumentName: string } | null, firstThumbnail: { id: number, mimeType: string, thumbnailB64str: string, thumbnailName: string } | null };
+export type DatasetRowFragment = { uniqueId: string, datasetName: string | null, measurement: string | null, dataType: string | null, creationTime: string, public: boolean, ownerOrcid: string, owner: { uniqueId: string, username: string | null } | null, project: { projectId: string, title: string | null } | null, instrument: { uniqueId: string, instrumentName: string } | null, firstThumbnail: { id: number, mimeType: string, url: string, thumbnailName: string } | null };
 
-export type GraphPartsFragment = { nodes: Array<{ id: string, type: EntityType, name: string | null, depth: number, measurement: string | null, sampleType: string | null, firstThumbnail: { mimeType: string, thumbnailB64str: string, thumbnailName: string } | null }>, edges: Array<{ source: string, target: string, kind: EdgeKind, relationshipType: RelationshipType | null }> };
+export type GraphPartsFragment = { nodes: Array<{ id: string, type: EntityType, name: string | null, depth: number, measurement: string | null, sampleType: string | null, firstThumbnail: { mimeType: string, url: string, thumbnailName: string } | null }>, edges: Array<{ source: string, target: string, kind: EdgeKind, relationshipType: RelationshipType | null }> };
 
 export type EntityGraphQueryVariables = Exact<{
   id: string | number;
@@ -757,14 +787,14 @@ export type EntityGraphQueryVariables = Exact<{
 }>;
 
 
-export type EntityGraphQuery = { entityGraph: { nodes: Array<{ id: string, type: EntityType, name: string | null, depth: number, measurement: string | null, sampleType: string | null, firstThumbnail: { mimeType: string, thumbnailB64str: string, thumbnailName: string } | null }>, edges: Array<{ source: string, target: string, kind: EdgeKind, relationshipType: RelationshipType | null }> } };
+export type EntityGraphQuery = { entityGraph: { nodes: Array<{ id: string, type: EntityType, name: string | null, depth: number, measurement: string | null, sampleType: string | null, firstThumbnail: { mimeType: string, url: string, thumbnailName: string } | null }>, edges: Array<{ source: string, target: string, kind: EdgeKind, relationshipType: RelationshipType | null }> } };
 
 export type ProjectGraphQueryVariables = Exact<{
   project: string;
 }>;
 
 
-export type ProjectGraphQuery = { projectGraph: { nodes: Array<{ id: string, type: EntityType, name: string | null, depth: number, measurement: string | null, sampleType: string | null, firstThumbnail: { mimeType: string, thumbnailB64str: string, thumbnailName: string } | null }>, edges: Array<{ source: string, target: string, kind: EdgeKind, relationshipType: RelationshipType | null }> } };
+export type ProjectGraphQuery = { projectGraph: { nodes: Array<{ id: string, type: EntityType, name: string | null, depth: number, measurement: string | null, sampleType: string | null, firstThumbnail: { mimeType: string, url: string, thumbnailName: string } | null }>, edges: Array<{ source: string, target: string, kind: EdgeKind, relationshipType: RelationshipType | null }> } };
 
 export type InstrumentPageQueryVariables = Exact<{
   id: string;
@@ -1083,7 +1113,7 @@ export const DatasetRowFragmentDoc = new TypedDocumentString(`
   firstThumbnail {
     id
     mimeType
-    thumbnailB64str
+    url
     thumbnailName
   }
 }
@@ -1099,7 +1129,7 @@ export const GraphPartsFragmentDoc = new TypedDocumentString(`
     sampleType
     firstThumbnail {
       mimeType
-      thumbnailB64str
+      url
       thumbnailName
     }
   }
@@ -1281,6 +1311,43 @@ export const RecentBatchesDocument = new TypedDocumentString(`
   canUndo
   createdAt
 }`) as unknown as TypedDocumentString<RecentBatchesQuery, RecentBatchesQueryVariables>;
+export const FilePreviewDocument = new TypedDocumentString(`
+    query FilePreview($file: ID!) {
+  filePreview(file: $file) {
+    fileId
+    filename
+    kind
+    size
+    text
+    bytesRead
+    truncated
+    imagePath
+    reason
+  }
+}
+    `) as unknown as TypedDocumentString<FilePreviewQuery, FilePreviewQueryVariables>;
+export const HistoryUndoBatchDocument = new TypedDocumentString(`
+    mutation HistoryUndoBatch($id: ID!) {
+  undoDatasetBatch(id: $id) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<HistoryUndoBatchMutation, HistoryUndoBatchMutationVariables>;
+export const HistoryRevertDatasetDocument = new TypedDocumentString(`
+    mutation HistoryRevertDataset($id: ID!, $input: UpdateDatasetInput!) {
+  updateDataset(id: $id, input: $input) {
+    uniqueId
+  }
+}
+    `) as unknown as TypedDocumentString<HistoryRevertDatasetMutation, HistoryRevertDatasetMutationVariables>;
+export const HistoryRevertSampleDocument = new TypedDocumentString(`
+    mutation HistoryRevertSample($id: ID!, $input: UpdateSampleInput!) {
+  updateSample(id: $id, input: $input) {
+    uniqueId
+  }
+}
+    `) as unknown as TypedDocumentString<HistoryRevertSampleMutation, HistoryRevertSampleMutationVariables>;
 export const PickUsersDocument = new TypedDocumentString(`
     query PickUsers($q: String!, $first: Int!) {
   searchUsers(q: $q, first: $first) {
@@ -1454,7 +1521,7 @@ export const DatasetPageDocument = new TypedDocumentString(`
     thumbnails(first: 24) {
       id
       mimeType
-      thumbnailB64str
+      url
       thumbnailName
     }
     scientificMetadata
@@ -1857,7 +1924,7 @@ export const DatasetListDocument = new TypedDocumentString(`
   firstThumbnail {
     id
     mimeType
-    thumbnailB64str
+    url
     thumbnailName
   }
 }`) as unknown as TypedDocumentString<DatasetListQuery, DatasetListQueryVariables>;
@@ -1877,7 +1944,7 @@ export const EntityGraphDocument = new TypedDocumentString(`
     sampleType
     firstThumbnail {
       mimeType
-      thumbnailB64str
+      url
       thumbnailName
     }
   }
@@ -1904,7 +1971,7 @@ export const ProjectGraphDocument = new TypedDocumentString(`
     sampleType
     firstThumbnail {
       mimeType
-      thumbnailB64str
+      url
       thumbnailName
     }
   }

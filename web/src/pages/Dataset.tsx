@@ -52,7 +52,7 @@ const DatasetQuery = graphql(`
       thumbnails(first: 24) {
         id
         mimeType
-        thumbnailB64str
+        url
         thumbnailName
       }
       scientificMetadata
@@ -236,7 +236,7 @@ export function DatasetPage({ id }: { id: string }) {
         <ChangeWithPreview id={d.uniqueId} mode="transfer" onApplied={onApplied} />
       )}
       {can?.canReassignProject && <ChangeWithPreview id={d.uniqueId} mode="reassign" onApplied={onApplied} />}
-      <RecordHistory id={d.uniqueId} canRestore={!!can?.canUpdate} onRestored={q.reload} />
+      <RecordHistory id={d.uniqueId} canRestore={!!can?.canUpdate} onRestored={q.reload} kind="dataset" />
       {can?.canRequestDeletion && !d.deletionRequest && <RequestDeletion id={d.uniqueId} onDone={q.reload} />}
     </article>
   );

@@ -8,6 +8,7 @@ import { uploadResumable, RESUMABLE_FROM } from '../resumable';
 import { subscribe } from '../live';
 import { DiffView } from '../components/DiffView';
 import { mergeTopLevel, replacedKeys } from '../components/json-diff';
+import { FilePreview } from '../components/FilePreview';
 
 /** The largest JSON file read in the page to preview its metadata merge. */
 const JSON_PREVIEW_MAX = 2 * 1024 * 1024;
@@ -152,6 +153,7 @@ export function DatasetFiles({
   const files = q.data?.dataset.files.nodes ?? [];
   const running = files.some((f) => f.ingestionStatus && !FINAL_INGESTION.has(f.ingestionStatus));
   const [live, setLive] = useState<'connecting' | 'live' | 'off'>('connecting');
+  const [previewing, setPreviewing] = useState<string | null>(null);
   const reload = useRef(q.reload);
   reload.current = q.reload;
   // live status: the dataset's ingestion events (the subscription) read the files again
@@ -184,7 +186,7 @@ export function DatasetFiles({
     onChange();
   };
   return (
-    <section aria-labelledby="ds-files">
+    <section aria-labelledby="ds-files" data-live={live}>
       <h2 id="ds-files">Files ({q.data?.dataset.files.totalCount ?? '…'})</h2>
       {q.error && (
         <p role="alert" class="error">
@@ -237,6 +239,17 @@ export function DatasetFiles({
                       ) : (
                         'remote'
                       )}
+                      {f.downloadUrl && (
+                        <button
+                          type="button"
+                          class="small"
+                          aria-label={`Preview ${f.filename}`}
+                          aria-pressed={previewing === f.uniqueId}
+                          onClick={() => setPreviewing(previewing === f.uniqueId ? null : f.uniqueId)}
+                        >
+                          Preview
+                        </button>
+                      )}
                       {canAdd &&
                         f.downloadUrl &&
                         (!f.ingestionStatus || FINAL_INGESTION.has(f.ingestionStatus)) && (
@@ -275,6 +288,9 @@ export function DatasetFiles({
             </tbody>
           </table>
         </div>
+      )}
+      {previewing && files.some((f) => f.uniqueId === previewing) && (
+        <FilePreview fileId={previewing} metadata={metadata} onClose={() => setPreviewing(null)} />
       )}
       {action.error && (
         <p role="alert" class="error">

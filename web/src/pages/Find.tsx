@@ -55,7 +55,7 @@ graphql(`
     firstThumbnail {
       id
       mimeType
-      thumbnailB64str
+      url
       thumbnailName
     }
   }

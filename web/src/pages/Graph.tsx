@@ -19,7 +19,7 @@ graphql(`
       sampleType
       firstThumbnail {
         mimeType
-        thumbnailB64str
+        url
         thumbnailName
       }
     }

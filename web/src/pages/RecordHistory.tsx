@@ -6,6 +6,7 @@ import { session } from '../session';
 import { ConfirmButton } from '../components/Confirm';
 import { DiffView } from '../components/DiffView';
 import { showValue } from '../components/json-diff';
+import { HistoryUndo } from '../components/HistoryUndo';
 
 const HistoryQuery = graphql(`
   query RecordHistory($id: ID!) {
@@ -114,17 +115,20 @@ export function RecordHistory({
   id,
   canRestore,
   onRestored,
+  kind,
 }: {
   id: string;
   canRestore: boolean;
   onRestored: () => void;
+  /** with it (and canRestore), each entry offers its undo: a batch's, or a field change reverted */
+  kind?: 'dataset' | 'sample';
 }) {
   const [open, setOpen] = useState(false);
   return (
     <section aria-labelledby="rec-history">
       <h2 id="rec-history">History</h2>
       {open ? (
-        <HistoryBody id={id} canRestore={canRestore} onRestored={onRestored} />
+        <HistoryBody id={id} canRestore={canRestore} onRestored={onRestored} kind={kind} />
       ) : (
         <button type="button" onClick={() => setOpen(true)}>
           Show history
@@ -138,10 +142,12 @@ function HistoryBody({
   id,
   canRestore,
   onRestored,
+  kind,
 }: {
   id: string;
   canRestore: boolean;
   onRestored: () => void;
+  kind?: 'dataset' | 'sample';
 }) {
   const history = useQuery(HistoryQuery, { id });
   const versions = useQuery(VersionsQuery, { id, before: null });
@@ -172,6 +178,19 @@ function HistoryBody({
                 <strong>{e.type}</strong> · {who(e.actorId)} · <time dateTime={e.time}>{when(e.time)}</time>
               </p>
               <EventWhat type={e.type} payload={e.payload} versions={byNumber} />
+              {canRestore && kind && (
+                <HistoryUndo
+                  recordId={id}
+                  kind={kind}
+                  type={e.type}
+                  payload={e.payload}
+                  onDone={() => {
+                    history.reload();
+                    versions.reload();
+                    onRestored();
+                  }}
+                />
+              )}
             </li>
           ))}
         </ol>

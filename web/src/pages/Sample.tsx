@@ -190,7 +190,7 @@ export function SamplePage({ id }: { id: string }) {
         <ChangeWithPreview id={s.uniqueId} mode="transfer" onApplied={onApplied} />
       )}
       {can?.canReassignProject && <ChangeWithPreview id={s.uniqueId} mode="reassign" onApplied={onApplied} />}
-      <RecordHistory id={s.uniqueId} canRestore={!!can?.canUpdate} onRestored={q.reload} />
+      <RecordHistory id={s.uniqueId} canRestore={!!can?.canUpdate} onRestored={q.reload} kind="sample" />
       {can?.canRequestDeletion && !s.deletionRequest && <RequestDeletion id={s.uniqueId} onDone={q.reload} />}
     </article>
   );

@@ -1,0 +1,18 @@
+import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
+import type { RequestContext } from '../../core/context';
+import { previewFile } from './file-preview';
+import { FilePreviewType } from './preview.types';
+
+@Resolver(() => FilePreviewType)
+export class FilePreviewResolver {
+  @Query(() => FilePreviewType, {
+    description:
+      "A preview of a file's first bytes (REST `GET /files/{id}/preview`). A file whose bytes you may not read is NOT_FOUND, as a missing one.",
+  })
+  async filePreview(
+    @Arg('file', () => ID, { description: 'The file MFID.' }) file: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<FilePreviewType> {
+    return previewFile(ctx.services.download.store, await ctx.services.download.readableFile(ctx, file));
+  }
+}

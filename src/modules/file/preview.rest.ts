@@ -1,0 +1,83 @@
+import { sendCached } from '../../core/http/send-cached';
+import { defineRoute, type Route } from '../../core/rest/route';
+import { Type } from '../../core/rest/schema';
+import { PREVIEW_IMAGE_MAX_BYTES, PREVIEW_MAX_BYTES, previewFile, previewImage } from './file-preview';
+
+const tag = 'files';
+const fileId = { id: 'the file MFID' };
+
+export const FILE_PREVIEW = Type.Object(
+  {
+    file_id: Type.String(),
+    filename: Type.String(),
+    kind: Type.Union(
+      ['csv', 'tsv', 'json', 'text', 'image', 'hdf5', 'none'].map((k) => Type.Literal(k)),
+      {
+        description:
+          "csv, tsv, json, text: `text` holds the file's first bytes; image: `image_path` serves it; hdf5: the structure is the dataset's `hdf5` metadata (ingestion extracts it); none: `reason` says why",
+      },
+    ),
+    size: Type.Integer({ description: 'the whole file, in bytes' }),
+    text: Type.Union([Type.String(), Type.Null()]),
+    bytes_read: Type.Integer({ description: `bytes read for \`text\` (at most ${PREVIEW_MAX_BYTES})` }),
+    truncated: Type.Boolean({ description: 'the file goes on past `text`' }),
+    image_path: Type.Union([Type.String(), Type.Null()]),
+    reason: Type.Union([Type.String(), Type.Null()]),
+  },
+  { title: 'FilePreview' },
+);
+
+/** Previews of a file's first bytes (docs/web-app.md, "Previews"); bytes go through the one byte check. */
+export const previewRoutes: Route[] = [
+  defineRoute(
+    {
+      method: 'get',
+      path: '/files/:id/preview',
+      tag,
+      summary: 'A preview of a file: its first bytes as text, or what else can be shown',
+      description: `Reads at most ${PREVIEW_MAX_BYTES} bytes from the start of the file (a range read), whatever its size. A file whose bytes the caller may not read is 404, as a missing one.`,
+      params: fileId,
+      response: FILE_PREVIEW,
+    },
+    async (ctx, { params }) => {
+      const p = await previewFile(
+        ctx.services.download.store,
+        await ctx.services.download.readableFile(ctx, params.id),
+      );
+      return {
+        file_id: p.fileId,
+        filename: p.filename,
+        kind: p.kind,
+        size: p.size,
+        text: p.text,
+        bytes_read: p.bytesRead,
+        truncated: p.truncated,
+        image_path: p.imagePath,
+        reason: p.reason,
+      };
+    },
+  ),
+  defineRoute(
+    {
+      method: 'get',
+      path: '/files/:id/preview/image',
+      tag,
+      summary: 'The bytes of an image file, for its preview (ETag; 304 when unchanged)',
+      description: `PNG, JPEG, GIF or WebP files (by name) up to ${PREVIEW_IMAGE_MAX_BYTES} bytes, in the media type of their extension; any other file is 404. \`Cache-Control: private, no-cache\`: the browser keeps the image and asks again with If-None-Match (a 304), so access is checked on every use.`,
+      params: fileId,
+      responseType: 'image/*',
+      responses: { 304: { description: 'Not modified (If-None-Match matched the ETag)' } },
+    },
+    async (ctx, { params }, req, res) => {
+      sendCached(
+        req,
+        res,
+        await previewImage(
+          ctx.services.download.store,
+          await ctx.services.download.readableFile(ctx, params.id),
+        ),
+      );
+      return undefined;
+    },
+  ),
+];
