@@ -1,5 +1,6 @@
 import http from 'node:http';
 import express, { type RequestHandler } from 'express';
+import { CompiledExecutor } from './core/graphql/compiled-executor';
 import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import {
@@ -220,7 +221,10 @@ export async function createApp(opts: AppOptions): Promise<App> {
   server.headersTimeout = 66_000;
   const schema = await buildGraphqlSchema(RESOLVERS);
   const apollo = new ApolloServer<RequestContext>({
-    schema,
+    // hot queries run compiled (graphql-jit); everything else on graphql-js, as without it
+    ...(config.graphqlCompiled
+      ? { gateway: new CompiledExecutor(schema, config.graphqlCompileAfter).asGateway() }
+      : { schema }),
     introspection: true,
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,

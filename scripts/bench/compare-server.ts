@@ -39,6 +39,8 @@ async function ours(): Promise<http.Server> {
     LOG_LEVEL: 'silent',
     SHUTDOWN_TIMEOUT_MS: '0',
     ROLE: 'api',
+    // bench:compare runs the service twice: compiled execution on, and off
+    ...(process.env.GRAPHQL_COMPILED ? { GRAPHQL_COMPILED: process.env.GRAPHQL_COMPILED } : {}),
   });
   const app = await createApp({
     config,

@@ -102,6 +102,10 @@ export interface Config {
     maxJsonBodyBytes: number;
   };
   workerConcurrency: number;
+  /** hot GraphQL queries run as graphql-jit compiles them (docs/performance.md, "Compiled execution") */
+  graphqlCompiled: boolean;
+  /** how many times a query runs on graphql-js before it is compiled */
+  graphqlCompileAfter: number;
   /** The durable job queue (jobs table) and its workers. */
   jobs: {
     /** how often idle workers look for work (they are also woken at once by this process's enqueues) */
@@ -527,6 +531,8 @@ export function loadConfig(env: Env = process.env): Config {
       maxJsonBodyBytes: r.int('MAX_JSON_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 ** 3),
     },
     workerConcurrency: r.int('WORKER_CONCURRENCY', 2, 1, 64),
+    graphqlCompiled: r.bool('GRAPHQL_COMPILED', true),
+    graphqlCompileAfter: r.int('GRAPHQL_COMPILE_AFTER', 2, 0, 1_000_000),
     jobs: {
       pollIntervalMs: r.int('JOB_POLL_INTERVAL_MS', 500, 10, 600_000),
       leaseSeconds: r.int('JOB_LEASE_SECONDS', 30, 5, 24 * 3600),

@@ -30,6 +30,10 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     DB_POOL_MAX: '4',
     // test apps share the database: each drains only its own jobs (its files are in its own store)
     JOB_QUEUE_PREFIX: `t${randomBytes(4).toString('hex')}.`,
+    // GRAPHQL_COMPILE_AFTER=0 runs every query of a suite run compiled (docs/performance.md)
+    ...(process.env.GRAPHQL_COMPILE_AFTER
+      ? { GRAPHQL_COMPILE_AFTER: process.env.GRAPHQL_COMPILE_AFTER }
+      : {}),
     ...env,
   });
   const queries: string[] = [];

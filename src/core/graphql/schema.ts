@@ -2,7 +2,9 @@ import 'reflect-metadata';
 import { buildSchema, getMetadataStorage, type BuildSchemaOptions, type PubSub } from 'type-graphql';
 import {
   assertValidSchema,
+  isInterfaceType,
   isObjectType,
+  isUnionType,
   lexicographicSortSchema,
   printSchema,
   type GraphQLFieldResolver,
@@ -26,7 +28,37 @@ export async function buildGraphqlSchema(resolvers: BuildSchemaOptions['resolver
   });
   assertValidSchema(schema);
   directResolvers(schema, resolvers as readonly TypeClass[]);
+  directTypeResolution(schema);
   return schema;
+}
+
+/**
+ * type-graphql wraps every `resolveType` of a union or interface in an `async` function (it maps
+ * a returned class to its type's name), so even a synchronous one answers a promise. graphql-js
+ * takes either, but compiled execution (graphql-jit, compiled-executor.ts) needs the type at once.
+ * The schema's abstract types call the declared function directly and map a class to its type's
+ * name the same way; a declared function that answers a promise still does (graphql-js resolves
+ * it; such a type must not be asked for in a compiled query: none is, the two declared here are
+ * synchronous).
+ */
+function directTypeResolution(schema: GraphQLSchema): void {
+  const storage = getMetadataStorage();
+  const nameOf = new Map<TypeClass, string>();
+  for (const o of storage.objectTypes) nameOf.set(o.target, o.name);
+  const toName = (resolved: unknown): string | undefined =>
+    typeof resolved === 'string' ? resolved : resolved ? nameOf.get(resolved as TypeClass) : undefined;
+  const declared = [
+    ...storage.unions.map((u) => ({ name: u.name, resolveType: u.resolveType })),
+    ...storage.interfaceTypes.map((i) => ({ name: i.name, resolveType: i.resolveType })),
+  ];
+  for (const { name, resolveType } of declared) {
+    const type = schema.getType(name);
+    if (!resolveType || !(isUnionType(type) || isInterfaceType(type))) continue;
+    type.resolveType = (value, context, info, abstractType) => {
+      const resolved: unknown = resolveType(value, context, info, abstractType);
+      return resolved instanceof Promise ? resolved.then(toName) : toName(resolved);
+    };
+  }
 }
 
 type Resolve = GraphQLFieldResolver<unknown, unknown>;

@@ -35,6 +35,13 @@ export const graphqlOperations = new Counter({
   registers: [registry],
 });
 
+export const graphqlExecutions = new Counter({
+  name: 'catalog_graphql_executions_total',
+  help: 'GraphQL operations executed, by engine: compiled (graphql-jit, hot queries) or graphql-js (everything else).',
+  labelNames: ['engine'] as const,
+  registers: [registry],
+});
+
 export const graphqlDuration = new Histogram({
   name: 'catalog_graphql_operation_duration_seconds',
   help: 'Time to answer a GraphQL operation, by operation name, type and outcome.',
