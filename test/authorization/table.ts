@@ -414,6 +414,12 @@ export const TABLE: Row[] = [
   R('DELETE /files/:id', update('dataset'), (_w, f) => `/files/${f.file}`, { fresh: 'file' }),
   R('GET /files/:id/download_link', read('dataset'), (w) => `/files/${w.storedFile}/download_link`),
   R('GET /files/:id/download', read('dataset'), (w) => `/files/${w.storedFile}/download`),
+  // previews (docs/web-app.md, "Previews"): the matrix's file is not an image, so a reader is told so
+  R('GET /files/:id/preview', read('dataset'), (w) => `/files/${w.storedFile}/preview`),
+  R('GET /files/:id/preview/image', read('dataset'), (w) => `/files/${w.storedFile}/preview/image`, {
+    allowed: ['^File [0-9a-z]{26} has no image preview$'],
+  }),
+  R('GET /thumbnails/:tid/image', read('dataset'), (w) => `/thumbnails/${w.thumbnail}/image`),
   R('GET /datasets/:id/files', read('dataset'), (w) => `/datasets/${w.dataset}/files`),
   R('GET /datasets/:id/export', orAnonymous(read('dataset')), (w) => `/datasets/${w.dataset}/export`),
   R(
@@ -758,6 +764,9 @@ export const TABLE: Row[] = [
     id: w.storedFile,
   })),
   G('Query.files', ANY, '{ files { totalCount } }'),
+  G('Query.filePreview', read('dataset'), 'query($id: ID!) { filePreview(file: $id) { kind } }', (w) => ({
+    id: w.storedFile,
+  })),
   G('Query.ingestors', ANY, '{ ingestors }'),
   G(
     'Query.ingestionRequest',
@@ -1244,6 +1253,13 @@ export const TABLE: Row[] = [
   R('GET /publications/:id/linkset', OPEN, (w) => `/publications/${w.publication}/linkset`, { root: true }),
   R('GET /landing/copy-citation.js', OPEN, () => '/landing/copy-citation.js', { root: true }),
   R('GET /landing/landing.css', OPEN, () => '/landing/landing.css', { root: true }),
+  // harvesting (docs/publications.md, "Harvesting"): open XML doors outside /api
+  R('GET /oai', OPEN, () => ({ path: '/oai', query: { verb: 'Identify' } }), { root: true }),
+  // the matrix sends JSON bodies: a POST that is not a form is refused alike for everyone (415);
+  // the form itself is test/integration/oai-pmh.test.ts's
+  R('POST /oai', OPEN, () => ({ path: '/oai', body: {} }), { root: true, allowed: [415] }),
+  R('GET /sitemap.xml', OPEN, () => '/sitemap.xml', { root: true }),
+  R('GET /sitemaps/:file', OPEN, () => '/sitemaps/1.xml', { root: true }),
   R('GET /publications', orAnonymous(ANY), () => '/publications'),
   R('GET /publications/:id', orAnonymous(PUBLISHER_DRAFT), (w) => `/publications/${w.draft}`),
   R(
