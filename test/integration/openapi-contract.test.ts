@@ -137,6 +137,8 @@ const NOT_OK: Record<string, number> = {
   // the id given is a batch nobody made (test/integration/batch.test.ts reads real ones)
   '/dataset_batches/{id}': 404,
   '/dataset_batches/{id}/items': 404,
+  // the world's file is not an image: its documented NOT_FOUND (file-preview.test.ts reads images)
+  '/files/{id}/preview/image': 404,
 };
 
 test('every documented GET answers a documented status, media type and body for a seeded world', async () => {
