@@ -1,3 +1,4 @@
+import { embargoEndSql, embargoedSql } from '../../core/db/embargo-sql';
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
@@ -112,20 +113,7 @@ export class EmbargoGate {
 /** What the caller may do with a dataset's bytes now (`EmbargoGate.bytesLoader`). */
 export type BytesState = 'open' | 'exempt' | 'closed';
 
-/**
- * SQL: when the bytes of `dataset <alias>` open: the later of its own embargo and the embargoes
- * of the published publications holding it (null: none; `greatest` skips nulls).
- */
-export function embargoEndSql(alias: string): string {
-  return `greatest(${alias}.embargo_until, (select max(p.embargo_until) from publication p
-    where p.embargo_until is not null and p.state = 'published'
-      and p.dataset_ids @> jsonb_build_array(${alias}.unique_id)))`;
-}
-
-/** SQL: whether the bytes of `dataset <alias>` are under embargo at the statement's `now()` (never null). */
-export function embargoedSql(alias: string): string {
-  return `coalesce(${embargoEndSql(alias)} > now(), false)`;
-}
+export { embargoEndSql, embargoedSql };
 
 /** The latest embargo date accepted (a date after it is a typo, not an embargo). */
 export const EMBARGO_MAX = new Date('2200-01-01T00:00:00Z');

@@ -1,3 +1,4 @@
+import { embargoedSql } from '../../core/db/embargo-sql';
 import { DATASET_MAX_KEYWORDS } from './dataset.fields';
 import {
   joinProjections,
@@ -53,6 +54,8 @@ export interface DatasetRow extends OwnedRecordRow {
   keywords?: string[];
   /** with `firstThumbnail`: the thumbnail of the lowest id */
   firstThumbnail?: ThumbnailRow | null;
+  /** read with `firstThumbnail`: whether an embargo holds the dataset's bytes now (for callers without a role) */
+  thumbnailEmbargoed?: boolean;
   /** with `fileCount`: how many files it has */
   fileCount?: number;
   /** in a list whose filter names a project: how the dataset relates to it */
@@ -94,7 +97,9 @@ function ownProjection(include: DatasetInclude) {
       where dk.dataset_mfid = d.unique_id order by k.text limit ${DATASET_MAX_KEYWORDS}) as _keywords`);
   }
   if (include.firstThumbnail) {
-    columns.push(`(select json_build_object('id', t.id, 'thumbnailName', t.thumbnail_name, 'mimeType', t.mime_type)
+    // whether an embargo holds the dataset's bytes now (for anyone: who is exempt is asked only then)
+    columns.push(`(select json_build_object('id', t.id, 'thumbnailName', t.thumbnail_name, 'mimeType', t.mime_type,
+        'embargoed', ${embargoedSql('d')})
       from thumbnail t where t.dataset_mfid = d.unique_id order by t.id limit 1) as _thumbnail`);
   }
   if (include.fileCount) {
@@ -138,8 +143,12 @@ export const DATASET_ROWS: RecordReader<DatasetRow, DatasetInclude> = {
     }
     if (raw._keywords !== undefined) row.keywords = raw._keywords as string[];
     if (raw._thumbnail !== undefined) {
-      const t = raw._thumbnail as ThumbnailRow | null;
-      if (t) t.dataset = { uniqueId: row.uniqueId };
+      const t = raw._thumbnail as (ThumbnailRow & { embargoed?: boolean }) | null;
+      if (t) {
+        t.dataset = { uniqueId: row.uniqueId };
+        row.thumbnailEmbargoed = t.embargoed === true;
+        delete t.embargoed;
+      }
       row.firstThumbnail = t;
     }
     if (raw._files !== undefined) row.fileCount = raw._files as number;

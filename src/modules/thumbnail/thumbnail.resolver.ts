@@ -109,6 +109,10 @@ export class DatasetThumbnailsResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ): Promise<Thumbnail | ThumbnailRow | null> {
+    // read with the row: no thumbnail, or one no embargo holds, needs no further statement; only
+    // an embargoed one asks whether this caller is exempt
+    if (ds.firstThumbnail === null) return null;
+    if (ds.firstThumbnail !== undefined && ds.thumbnailEmbargoed === false) return ds.firstThumbnail;
     if (await thumbnailsClosed(ctx, ds.uniqueId)) return null;
     // read with the row when a list asked for it (no bytes: `thumbnailB64str` fetches them by id)
     if (ds.firstThumbnail !== undefined) return ds.firstThumbnail;
