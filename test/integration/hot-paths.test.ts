@@ -315,3 +315,39 @@ test('the REST dataset list costs 2 statements with a cached key (the page with 
   }
   expect(counts).toEqual([2, 2, 2]);
 });
+
+test("a list's embargoes cost the same statements for 5 or 12 rows (batched: the dates, and whether the caller reads the bytes)", async () => {
+  // one of the datasets under embargo, read by a project member (exempt) and by an outsider who
+  // reads it only while it is public
+  const embargoed = datasets[0];
+  const until = new Date(Date.now() + 86_400_000).toISOString();
+  const set = await rest(t.url, 'PUT', `/datasets/${embargoed}/embargo`, {
+    key: admin.key,
+    body: { embargo_until: until },
+  });
+  expect(set.status).toBe(200);
+  const query = `query($n: Int!, $s: String!) { datasets(first: $n, filter: { sessionName: $s }) { edges { node {
+    uniqueId embargo { embargoUntil filesOpenAt embargoed bytesReadable } } } } }`;
+  const counts: number[] = [];
+  for (const n of [5, 12]) {
+    const { res, sql } = await statements(alice.key, query, { n, s: session });
+    const edges = res.data.datasets.edges as {
+      node: {
+        uniqueId: string;
+        embargo: { embargoUntil: string | null; embargoed: boolean; bytesReadable: boolean };
+      };
+    }[];
+    expect(edges).toHaveLength(n);
+    for (const { node } of edges) {
+      const held = node.uniqueId === embargoed;
+      expect(node.embargo.embargoed).toBe(held);
+      expect(node.embargo.embargoUntil === null).toBe(!held);
+      // alice is a project member: a role on every one of them
+      expect(node.embargo.bytesReadable).toBe(true);
+    }
+    counts.push(sql.length);
+  }
+  expect(counts[1]).toBe(counts[0]);
+  expect(counts[0]).toBeLessThanOrEqual(3);
+  await rest(t.url, 'DELETE', `/datasets/${embargoed}/embargo`, { key: admin.key });
+});

@@ -34,7 +34,9 @@ const view = (e: DatasetEmbargo): DatasetEmbargoType => ({ ...e });
 export class DatasetEmbargoResolver {
   @FieldResolver(() => DatasetEmbargoType, { description: 'Its embargo (read with the dataset).' })
   async embargo(@Root() ds: DatasetRow, @Ctx() ctx: RequestContext): Promise<DatasetEmbargoType> {
-    return view(await ctx.services.embargo.ofDataset(ctx, ds.uniqueId));
+    // the row was read through the dataset's policy: its embargo is batched with the list's others
+    const read = await (await ctx.services.embargo.ofReadDatasets(ctx)).load(ds.uniqueId);
+    return view(read ?? (await ctx.services.embargo.ofDataset(ctx, ds.uniqueId)));
   }
 
   @Mutation(() => DatasetEmbargoType, {
