@@ -16,13 +16,44 @@ import { percentile, scratchDatabase } from './lib';
  * The web app in the system Chromium over a seeded catalog: initial JavaScript (gzipped), time to
  * the first rows of the dataset list (plain, filtered, metadata condition) and time to a laid-out
  * 1,000-node project graph, from navigation start. Usage: npm run bench:web (BENCH_N datasets,
- * default 100000; BENCH_RUNS runs per case, default 7; CHROMIUM_PATH, default /usr/bin/chromium).
+ * default 100000; BENCH_RUNS runs per case, default 7; BENCH_ONLY: only the cases whose name
+ * contains it, e.g. `graph`; CHROMIUM_PATH, default /usr/bin/chromium). The graph case also prints
+ * where its time went, from the page's performance marks (web/src/pages/Graph.tsx): the answer
+ * arrived, the layout computed, the elements placed, the first frame drawn. BENCH_CPU_PROFILE=file:
+ * the graph case's last run is recorded with Chromium's CPU profiler into that file (open it in
+ * Chrome's DevTools) and its 15 functions with the most self time are printed (build the page
+ * unminified to read their names: `npx vite build -c web/vite.config.mts --minify false`).
  */
 const N = Number(process.env.BENCH_N ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const GRAPH = 1000;
 const WAIT_MS = Number(process.env.BENCH_WAIT_MS ?? 120_000);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ONLY = process.env.BENCH_ONLY ?? '';
+const CPU_PROFILE = process.env.BENCH_CPU_PROFILE ?? '';
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** The functions with the most self time in a CPU profile, in ms. */
+function topSelf(profile: CpuProfile, count: number): string[] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  const self = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const f = byId.get(id);
+    const name = f ? `${f.functionName || '(anonymous)'} ${path.basename(f.url)}:${f.lineNumber + 1}` : '?';
+    self.set(name, (self.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  return [...self.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, ms]) => `| ${name} | ${ms.toFixed(0)} |`);
+}
+/** the graph page's marks, in the order they are set */
+const PHASES = ['graph:answer', 'graph:layout', 'graph:laid-out', 'graph:placed', 'graph:drawn'];
 
 async function seed(app: App, ownerId: string, bulk: string, graph: string): Promise<void> {
   const em = app.orm.em.fork();
@@ -137,7 +168,7 @@ async function main(): Promise<void> {
       data: { api_key: secret },
     });
     if (!signIn.ok()) throw new Error(`sign-in refused: ${signIn.status()} ${await signIn.text()}`);
-    const cases: [string, string, string][] = [
+    const allCases: [string, string, string][] = [
       ['list: first rows, no filter', '/', 'table.results tbody tr'],
       [
         'list: first rows, project + measurement',
@@ -155,11 +186,19 @@ async function main(): Promise<void> {
         `.graph[data-ready="true"][data-nodes="${GRAPH}"]`,
       ],
     ];
+    const cases = allCases.filter(([name]) => name.includes(ONLY));
     const results: [string, number[]][] = cases.map(([name]) => [name, []]);
+    const phases = new Map<string, number[]>(PHASES.map((p) => [p, []]));
     // alternate the cases run by run, so a slow moment of the machine does not land on one case
     for (let run = 0; run <= RUNS; run++) {
       for (const [i, [, url, selector]] of cases.entries()) {
         const page = await context.newPage();
+        const profiling = CPU_PROFILE !== '' && run === RUNS && url.includes('/graph');
+        const cdp = profiling ? await context.newCDPSession(page) : null;
+        if (cdp) {
+          await cdp.send('Profiler.enable');
+          await cdp.send('Profiler.start');
+        }
         const t0 = performance.now();
         const problems: string[] = [];
         page.on('console', (m) => {
@@ -183,6 +222,33 @@ async function main(): Promise<void> {
           );
         }
         const ms = performance.now() - t0;
+        if (run > 0 && url.includes('/graph')) {
+          // the first frame comes after data-ready (a page without the marks has none: skipped)
+          await page
+            .waitForFunction(
+              () => globalThis.performance.getEntriesByName('graph:drawn').length > 0,
+              undefined,
+              {
+                timeout: 10_000,
+              },
+            )
+            .catch(() => undefined);
+          // globalThis: this file's `performance` is Node's, and the compiled function would name it
+          const marks = await page.evaluate(() =>
+            globalThis.performance
+              .getEntriesByType('mark')
+              .filter((e) => e.name.startsWith('graph:'))
+              .map((e): [string, number] => [e.name, e.startTime]),
+          );
+          for (const [name, at] of marks) phases.get(name)?.push(at);
+        }
+        if (cdp) {
+          const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
+          fs.writeFileSync(CPU_PROFILE, JSON.stringify(profile));
+          console.log(`\nCPU profile of the last graph run: ${CPU_PROFILE}; most self time:`);
+          console.log('| function | self ms |\n|---|---:|');
+          for (const line of topSelf(profile, 15)) console.log(line);
+        }
         await page.close();
         if (run > 0) results[i][1].push(ms); // run 0 warms caches
       }
@@ -198,6 +264,20 @@ async function main(): Promise<void> {
       console.log(
         `| ${name} | ${percentile(samples, 50).toFixed(0)} | ${samples[samples.length - 1].toFixed(0)} |`,
       );
+    }
+    if ([...phases.values()].some((v) => v.length)) {
+      console.log(
+        "\nthe graph case by phase (ms from navigation start, median; the page's performance marks)",
+      );
+      console.log('| mark | p50 ms | max ms |');
+      console.log('|---|---:|---:|');
+      for (const [name, samples] of phases) {
+        if (!samples.length) continue;
+        samples.sort((a, b) => a - b);
+        console.log(
+          `| ${name} | ${percentile(samples, 50).toFixed(0)} | ${samples[samples.length - 1].toFixed(0)} |`,
+        );
+      }
     }
   } finally {
     await app.close();

@@ -24,8 +24,9 @@ export const KEYWORD_ID_LIST = 50000;
 export async function keywordCondition(
   ctx: RequestContext,
   keyword: string,
+  exact = false,
 ): Promise<{ condition: Sql; driver?: PageDriver }> {
-  const ids = await matchingKeywords(ctx, keyword);
+  const ids = await matchingKeywords(ctx, keyword, exact);
   if (ids.length === 0) return { condition: sql('false') };
   const carries = sql(
     `exists (select 1 from dataset_keyword dk where dk.dataset_mfid = d.unique_id and dk.keyword_id in (?))`,
@@ -53,8 +54,21 @@ export async function keywordCondition(
   return { condition: carries };
 }
 
-/** The ids of the keywords whose text contains `keyword` (any case); once per request. */
-export function matchingKeywords(ctx: RequestContext, keyword: string): Promise<number[]> {
+/**
+ * The ids of the keywords whose text contains `keyword` (any case), or with `exact` the one
+ * keyword that is `keyword` (the whole text; keywords are one record whatever their case, so in
+ * any case: what a keyword facet counts); once per request.
+ */
+export function matchingKeywords(ctx: RequestContext, keyword: string, exact = false): Promise<number[]> {
+  if (exact) {
+    return ctx.memo(`dataset.keyword-exact:${keyword}`, async () =>
+      (
+        await rawQuery<{ id: number }>(ctx.em, `select id from keyword where lower(text) = lower(?)`, [
+          keyword,
+        ])
+      ).map((r) => r.id),
+    );
+  }
   return ctx.memo(`dataset.keywords:${keyword}`, async () =>
     (
       await rawQuery<{ id: number }>(ctx.em, `select id from keyword where lower(text) like ? escape '\\'`, [

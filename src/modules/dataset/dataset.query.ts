@@ -51,6 +51,12 @@ export interface DatasetFilter extends OwnedRecordFilter {
   instrumentName?: string | null;
   measurement?: string;
   keyword?: string | null;
+  /**
+   * carries this whole keyword (in any case, as keywords are one record whatever their case):
+   * what a keyword facet counts, so the list of a facet value has as many rows as its count
+   * (docs/web-app.md, "Keyword facets")
+   */
+  keywordExact?: string | null;
   datasetName?: string;
   size?: number;
   dataFormat?: string;
@@ -132,6 +138,11 @@ export class DatasetQuery extends OwnedRecordQuery<DatasetFilter> {
       const keyword = await keywordCondition(ctx, f.keyword);
       parts.push(keyword.condition);
       driver = keyword.driver;
+    }
+    if (f.keywordExact !== undefined && f.keywordExact !== null) {
+      const keyword = await keywordCondition(ctx, f.keywordExact, true);
+      parts.push(keyword.condition);
+      driver = keyword.driver ?? driver;
     }
     if (f.text !== undefined && f.text !== null) parts.push(textCondition(f.text));
     if (f.instrumentName !== undefined && f.instrumentName !== null) {
@@ -316,17 +327,21 @@ export class DatasetQuery extends OwnedRecordQuery<DatasetFilter> {
    * counted twice); null otherwise.
    */
   private async talliedKeyword(ctx: RequestContext, f: DatasetFilter): Promise<TallySource | null> {
-    if (f.keyword === undefined || f.keyword === null) return null;
+    const set = (v: string | null | undefined): v is string => v !== undefined && v !== null;
+    // one of the two keyword filters, alone
+    const [key, exact] = set(f.keyword) ? (['keyword', false] as const) : (['keywordExact', true] as const);
+    const text = f[key];
+    if (!set(text)) return null;
     const alone = Object.entries(f).every(
-      ([key, value]) =>
-        key === 'keyword' ||
-        key === 'anyCase' ||
+      ([k, value]) =>
+        k === key ||
+        k === 'anyCase' ||
         value === undefined ||
         value === null ||
         (Array.isArray(value) && value.length === 0),
     );
     if (!alone) return null;
-    const ids = await matchingKeywords(ctx, f.keyword);
+    const ids = await matchingKeywords(ctx, text, exact);
     return ids.length === 1 ? keywordTallySource(ctx, this.access, ids[0]) : null;
   }
 

@@ -79,7 +79,7 @@ export class KeywordCountType {
 
 @InputType({
   description:
-    'Filters of the dataset collection: the text fields (instrument name, measurement, dataset name, session name, data format, data type) equal their value ignoring case, keyword is a substring in any case, the rest match exactly.',
+    'Filters of the dataset collection: the text fields (instrument name, measurement, dataset name, session name, data format, data type) equal their value ignoring case, keyword is a substring in any case (keywordExact the whole keyword, any case), the rest match exactly.',
 })
 export class DatasetFilterInput extends OwnedRecordFilterInput {
   @Field(() => String, {
@@ -99,6 +99,12 @@ export class DatasetFilterInput extends OwnedRecordFilterInput {
   @Field(() => String, { nullable: true, description: 'Measurement, any case.' }) measurement?: string;
   @Field(() => String, { nullable: true, description: 'Keyword substring, case-insensitive.' })
   keyword?: string;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Carries this whole keyword (any case; not a substring): what a keyword facet value counts, so its list has that many datasets.',
+  })
+  keywordExact?: string;
   @Field(() => String, { nullable: true, description: 'Dataset name, any case.' }) datasetName?: string;
   @Field(() => String, { nullable: true, description: 'Session name, any case.' }) sessionName?: string;
   @Field(() => String, { nullable: true, description: 'Data format, any case.' }) dataFormat?: string;

@@ -151,7 +151,7 @@ export type CreateSampleInput = {
   uniqueId?: string | null | undefined;
 };
 
-/** Filters of the dataset collection: the text fields (instrument name, measurement, dataset name, session name, data format, data type) equal their value ignoring case, keyword is a substring in any case, the rest match exactly. */
+/** Filters of the dataset collection: the text fields (instrument name, measurement, dataset name, session name, data format, data type) equal their value ignoring case, keyword is a substring in any case (keywordExact the whole keyword, any case), the rest match exactly. */
 export type DatasetFilterInput = {
   /** Only what is assigned or granted to each of these projects (MFID or slug). Needs membership of them. At most 10 selectors in all. */
   accessibleToProject?: Array<string> | null | undefined;
@@ -169,6 +169,8 @@ export type DatasetFilterInput = {
   instrumentName?: string | null | undefined;
   /** Keyword substring, case-insensitive. */
   keyword?: string | null | undefined;
+  /** Carries this whole keyword (any case; not a substring): what a keyword facet value counts, so its list has that many datasets. */
+  keywordExact?: string | null | undefined;
   /** Measurement, any case. */
   measurement?: string | null | undefined;
   /** Typed conditions on the scientific metadata; all must hold. */

@@ -72,6 +72,10 @@ function refine(search: Search, dim: Dimension, value: string, projects: Map<str
       return { ...search, visibility: value === 'true' ? 'public' : 'private' };
     case 'owner':
       return { ...search, owner: value };
+    case 'keyword':
+      // exactly the keyword counted (the typed keyword filter is a substring in any case, and
+      // would list more than the count)
+      return { ...search, keywordExact: value };
     case 'project':
       // the URL names your projects by slug (readable, shareable), others by the MFID facets count by
       return { ...search, project: projects.get(value) ?? value };

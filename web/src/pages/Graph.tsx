@@ -125,25 +125,65 @@ const KIND_WORDS: Record<string, string> = {
   sample_sample: 'made from',
 };
 
-function elementsOf(g: Graph, known: Set<string>): ElementDefinition[] {
-  const out: ElementDefinition[] = [];
-  for (const n of g.nodes) {
-    if (known.has(n.id)) continue;
-    known.add(n.id);
+type GraphEdge = Graph['edges'][number];
+
+/** The shape's size of a node. */
+const sizeOf = (id: string, root: string | undefined): number => (id === root ? ROOT_NODE : NODE);
+
+/**
+ * Every element of the graph with its place: each node's position and each edge's segments come
+ * with the element, so cytoscape computes each style once (moving elements after adding them,
+ * then fitting the view to their bounds, labels measured, took most of a 1,000-node drawing's
+ * time: docs/web-app.md, "The graph at 1,000 nodes"). Also the layout's extent, for the view.
+ */
+function placedElements(
+  nodes: Map<string, GraphNode>,
+  edges: Map<string, GraphEdge>,
+  root: string | undefined,
+): { elements: ElementDefinition[]; extent: { x1: number; y1: number; x2: number; y2: number } } {
+  const laid = [...nodes.values()].map((n) => ({
+    id: n.id,
+    size: sizeOf(n.id, root),
+    labelWidth: 4 + CHAR_PX * shortLabel(n).length,
+  }));
+  const { positions, bends } = layered(
+    laid,
+    [...edges.values()].map((e) => [e.source, e.target]),
+  );
+  performance.mark('graph:laid-out');
+  const extent = { x1: Infinity, y1: Infinity, x2: -Infinity, y2: -Infinity };
+  const elements: ElementDefinition[] = [];
+  for (const l of laid) {
+    const n = nodes.get(l.id);
+    const position = positions.get(l.id) ?? { x: 0, y: 0 };
+    if (!n) continue;
+    extent.x1 = Math.min(extent.x1, position.x - l.size / 2);
+    extent.x2 = Math.max(extent.x2, position.x + l.size / 2 + 4 + l.labelWidth);
+    extent.y1 = Math.min(extent.y1, position.y - l.size / 2);
+    extent.y2 = Math.max(extent.y2, position.y + l.size / 2);
     const data: Record<string, unknown> = { id: n.id, label: shortLabel(n), type: n.type };
     if (n.firstThumbnail) data.image = thumbSrc(n.firstThumbnail);
-    out.push({ group: 'nodes', data });
+    elements.push({ group: 'nodes', data, position, classes: n.id === root ? 'root' : undefined });
   }
-  for (const e of g.edges) {
-    const id = `${e.source}>${e.target}`;
-    if (known.has(id)) continue;
-    known.add(id);
-    out.push({
-      group: 'edges',
-      data: { id, source: e.source, target: e.target, kind: e.kind, label: edgeLabel(e) },
-    });
+  for (const [id, e] of edges) {
+    const data: Record<string, unknown> = {
+      id,
+      source: e.source,
+      target: e.target,
+      kind: e.kind,
+      label: edgeLabel(e),
+    };
+    const from = positions.get(e.source);
+    const to = positions.get(e.target);
+    const route = bends.get(id);
+    if (from && to && route?.length) {
+      const segs = route.map((p) => segmentOf(from, to, p));
+      data.weights = segs.map((q) => q.weight);
+      data.distances = segs.map((q) => q.distance);
+    }
+    elements.push({ group: 'edges', data });
   }
-  return out;
+  return { elements, extent };
 }
 
 /**
@@ -154,56 +194,62 @@ function elementsOf(g: Graph, known: Set<string>): ElementDefinition[] {
 export function GraphPage({ root, project }: { root?: string; project?: string }) {
   const box = useRef<HTMLDivElement>(null);
   const cy = useRef<Core | null>(null);
-  const known = useRef(new Set<string>());
   const [nodes, setNodes] = useState<Map<string, GraphNode>>(new Map());
   const [selected, setSelected] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [ready, setReady] = useState(false);
   const [edgeWords, setEdgeWords] = useState<string[]>([]);
 
-  const layout = () => {
-    const c = cy.current;
-    if (!c) return;
-    const { positions, bends } = layered(
-      c.nodes().map((n) => ({
-        id: n.id(),
-        size: n.id() === root ? ROOT_NODE : NODE,
-        labelWidth: 4 + CHAR_PX * String(n.data('label')).length,
-      })),
-      c.edges().map((e) => [e.data('source') as string, e.data('target') as string]),
-    );
-    c.batch(() => {
-      c.nodes().forEach((n) => {
-        const p = positions.get(n.id());
-        if (p) n.position(p);
-      });
-      c.edges().forEach((e) => {
-        const from = positions.get(e.data('source') as string);
-        const to = positions.get(e.data('target') as string);
-        const route = bends.get(e.id());
-        if (!from || !to || !route?.length) {
-          e.removeData('weights distances');
-          return;
-        }
-        const segs = route.map((p) => segmentOf(from, to, p));
-        e.data({ weights: segs.map((q) => q.weight), distances: segs.map((q) => q.distance) });
-      });
-    });
-    c.fit(undefined, 30);
-  };
+  const graph = useRef({ nodes: new Map<string, GraphNode>(), edges: new Map<string, GraphEdge>() });
+  const selectedRef = useRef<string | null>(null);
+  selectedRef.current = selected;
 
+  /** Adds what `g` has new, lays the whole graph out again and draws it, the view fitted to it. */
   const merge = (g: Graph) => {
-    const add = elementsOf(g, known.current);
-    setEdgeWords((w) => [...w, ...g.edges.map(edgeLabel)]);
-    setNodes((m) => {
-      const next = new Map(m);
-      for (const n of g.nodes) if (!next.has(n.id)) next.set(n.id, n);
-      return next;
-    });
-    if (add.length && cy.current) {
-      cy.current.add(add);
-      layout();
+    const { nodes: all, edges } = graph.current;
+    let added = 0;
+    for (const n of g.nodes) {
+      if (all.has(n.id)) continue;
+      all.set(n.id, n);
+      added++;
     }
+    for (const e of g.edges) {
+      const id = `${e.source}>${e.target}`;
+      if (edges.has(id) || !all.has(e.source) || !all.has(e.target)) continue;
+      edges.set(id, e);
+      added++;
+    }
+    setEdgeWords([...new Set([...edges.values()].map(edgeLabel))]);
+    setNodes(new Map(all));
+    const c = cy.current;
+    if (!added || !c) return;
+    performance.mark('graph:layout');
+    const { elements, extent } = placedElements(all, edges, root);
+    c.batch(() => {
+      c.elements().remove();
+      c.add(elements);
+      if (selectedRef.current) c.getElementById(selectedRef.current).select();
+    });
+    // the view from the layout's extent: fit() would measure every label's bounds
+    const pad = 30;
+    const zoom = Math.min(
+      c.maxZoom(),
+      Math.max(
+        c.minZoom(),
+        Math.min(
+          (c.width() - 2 * pad) / (extent.x2 - extent.x1 || 1),
+          (c.height() - 2 * pad) / (extent.y2 - extent.y1 || 1),
+        ),
+      ),
+    );
+    c.viewport({
+      zoom,
+      pan: {
+        x: (c.width() - zoom * (extent.x1 + extent.x2)) / 2,
+        y: (c.height() - zoom * (extent.y1 + extent.y2)) / 2,
+      },
+    });
+    performance.mark('graph:placed');
   };
 
   useEffect(() => {
@@ -229,8 +275,9 @@ export function GraphPage({ root, project }: { root?: string; project?: string }
       : request(ProjectGraph, { project: project ?? '' }).then((r) => r.projectGraph);
     load.then(
       (g) => {
+        performance.mark('graph:answer');
         merge(g);
-        if (root) c.getElementById(root).addClass('root');
+        c.one('render', () => performance.mark('graph:drawn'));
         setReady(true);
       },
       (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
@@ -238,7 +285,7 @@ export function GraphPage({ root, project }: { root?: string; project?: string }
     return () => {
       c.destroy();
       cy.current = null;
-      known.current = new Set();
+      graph.current = { nodes: new Map(), edges: new Map() };
     };
     // the page is keyed by its root or project (see main.tsx): one drawing per mount
   }, []);
@@ -259,7 +306,7 @@ export function GraphPage({ root, project }: { root?: string; project?: string }
   };
 
   const sel = selected ? nodes.get(selected) : undefined;
-  const relations = [...new Set(edgeWords)].sort();
+  const relations = [...edgeWords].sort();
   const title = root
     ? `Entity graph around ${nodes.get(root)?.name ?? root}`
     : `Graph of project ${project ?? ''}`;

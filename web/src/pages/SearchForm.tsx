@@ -101,6 +101,14 @@ export function SearchForm({
           Keyword
           <input value={s.keyword} onInput={set('keyword')} />
         </label>
+        {s.keywordExact && (
+          <p class="exact-keyword">
+            Keyword exactly <strong>{s.keywordExact}</strong>{' '}
+            <button type="button" onClick={() => onSearch(searchUrl({ ...s, keywordExact: '' }))}>
+              Any keyword
+            </button>
+          </p>
+        )}
         <label>
           Data type
           <input value={s.dataType} onInput={set('dataType')} />

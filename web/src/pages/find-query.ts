@@ -12,6 +12,8 @@ export interface Search {
   instrument: string;
   measurement: string;
   keyword: string;
+  /** a keyword facet's value: the whole keyword (`keyword` is a substring) */
+  keywordExact: string;
   dataType: string;
   owner: string;
   visibility: '' | 'public' | 'private';
@@ -47,7 +49,16 @@ export const OPERATORS: { op: MetadataOperator; label: string }[] = [
   { op: 'exists', label: 'exists' },
 ];
 
-const FIELDS = ['q', 'project', 'instrument', 'measurement', 'keyword', 'dataType', 'owner'] as const;
+const FIELDS = [
+  'q',
+  'project',
+  'instrument',
+  'measurement',
+  'keyword',
+  'keywordExact',
+  'dataType',
+  'owner',
+] as const;
 
 export function readSearch(query: URLSearchParams): Search {
   const visibility = query.get('visibility');
@@ -57,6 +68,7 @@ export function readSearch(query: URLSearchParams): Search {
     instrument: '',
     measurement: '',
     keyword: '',
+    keywordExact: '',
     dataType: '',
     owner: '',
     visibility: visibility === 'public' || visibility === 'private' ? visibility : '',
@@ -123,6 +135,7 @@ export function toFilter(s: Search): DatasetFilterInput {
   if (s.instrument) f.instrumentMfid = s.instrument;
   if (s.measurement) f.measurement = s.measurement;
   if (s.keyword) f.keyword = s.keyword;
+  if (s.keywordExact) f.keywordExact = s.keywordExact;
   if (s.dataType) f.dataType = s.dataType;
   if (s.owner) f.ownerOrcid = s.owner;
   if (s.visibility) f.public = s.visibility === 'public';
