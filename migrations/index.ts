@@ -42,7 +42,8 @@ import { Migration20261126220000_search_forgives as M39 } from './Migration20261
 import { Migration20261126220006_datacite as M40 } from './Migration20261126220006_datacite';
 import { Migration20261126221736_embargo as M41 } from './Migration20261126221736_embargo';
 import { Migration20261126230000_publication_sets as M42 } from './Migration20261126230000_publication_sets';
-import { Migration20261127020000_metadata_search_by_kind as M43 } from './Migration20261127020000_metadata_search_by_kind';
+import { Migration20261127013000_facet_field_totals as M43 } from './Migration20261127013000_facet_field_totals';
+import { Migration20261127020000_metadata_search_by_kind as M44 } from './Migration20261127020000_metadata_search_by_kind';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -89,5 +90,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126220006_datacite', class: M40 },
   { name: 'Migration20261126221736_embargo', class: M41 },
   { name: 'Migration20261126230000_publication_sets', class: M42 },
-  { name: 'Migration20261127020000_metadata_search_by_kind', class: M43 },
+  { name: 'Migration20261127013000_facet_field_totals', class: M43 },
+  { name: 'Migration20261127020000_metadata_search_by_kind', class: M44 },
 ];

@@ -3,6 +3,7 @@ import { rawQuery } from '../../src/core/db/raw';
 import { newMfid } from '../../src/core/ids';
 import { indexedStrings, indexedValues } from '../../src/modules/metadata-store/metadata-quantities';
 import { datasetTotalRows } from '../../src/modules/dataset/dataset-total';
+import { sampleTotalRows } from '../../src/modules/sample/sample-total';
 import { benchService, ok, percentile } from './lib';
 
 /**
@@ -223,6 +224,11 @@ async function rebuildDerived(em: EntityManager): Promise<void> {
     em,
     `insert into dataset_total (dim, value, scope, owner_id, project_mfid, shard, n) ${datasetTotalRows('(select *, 1 as n from dataset)')}`,
   );
+  await rawQuery(em, 'delete from sample_total');
+  await rawQuery(
+    em,
+    `insert into sample_total (dim, value, scope, owner_id, project_mfid, shard, n) ${sampleTotalRows('(select *, 1 as n from sample)')}`,
+  );
   await rawQuery(em, 'delete from dataset_tally');
   await rawQuery(
     em,
@@ -381,9 +387,11 @@ const CASES: [string, Case][] = [
   ['GraphQL nested list + totalCount', graphql(NESTED)],
   ['facets, no filter', restGet('/datasets/facets')],
   ['facets, measurement filter', restGet('/datasets/facets?measurement=XRD')],
-  ['facet field owner (tally), by count', restGet('/datasets/facets?field=owner&sort=count&direction=desc')],
+  // no filter: the field's rows of dataset_total; a filter: the tally (measurement) or the rows (samples)
+  ['facet field owner, by count', restGet('/datasets/facets?field=owner&sort=count&direction=desc')],
   ['facet field project, page 2', restGet('/datasets/facets?field=project&limit=20&cursor={facetCursor}')],
-  ['facet field session (rows)', restGet('/datasets/facets?field=session')],
+  ['facet field session', restGet('/datasets/facets?field=session')],
+  ['facet field session, private only', restGet('/datasets/facets?field=session&public=false')],
   [
     'facet field measurement, project filter',
     restGet('/datasets/facets?field=measurement&project_mfid={project}'),

@@ -11,6 +11,7 @@ import { Dataset } from './dataset/dataset.entity';
 import { DatasetText } from './dataset/dataset-text.entity';
 import { DatasetTally } from './dataset/dataset-tally.entity';
 import { DatasetTotal } from './dataset/dataset-total.entity';
+import { SampleTotal } from './sample/sample-total.entity';
 import { KeywordTally } from './keyword/keyword-tally.entity';
 import { AccessGrant } from './access/access-grant.entity';
 import { Keyword } from './keyword/keyword.entity';
@@ -61,6 +62,7 @@ export const ENTITIES = [
   DatasetText,
   DatasetTally,
   DatasetTotal,
+  SampleTotal,
   AccessGrant,
   Keyword,
   DatasetKeyword,

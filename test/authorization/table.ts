@@ -2,6 +2,8 @@ import { randomOrcid, unique } from '../support/factories';
 import { newMfid } from '../../src/core/ids';
 import {
   ANY,
+  PERSON,
+  all,
   HOLDER,
   INSIDER,
   OPEN,
@@ -210,7 +212,7 @@ export const TABLE: Row[] = [
   R('GET /account/verify', ANY, () => '/account/verify'),
   // a person's own keys (each role makes one per call: far below the cap of 20 live keys)
   R('GET /account/apikeys', ANY, () => '/account/apikeys'),
-  R('POST /account/apikeys', ANY, () => body('/account/apikeys', { label: 'matrix' })),
+  R('POST /account/apikeys', PERSON, () => body('/account/apikeys', { label: 'matrix' })),
   R('DELETE /account/apikeys/:id', HOLDER, (_w, f) => `/account/apikeys/${f.apiKey}`, { fresh: 'apiKey' }),
   R('GET /users/:id/apikeys', SELF, (w) => `/users/${w.owner.id}/apikeys`),
   R('DELETE /users/:id/apikeys/:keyId', SELF, (w, f) => `/users/${w.owner.id}/apikeys/${f.apiKey}`, {
@@ -542,14 +544,15 @@ export const TABLE: Row[] = [
       fresh: 'sampleLink',
     },
   ),
+  // contributor on the dataset, and the sample read (the bound account reads the dataset only)
   R(
     'POST /datasets/:a/samples/:b',
-    contribute('dataset'),
+    all(contribute('dataset'), read('sample')),
     (w) => `/datasets/${w.dataset}/samples/${w.sample}`,
   ),
   R(
     'DELETE /datasets/:a/samples/:b',
-    contribute('dataset'),
+    all(contribute('dataset'), read('sample')),
     (w) => `/datasets/${w.dataset}/samples/${w.sample}`,
     {
       fresh: 'association',
@@ -654,7 +657,7 @@ export const TABLE: Row[] = [
   G('Query.apiKeys', SELF, 'query($id: ID!) { apiKeys(userId: $id) { uniqueId } }', (w) => ({
     id: w.owner.id,
   })),
-  G('Mutation.createApiKey', ANY, 'mutation { createApiKey(label: "matrix") { secret } }'),
+  G('Mutation.createApiKey', PERSON, 'mutation { createApiKey(label: "matrix") { secret } }'),
   G(
     'Mutation.revokeApiKey',
     HOLDER,

@@ -33,14 +33,18 @@ async function ok<T = any>(reply: Promise<{ status: number; body: T }>): Promise
 /**
  * The people: a user per role, and `heir` (whom grants, memberships and transfers name). The
  * owner leads the project and owns the instrument; the member is a contributor of the project;
- * the grantees hold their level on every record by a direct grant. Every role contributes to
+ * the grantees hold their level on every record by a direct grant; the bound account is a
+ * service account bound to the instrument (which every dataset of the world is recorded with). Every role contributes to
  * the `target` project (so only the record decides who may reassign to it).
  */
 export async function buildCast(t: TestApp): Promise<Cast> {
   const users = {} as Cast['users'];
   for (const role of ROLES) {
     if (role !== 'anonymous')
-      users[role] = await makeUser(t.app, { admin: role === 'platformAdmin' || role === 'normalAdmin' });
+      users[role] = await makeUser(t.app, {
+        admin: role === 'platformAdmin' || role === 'normalAdmin',
+        serviceAccount: role === 'boundAccount',
+      });
   }
   const heir = await makeUser(t.app);
   const admin = users.platformAdmin;
@@ -60,6 +64,17 @@ export async function buildCast(t: TestApp): Promise<Cast> {
   );
   await grantAll(t, users, project.uniqueId, 'project');
   await grantAll(t, users, instrument.unique_id as string, 'instrument');
+  // the bound service account: bound to the instrument the world's datasets are recorded with
+  await ok(
+    rest(
+      t.url,
+      'POST',
+      `/instruments/${instrument.unique_id}/service_accounts/${users.boundAccount.user.uniqueId}`,
+      {
+        key: admin.key,
+      },
+    ),
+  );
   const group = unique('matrix-group');
   await ok(rest(t.url, 'POST', `/users/${heir.user.uniqueId}/access_groups/${group}`, { key: admin.key }));
   const account = await ok(
@@ -101,7 +116,7 @@ async function grantAll(
   await em.flush();
 }
 
-/** A dataset of the project, owned by the owner, with the grantees' grants. */
+/** A dataset of the project, recorded with the instrument, owned by the owner, with the grantees' grants. */
 async function dataset(t: TestApp, cast: Cast, visibility: Visibility): Promise<string> {
   const owner = cast.users.owner;
   const created = await ok(
@@ -110,6 +125,7 @@ async function dataset(t: TestApp, cast: Cast, visibility: Visibility): Promise<
       body: {
         dataset_name: 'matrix',
         project_id: cast.project.projectId,
+        instrument_mfid: cast.instrument,
         public: visibility === 'public',
         // metadata version 1, for the restore rows
         scientific_metadata: { matrix: 1 },

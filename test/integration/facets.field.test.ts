@@ -3,6 +3,8 @@ import { rest, type Reply } from '../support/http';
 import { addMember, grant, makeProject, makeUser, unique, type TestUser } from '../support/factories';
 import { newDataset, newSample } from '../support/catalog';
 import type { Project } from '../../src/modules/project/project.entity';
+import { rawQuery } from '../../src/core/db/raw';
+import { sampleTotalRows } from '../../src/modules/sample/sample-total';
 
 /**
  * The field-mode facets of the 3.2 client (`GET /datasets/facets?field=`, `GET /samples/facets`):
@@ -77,10 +79,27 @@ beforeAll(async () => {
   await newDataset(t.url, stranger.key, { measurement: m.c, session_name: sessions.one, public: true });
   const granted = await newDataset(t.url, stranger.key, { measurement: m.c, session_name: sessions.two });
   await grant(t.app, granted, 'dataset', 'user', bob.user.uniqueId, 'viewer');
+  // alice's dataset a deletion request hides (from everyone's lists, so from every bucket)
+  const doomed = await newDataset(t.url, alice.key, {
+    ...mine,
+    measurement: m.b,
+    session_name: sessions.one,
+  });
+  expect((await rest(t.url, 'POST', `/resources/${doomed}/delete`, { key: alice.key })).status).toBeLessThan(
+    300,
+  );
   // samples: alice's in the project, the stranger's private
   for (const type of ['film', 'film', 'powder'])
     await newSample(t.url, alice.key, { ...mine, sample_type: `${type}-${m.a}` });
   for (let i = 0; i < 3; i++) await newSample(t.url, stranger.key, { sample_type: `film-${m.a}` });
+  // a public one, one granted to bob, and alice's that a deletion request hides
+  await newSample(t.url, stranger.key, { sample_type: `powder-${m.a}`, public: true });
+  const grantedSample = await newSample(t.url, stranger.key, { sample_type: `film-${m.a}` });
+  await grant(t.app, grantedSample, 'sample', 'user', bob.user.uniqueId, 'viewer');
+  const doomedSample = await newSample(t.url, alice.key, { ...mine, sample_type: `film-${m.a}` });
+  expect(
+    (await rest(t.url, 'POST', `/resources/${doomedSample}/delete`, { key: alice.key })).status,
+  ).toBeLessThan(300);
 }, 120_000);
 afterAll(() => t.close());
 
@@ -120,13 +139,20 @@ describe('GET /datasets/facets?field=', () => {
       'instrument',
       'project',
     ] as const) {
+      // no filter, and `public` alone: the field's rows of dataset_total; the others: the tally or the rows
       const filters: Record<string, string>[] = [
+        {},
+        { public: 'false' },
+        { public: 'true' },
         { session_name: sessions.one },
         { session_name: sessions.two },
         { measurement: m.a },
       ];
       for (const filter of filters) {
-        const buckets = await allBuckets(key, { field, limit: 2, ...filter });
+        // without session or measurement, the other files of this worker's database count too:
+        // big pages, and each bucket of this file's values checked against the list
+        const narrow = 'session_name' in filter || 'measurement' in filter;
+        const buckets = await allBuckets(key, { field, limit: narrow ? 2 : 1000, ...filter });
         const param = {
           measurement: 'measurement',
           session: 'session_name',
@@ -135,7 +161,15 @@ describe('GET /datasets/facets?field=', () => {
           instrument: 'instrument_mfid',
           project: 'project_mfid',
         }[field];
-        for (const b of buckets) {
+        const ours = [
+          ...Object.values(m),
+          ...Object.values(sessions),
+          ...[alice, bob, stranger].map((u) => u.user.uniqueId),
+          instrument,
+          project.uniqueId,
+          'h5',
+        ];
+        for (const b of buckets.filter((x) => narrow || ours.includes(x.value))) {
           const list = await rest(t.url, 'GET', '/datasets', {
             key,
             version: 3,
@@ -166,6 +200,29 @@ describe('GET /datasets/facets?field=', () => {
       [alice.user.uniqueId]: 3,
       [stranger.user.uniqueId]: 4,
     });
+  });
+
+  test('without a filter (or with `public` alone) every field is read from dataset_total, not from the rows', async () => {
+    const em = t.app.orm.em.fork();
+    const counts = async (field: string, query: Record<string, string> = {}) =>
+      Object.fromEntries(
+        (await allBuckets(admin.key, { field, ...query })).map((b) => [b.value, b.count]),
+      ) as Record<string, number>;
+    const before = await counts('session');
+    // a row in a shard no dataset hashes to: what answers is the table
+    await rawQuery(
+      em,
+      `insert into dataset_total (dim, value, scope, shard, n) values ('session', ?, 'A', 99, 1000), ('data_format', 'h5', 'A', 99, 500)`,
+      [sessions.one],
+    );
+    try {
+      expect(await counts('session')).toEqual({ ...before, [sessions.one]: before[sessions.one] + 1000 });
+      expect((await counts('data_format')).h5).toBeGreaterThan(500);
+      // a filter the table cannot answer counts the rows
+      expect((await counts('session', { measurement: m.a }))[sessions.one]).toBeLessThan(1000);
+    } finally {
+      await rawQuery(em, `delete from dataset_total where shard = 99`);
+    }
   });
 
   test('owner, project and instrument buckets carry typed references and labels', async () => {
@@ -269,7 +326,7 @@ describe('GET /samples/facets', () => {
       '/samples/facets',
     );
     expect(all.map((b) => [b.value, b.count])).toEqual([
-      [stranger.user.uniqueId, 3],
+      [stranger.user.uniqueId, 4],
       [alice.user.uniqueId, 2],
     ]);
     const proj = await allBuckets(bob.key, { field: 'project', visibility: 'private' }, '/samples/facets');
@@ -280,6 +337,94 @@ describe('GET /samples/facets', () => {
         project: expect.objectContaining({ project_id: project.projectId }),
       }),
     ]);
+  });
+
+  test.each([
+    ['alice', () => alice],
+    ['bob', () => bob],
+    ['the stranger', () => stranger],
+    ['an administrator', () => admin],
+  ])('without a filter (sample_total) every bucket is what the list counts for %s', async (_, who) => {
+    const key = who().key;
+    const param = { sample_type: 'sample_type', owner: 'owner_id', project: 'project_mfid' } as const;
+    const ours = [
+      `film-${m.a}`,
+      `powder-${m.a}`,
+      ...[alice, bob, stranger].map((u) => u.user.uniqueId),
+      project.uniqueId,
+    ];
+    for (const field of Object.keys(param) as (keyof typeof param)[]) {
+      for (const filter of [{}, { visibility: 'private' }, { visibility: 'public' }] as Record<
+        string,
+        string
+      >[]) {
+        const buckets = await allBuckets(key, { field, limit: 1000, ...filter }, '/samples/facets');
+        for (const b of buckets.filter((x) => ours.includes(x.value))) {
+          const list = await rest(t.url, 'GET', '/samples', {
+            key,
+            version: 3,
+            query: { ...filter, [param[field]]: b.value, limit: 1 },
+          });
+          expect([field, filter, b.value, b.count]).toEqual([field, filter, b.value, list.body.total]);
+        }
+        const total = (
+          await rest(t.url, 'GET', '/samples', {
+            key,
+            version: 3,
+            query: { ...filter, [`${param[field]}_is_null`]: 'False', limit: 1 },
+          })
+        ).body.total;
+        expect([field, filter, buckets.reduce((n, b) => n + b.count, 0)]).toEqual([field, filter, total]);
+      }
+    }
+  });
+
+  test('without a filter the buckets are read from sample_total, not from the rows', async () => {
+    const em = t.app.orm.em.fork();
+    const type = `film-${m.a}`;
+    const count = async (query: Record<string, string> = {}) =>
+      (await allBuckets(admin.key, { field: 'sample_type', limit: 1000, ...query }, '/samples/facets')).find(
+        (b) => b.value === type,
+      )?.count ?? 0;
+    const before = await count();
+    await rawQuery(
+      em,
+      `insert into sample_total (dim, value, scope, shard, n) values ('sample_type', ?, 'A', 99, 1000)`,
+      [type],
+    );
+    try {
+      expect(await count()).toBe(before + 1000);
+      // a filter the table cannot answer counts the rows
+      expect(await count({ project_id: project.projectId })).toBeLessThan(1000);
+    } finally {
+      await rawQuery(em, `delete from sample_total where shard = 99`);
+    }
+  });
+
+  test('sample_total is what the samples add up to, after inserts, changes and removal', async () => {
+    const em = t.app.orm.em.fork();
+    const moved = await newSample(t.url, alice.key, { sample_type: unique('moving') });
+    expect(
+      (
+        await rest(t.url, 'PATCH', `/samples/${moved}`, {
+          key: alice.key,
+          version: 3,
+          body: { sample_type: unique('moved') },
+        })
+      ).status,
+    ).toBeLessThan(300);
+    await rawQuery(em, `update sample set public = not public where unique_id = ?`, [moved]);
+    const gone = await newSample(t.url, alice.key, { sample_type: `film-${m.a}` });
+    await rawQuery(em, `delete from sample where unique_id = ?`, [gone]);
+    const diff = await rawQuery<{ n: number }>(
+      em,
+      `with computed as (${sampleTotalRows('(select *, 1 as n from sample)')}),
+       stored as (select dim, value, scope, owner_id, project_mfid, shard, sum(n)::int as n from sample_total
+                  group by 1, 2, 3, 4, 5, 6 having sum(n) <> 0)
+       select count(*)::int as n from ((select * from computed except select * from stored)
+         union all (select * from stored except select * from computed)) x`,
+    );
+    expect(diff[0].n).toBe(0);
   });
 
   test('field is required; dataset fields and unknown parameters are 422s', async () => {

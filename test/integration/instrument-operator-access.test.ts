@@ -166,6 +166,7 @@ describe('a service account bound to an instrument', () => {
     } as const;
     for (const field of Object.keys(param) as (keyof typeof param)[]) {
       const filters: Record<string, string>[] = [
+        {},
         { measurement: M },
         { session_name: S.one },
         { session_name: S.two },

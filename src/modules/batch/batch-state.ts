@@ -15,6 +15,8 @@ export interface TargetState {
   name: string | null;
   owner_id: string;
   project_mfid: string | null;
+  /** the instrument it was recorded with (a bound service account holds contributor through it) */
+  instrument_mfid: string | null;
   public: boolean;
   before: unknown;
   n: number;
@@ -73,7 +75,7 @@ export async function readTargets(
   }
   return rawQuery<TargetState>(
     em,
-    `select d.unique_id as id, d.dataset_name as name, d.owner_id, d.project_mfid, d.public,
+    `select d.unique_id as id, d.dataset_name as name, d.owner_id, d.project_mfid, d.instrument_mfid, d.public,
        ${before} as before, ${n} as n
      from dataset d where d.unique_id in (select jsonb_array_elements_text(?::jsonb))
      order by d.unique_id`,
@@ -85,7 +87,7 @@ export async function readTargets(
 export function stateDigest(batchId: string, op: BatchOperation, rows: readonly TargetState[]): string {
   const hash = createHash('sha256').update(batchId).update(canonical(op));
   for (const r of rows) {
-    hash.update(canonical([r.id, r.owner_id, r.project_mfid, r.public, r.before, r.n]));
+    hash.update(canonical([r.id, r.owner_id, r.project_mfid, r.instrument_mfid, r.public, r.before, r.n]));
   }
   return hash.digest('base64url');
 }

@@ -397,6 +397,7 @@ export class BatchService {
           type: 'dataset',
           ownerId: r.owner_id,
           projectMfid: r.project_mfid,
+          instrumentMfid: r.instrument_mfid,
           public: r.public,
         },
         em,

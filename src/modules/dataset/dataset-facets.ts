@@ -193,9 +193,11 @@ export type DatasetFacetField = keyof typeof DATASET_FACET_FIELDS;
 
 /**
  * One page of the buckets of one field over the datasets `filter` selects for the caller (the
- * list's result set: visibility, deletion and every filter). Exact counts: summed from the tally
- * when it holds the field and answers the filter (cost bounded by the tally, not the catalog),
- * else counted over the matching rows (docs/scale.md, "Facets").
+ * list's result set: visibility, deletion and every filter). Exact counts: with no filter besides
+ * `public`, summed from the field's rows of `dataset_total` (every field; bounded by the values
+ * and the caller's visibility groups, not the catalog); else from the tally when it holds the
+ * field and answers the filter (bounded by the tally); else counted over the matching rows
+ * (docs/scale.md, "Facet fields and sorted pages").
  */
 export async function datasetFieldFacets(
   ctx: RequestContext,
@@ -204,13 +206,17 @@ export async function datasetFieldFacets(
   req: FieldFacetRequest & { field: DatasetFacetField },
 ): Promise<FieldFacetPage> {
   const spec = DATASET_FACET_FIELDS[req.field];
-  const tallied = spec.tallied ? await query.tallied(ctx, filter) : null;
-  const groups = tallied
-    ? {
-        sql: `select x.${spec.column} as value, sum(x.n) as n from (${tallied.sql}) x
+  // no filter besides `public`: the field's own rows of dataset_total
+  const totals = await query.fieldTotals(ctx, filter, spec.column);
+  const tallied = !totals && spec.tallied ? await query.tallied(ctx, filter) : null;
+  const groups = totals
+    ? totals
+    : tallied
+      ? {
+          sql: `select x.${spec.column} as value, sum(x.n) as n from (${tallied.sql}) x
               where x.${spec.column} is not null group by 1 having sum(x.n) > 0`,
-        params: tallied.params,
-      }
-    : rowGroups('dataset d', `d.${spec.column}`, (await query.compile(ctx, filter)).where);
+          params: tallied.params,
+        }
+      : rowGroups('dataset d', `d.${spec.column}`, (await query.compile(ctx, filter)).where);
   return fieldFacetPage(ctx, spec, groups, req);
 }

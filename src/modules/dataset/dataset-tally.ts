@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../core/context';
 import { and, sql, type Sql } from '../../core/db/sql';
 import type { AccessService } from '../permission/access.service';
+import { visibleTotals } from '../permission/visible-totals';
 
 /**
  * The rows facets and totals are computed from: `(public, owner_id, project_mfid,
@@ -56,8 +57,8 @@ export function tallyAnswers(f: TallyFilter): boolean {
 }
 
 /** The source rows of a filter that needs the dataset rows: one per dataset, `n = 1`. */
-export function scanSource(where: Sql): TallySource {
-  return { sql: `select ${COLUMNS}, 1 as n from dataset d where ${where.sql}`, params: where.params };
+export function scanSource(where: Sql, columns = COLUMNS): TallySource {
+  return { sql: `select ${columns}, 1 as n from dataset d where ${where.sql}`, params: where.params };
 }
 
 /**
@@ -111,6 +112,7 @@ async function indirectParts(
   access: AccessService,
   filters: (alias: string) => Sql,
   selected: string | undefined,
+  columns = COLUMNS,
 ): Promise<Sql[]> {
   const assigned = selected !== undefined ? sql('d.project_mfid = ?', selected) : null;
   const parts: Sql[] = [];
@@ -126,7 +128,7 @@ async function indirectParts(
       filters('d'),
       assigned,
     );
-    parts.push(scanSource(only));
+    parts.push(scanSource(only, columns));
   }
   if (selected !== undefined) {
     const granted = and(
@@ -135,7 +137,7 @@ async function indirectParts(
       await access.readableCondition(ctx, 'dataset', 'd'),
       filters('d'),
     );
-    parts.push(scanSource(granted));
+    parts.push(scanSource(granted, columns));
   }
   const hidden = and(
     sql(
@@ -147,7 +149,7 @@ async function indirectParts(
       ? sql(`(d.project_mfid = ? or d.unique_id in (${GRANTED_TO}))`, selected, selected)
       : null,
   );
-  parts.push({ sql: `select ${COLUMNS}, -1 as n from dataset d where ${hidden.sql}`, params: hidden.params });
+  parts.push({ sql: `select ${columns}, -1 as n from dataset d where ${hidden.sql}`, params: hidden.params });
   return parts;
 }
 
@@ -194,41 +196,71 @@ export async function totalSource(
     keyed.length === 0
       ? sql(`t.dim = 'all' and t.value is null`)
       : sql('t.dim = ? and t.value = ?', keyed[0][0], keyed[0][2]);
-  const rows = (cond: Sql, sign = ''): Sql =>
+  const parts = await visibleTotals(ctx, access, f.public, (cond, sign) =>
     sql(
       `select ${sign}t.n as n from dataset_total t where ${key.sql} and ${cond.sql}`,
       ...key.params,
       ...cond.params,
-    );
-  const parts: Sql[] = [];
-  // the visibility rule's terms (access.service.ts) as rows of the totals: everything is the A
-  // rows; public records the P rows; their own and their projects' private records the V rows
-  const terms = await access.readableTerms(ctx);
-  if (terms.everything) {
-    if (f.public !== true) parts.push(rows(sql(`t.scope = 'A'`)));
-    if (f.public === true) parts.push(rows(sql(`t.scope = 'P'`)));
-    if (f.public === false) parts.push(rows(sql(`t.scope = 'P'`), '-'));
-  } else {
-    if (f.public !== false) parts.push(rows(sql(`t.scope = 'P'`)));
-    if (f.public !== true) {
-      parts.push(rows(sql(`t.scope = 'V' and t.owner_id = ?`, terms.ownerId)));
-      if (terms.projects.length > 0) {
-        parts.push(
-          rows(
-            sql(`t.scope = 'V' and t.project_mfid in (?) and t.owner_id <> ?`, terms.projects, terms.ownerId),
-          ),
-        );
-      }
-    }
-  }
+    ),
+  );
   const filters = (alias: string): Sql =>
     and(
       f.public !== undefined ? sql(`${alias}.public = ?`, f.public) : null,
       ...set.map(([, column, value]) => sql(`${alias}.${column} = ?`, value)),
     );
-  parts.push(...(await instrumentParts(ctx, access, filters, selected)));
+  parts.push(...(await instrumentParts(ctx, access, filters, selected)).map(amounts));
   parts.push(...(await indirectParts(ctx, access, filters, selected)).map(amounts));
   return unionAll(parts);
+}
+
+/** The `dataset_total` dimension of each dataset column a field facet groups by. */
+const FIELD_DIMENSIONS: Record<string, string> = {
+  owner_id: 'owner',
+  project_mfid: 'project',
+  instrument_mfid: 'instrument',
+  measurement: 'measurement',
+  data_type: 'data_type',
+  session_name: 'session',
+  data_format: 'data_format',
+};
+
+/**
+ * The groups `(value, n)` of one dataset column over the datasets a filter with no dimension
+ * besides `public` selects for the caller, from `dataset_total` (docs/scale.md, "Facet fields and
+ * sorted pages"): the rows of the column's dimension the caller reads without grants (index
+ * ranges on `(dim, scope, owner_id)` and `(dim, scope, project_mfid)`: as many rows as values
+ * of the caller's readable groups, not datasets), plus the datasets reached through a binding
+ * or a grant alone and minus those a deletion request hides, each found from the bindings,
+ * grants and requests. Null when the filter names another dimension (the table has one per row)
+ * or the column has none.
+ */
+export async function fieldTotalSource(
+  ctx: RequestContext,
+  access: AccessService,
+  f: TallyFilter,
+  projectMfid: string | undefined,
+  column: string,
+): Promise<Sql | null> {
+  const dim = FIELD_DIMENSIONS[column] as string | undefined;
+  if (dim === undefined || !tallyAnswers(f) || projectMfid !== undefined) return null;
+  if (TOTAL_DIMENSIONS.some(([key]) => f[key] !== undefined)) return null;
+  const parts = await visibleTotals(ctx, access, f.public, (cond, sign) =>
+    sql(
+      `select t.value, ${sign}t.n as n from dataset_total t where t.dim = ? and ${cond.sql}`,
+      dim,
+      ...cond.params,
+    ),
+  );
+  const filters = (alias: string): Sql =>
+    and(f.public !== undefined ? sql(`${alias}.public = ?`, f.public) : null);
+  const columns = `d.${column}::varchar as value`;
+  parts.push(...(await instrumentParts(ctx, access, filters, undefined, columns)));
+  parts.push(...(await indirectParts(ctx, access, filters, undefined, columns)));
+  const all = unionAll(parts);
+  return {
+    sql: `select u.value, sum(u.n) as n from (${all.sql}) u where u.value is not null group by 1 having sum(u.n) > 0`,
+    params: all.params,
+  };
 }
 
 /**
@@ -275,7 +307,7 @@ export async function keywordTallySource(
       );
     }
   }
-  parts.push(...(await instrumentParts(ctx, access, () => carries, undefined)));
+  parts.push(...(await instrumentParts(ctx, access, () => carries, undefined)).map(amounts));
   parts.push(...(await indirectParts(ctx, access, () => carries, undefined)).map(amounts));
   return unionAll(parts);
 }
@@ -293,6 +325,7 @@ async function instrumentParts(
   access: AccessService,
   filters: (alias: string) => Sql,
   selected: string | undefined,
+  columns = COLUMNS,
 ): Promise<Sql[]> {
   const terms = await access.readableTerms(ctx);
   if (terms.everything || terms.instruments.length === 0) return [];
@@ -303,7 +336,7 @@ async function instrumentParts(
     filters('d'),
     selected !== undefined ? sql('d.project_mfid = ?', selected) : null,
   );
-  return [amounts(scanSource(only))];
+  return [scanSource(only, columns)];
 }
 
 /** A part of a tally source reduced to its `n` column. */

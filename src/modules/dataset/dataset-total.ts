@@ -1,3 +1,7 @@
+/** The columns of `dataset` that `datasetTotalRows` reads (what a trigger's union of old and new rows selects). */
+export const DATASET_TOTAL_COLUMNS =
+  'unique_id, public, owner_id, project_mfid, instrument_mfid, measurement, data_type, session_name, data_format';
+
 /**
  * The rows of `dataset_total` (without `id`, in its column order) that a set of datasets
  * contributes: `source` selects their columns and `n` (+1 or -1). Each dataset counts under every
@@ -10,7 +14,8 @@ export function datasetTotalRows(source: string): string {
     from ${source} c
     cross join lateral (values ('all', null::varchar), ('owner', c.owner_id::varchar),
       ('project', c.project_mfid::varchar), ('instrument', c.instrument_mfid::varchar),
-      ('measurement', c.measurement::varchar), ('data_type', c.data_type::varchar)) dims(dim, value)
+      ('measurement', c.measurement::varchar), ('data_type', c.data_type::varchar),
+      ('session', c.session_name::varchar), ('data_format', c.data_format::varchar)) dims(dim, value)
     cross join lateral (values ('A', null::varchar, null::varchar, hashtext(c.unique_id) & 7),
       (case when c.public then 'P' else 'V' end, case when c.public then null else c.owner_id end,
        case when c.public then null else c.project_mfid end,

@@ -23,6 +23,7 @@ import {
   tallyAnswers,
   tallySource,
   totalSource,
+  fieldTotalSource,
   type TallySource,
 } from './dataset-tally';
 import {
@@ -300,6 +301,19 @@ export class DatasetQuery extends OwnedRecordQuery<DatasetFilter> {
       (total ? await totalSource(ctx, this.access, f, project) : null) ??
       tallySource(ctx, this.access, f, project)
     );
+  }
+
+  /**
+   * The groups `(value, n)` of one column over the datasets `f` selects for the caller, from
+   * `dataset_total` (one row per value and visibility scope, not per combination or dataset), or
+   * null when the filter names a dimension besides `public` or needs the rows (docs/scale.md,
+   * "Facet fields and sorted pages").
+   */
+  async fieldTotals(ctx: RequestContext, f: DatasetFilter, column: string): Promise<Sql | null> {
+    if (!tallyAnswers(f)) return null;
+    const project = await this.namedProject(ctx, f);
+    if (project === null) return null;
+    return fieldTotalSource(ctx, this.access, f, project, column);
   }
 
   /**

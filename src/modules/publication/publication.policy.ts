@@ -85,6 +85,7 @@ export class PublicationPolicy {
             uniqueId: row.uniqueId,
             ownerId: row.ownerId,
             projectMfid: row.projectMfid,
+            instrumentMfid: row.instrumentMfid,
             public: row.public ?? false,
           })
         : null;

@@ -25,6 +25,7 @@ import {
   type FieldFacetPage,
   type FieldFacetRequest,
 } from '../owned-record/field-facets';
+import { sampleFieldTotals } from './sample-total';
 
 /** The fields a sample facet page groups by (the 3.2 client's names). */
 export const SAMPLE_FACET_FIELDS: Record<'sample_type' | 'owner' | 'project', FacetFieldSpec> = {
@@ -56,10 +57,12 @@ export class SampleService {
   /** owner, project and public flag, for transfer, reassignment and user deletion (`…In(tx)`) */
   readonly ownership = SAMPLE_OWNERSHIP;
   private readonly query: SampleQuery;
+  private readonly access: AccessService;
   private readonly records: OwnedRecords<Sample, SampleTextField, SampleRow, SampleInclude>;
 
   constructor(deps: SampleDeps) {
     this.policy = deps.policy;
+    this.access = deps.access;
     this.query = new SampleQuery(deps);
     this.records = new OwnedRecords(
       { entity: Sample, rows: SAMPLE_ROWS, type: 'sample', text: SAMPLE_TEXT },
@@ -127,14 +130,20 @@ export class SampleService {
     return this.query.total(ctx, filter);
   }
 
-  /** One page of the buckets of one field over the samples `filter` selects for the caller (exact counts). */
+  /**
+   * One page of the buckets of one field over the samples `filter` selects for the caller (exact
+   * counts; docs/scale.md, "Facet fields and sorted pages").
+   */
   async facetField(
     ctx: RequestContext,
     filter: SampleFilter,
     req: FieldFacetRequest & { field: SampleFacetField },
   ): Promise<FieldFacetPage> {
     const spec = SAMPLE_FACET_FIELDS[req.field];
-    const groups = rowGroups('sample s', `s.${spec.column}`, await this.query.compile(ctx, filter));
+    // no filter besides `public`: the field's rows of sample_total; any other: the matching rows
+    const groups =
+      (await sampleFieldTotals(ctx, this.access, filter, spec.column)) ??
+      rowGroups('sample s', `s.${spec.column}`, await this.query.compile(ctx, filter));
     return fieldFacetPage(ctx, spec, groups, req);
   }
 

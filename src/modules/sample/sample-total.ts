@@ -1,0 +1,95 @@
+import type { RequestContext } from '../../core/context';
+import { and, sql, type Sql } from '../../core/db/sql';
+import type { AccessService } from '../permission/access.service';
+import { visibleTotals } from '../permission/visible-totals';
+import type { SampleFilter } from './sample.query';
+
+/**
+ * The rows of `sample_total` (without `id`, in its column order) that a set of samples
+ * contributes: `source` selects their columns and `n` (+1 or -1). As `datasetTotalRows` for
+ * datasets: each sample counts under every dimension it has a value for (`all` always), once in
+ * its shard of the A rows and once in its P row (public: its shard) or V row (private: its owner
+ * and project, shard 0). The trigger that keeps the table, its backfill and its test use this.
+ */
+export function sampleTotalRows(source: string): string {
+  return `select dims.dim, dims.value, sc.scope, sc.owner_id, sc.project_mfid, sc.shard, sum(c.n) as n
+    from ${source} c
+    cross join lateral (values ('all', null::varchar), ('owner', c.owner_id::varchar),
+      ('project', c.project_mfid::varchar), ('sample_type', c.sample_type::varchar)) dims(dim, value)
+    cross join lateral (values ('A', null::varchar, null::varchar, hashtext(c.unique_id) & 7),
+      (case when c.public then 'P' else 'V' end, case when c.public then null else c.owner_id end,
+       case when c.public then null else c.project_mfid end,
+       case when c.public then hashtext(c.unique_id) & 7 else 0 end)) sc(scope, owner_id, project_mfid, shard)
+    where dims.dim = 'all' or dims.value is not null
+    group by 1, 2, 3, 4, 5, 6`;
+}
+
+/** The `sample_total` dimension of each sample column a field facet groups by. */
+const FIELD_DIMENSIONS: Record<string, string> = {
+  owner_id: 'owner',
+  project_mfid: 'project',
+  sample_type: 'sample_type',
+};
+
+/**
+ * The groups `(value, n)` of one sample column over the samples a filter with no key besides
+ * `public` selects for the caller, from `sample_total` (docs/scale.md, "Facet fields and sorted
+ * pages"): the rows of the column's dimension the caller reads without grants, plus the samples
+ * only a grant lets them read (found from their grants) and minus the readable ones a deletion
+ * request hides (found from the requests). Null for any other filter (the rows answer).
+ */
+export async function sampleFieldTotals(
+  ctx: RequestContext,
+  access: AccessService,
+  f: SampleFilter,
+  column: string,
+): Promise<Sql | null> {
+  const dim = FIELD_DIMENSIONS[column] as string | undefined;
+  if (dim === undefined) return null;
+  const alone = Object.entries(f).every(
+    ([key, value]) =>
+      key === 'public' ||
+      value === undefined ||
+      value === null ||
+      (Array.isArray(value) && value.length === 0),
+  );
+  if (!alone) return null;
+  const parts = await visibleTotals(ctx, access, f.public, (cond, sign) =>
+    sql(
+      `select t.value, ${sign}t.n as n from sample_total t where t.dim = ? and ${cond.sql}`,
+      dim,
+      ...cond.params,
+    ),
+  );
+  const visibility = f.public !== undefined ? sql('s.public = ?', f.public) : null;
+  const rows = (where: Sql, n: string): Sql => ({
+    sql: `select s.${column}::varchar as value, ${n} as n from sample s where ${where.sql}`,
+    params: where.params,
+  });
+  if (!(await access.readableTerms(ctx)).everything) {
+    const grants = access.grantPrincipals(await ctx.scope(), 'g');
+    const direct = await access.readableCondition(ctx, 'sample', 's', { grants: false });
+    const only = and(
+      sql(
+        `s.unique_id in (select g.resource_id from access_grant g where g.resource_type = 'sample' and (${grants.sql}))`,
+        ...grants.params,
+      ),
+      direct ? sql(`not coalesce((${direct.sql}), false)`, ...direct.params) : sql('false'),
+      visibility,
+    );
+    parts.push(rows(only, '1'));
+  }
+  const hidden = and(
+    sql(
+      `s.unique_id in (select dr.resource_id from deletion_request dr where dr.status in ('pending', 'approved'))`,
+    ),
+    await access.readableCondition(ctx, 'sample', 's'),
+    visibility,
+  );
+  parts.push(rows(hidden, '-1'));
+  return {
+    sql: `select u.value, sum(u.n) as n from (${parts.map((p) => `(${p.sql})`).join(' union all ')}) u
+          where u.value is not null group by 1 having sum(u.n) > 0`,
+    params: parts.flatMap((p) => p.params),
+  };
+}
