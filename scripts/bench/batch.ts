@@ -5,18 +5,29 @@ import { benchService, ok } from './lib';
 /**
  * Batch edits at size (issue 27, item 5; docs/web-app.md, "Edit many at once"): `BENCH_SIZE`
  * (default 10 000) datasets of one owner, on the database of DATABASE_URL, else the embedded
- * one; then preview, apply and undo, timed from the client over HTTP, for two operations: a
- * keyword added to all of them (the targets named by a search: all results of their session)
- * and a metadata merge (the targets named by their list of MFIDs). Prints the figures.
+ * one; then preview, apply and undo, timed from the client over HTTP, for every kind of batch
+ * the page offers (`BENCH_KINDS`, comma-separated, to choose): a keyword added to all of them
+ * (the targets named by a search: all results of their session) and removed again, a field set,
+ * a metadata merge, a grant and the public flag (the targets named by their list of MFIDs).
+ * Prints the figures; with `BENCH_STATEMENTS=1`, also the time each statement took, summed by
+ * its text, per phase (the slowest first).
  */
 const SIZE = Number(process.env.BENCH_SIZE ?? 10_000);
+const KINDS = process.env.BENCH_KINDS?.split(',');
+const STATEMENTS = process.env.BENCH_STATEMENTS === '1';
+
+/** Statement times by phase and text, when `BENCH_STATEMENTS=1`. */
+const spent = new Map<string, { ms: number; n: number }>();
+let phase = 'seed';
 
 async function main(): Promise<void> {
   const service = await benchService('bench_batch', { BATCH_MAX_TARGETS: String(Math.max(SIZE, 10_000)) });
   const { app, base } = service;
   try {
+    if (STATEMENTS) timeStatements(app.orm.em.getConnection());
     const em = app.orm.em.fork();
     const user = await app.services.user.create(em, { username: 'bench-batch' });
+    const other = await app.services.user.create(em, { username: 'bench-batch-grantee' });
     const key = (await app.services.user.issueKey(em, user)).secret;
     const session = `batch-${Date.now()}`;
     const ids = Array.from({ length: SIZE }, () => newMfid());
@@ -52,13 +63,33 @@ async function main(): Promise<void> {
           body: JSON.stringify(body),
         }),
       ) as Promise<{ batch_id: string; token: string; changed_count: number; status: string }>;
-    const cases: [string, unknown, string][] = [
+    const run = async (body: unknown, query = '') => {
+      const preview = await call('/dataset_batches', body, query);
+      return call(`/dataset_batches/${preview.batch_id}/apply`, { token: preview.token });
+    };
+    const cases: [string, string, unknown, string, (() => Promise<unknown>)?][] = [
       [
-        'add keyword (all results of a search)',
+        'add_keyword',
+        'add a keyword (all results of a search)',
         { all_results: true, operation: { kind: 'add_keyword', keyword: 'bench-batch' } },
         `?session_name=${session}`,
       ],
       [
+        'remove_keyword',
+        'remove a keyword (a list of MFIDs)',
+        { dataset_ids: ids, operation: { kind: 'remove_keyword', keyword: 'bench-remove' } },
+        '',
+        // every target carries the keyword first (an applied batch, not timed)
+        () => run({ dataset_ids: ids, operation: { kind: 'add_keyword', keyword: 'bench-remove' } }),
+      ],
+      [
+        'set_field',
+        'set a field (a list of MFIDs)',
+        { dataset_ids: ids, operation: { kind: 'set_field', field: 'measurement', value: 'bench' } },
+        '',
+      ],
+      [
+        'merge_metadata',
         'merge metadata (a list of MFIDs)',
         {
           dataset_ids: ids,
@@ -66,16 +97,42 @@ async function main(): Promise<void> {
         },
         '',
       ],
+      [
+        'grant',
+        'grant access (a list of MFIDs)',
+        {
+          dataset_ids: ids,
+          operation: {
+            kind: 'grant',
+            principal_type: 'user',
+            principal: other.uniqueId,
+            permission: 'editor',
+          },
+        },
+        '',
+      ],
+      [
+        'set_public',
+        'make public (a list of MFIDs)',
+        { dataset_ids: ids, operation: { kind: 'set_public', public: true } },
+        '',
+      ],
     ];
     console.log('\n| operation | datasets | changed | preview ms | apply ms | undo ms | total s |');
     console.log('|---|---:|---:|---:|---:|---:|---:|');
-    for (const [label, body, query] of cases) {
+    for (const [kind, label, body, query, setup] of cases) {
+      if (KINDS && !KINDS.includes(kind)) continue;
+      phase = `${kind} setup`;
+      await setup?.();
+      phase = `${kind} preview`;
       t0 = process.hrtime.bigint();
       const preview = await call('/dataset_batches', body, query);
       const tPreview = ms(t0);
+      phase = `${kind} apply`;
       t0 = process.hrtime.bigint();
       const applied = await call(`/dataset_batches/${preview.batch_id}/apply`, { token: preview.token });
       const tApply = ms(t0);
+      phase = `${kind} undo`;
       t0 = process.hrtime.bigint();
       const undone = await call(`/dataset_batches/${preview.batch_id}/undo`, {});
       const tUndo = ms(t0);
@@ -85,8 +142,37 @@ async function main(): Promise<void> {
         `| ${label} | ${SIZE} | ${preview.changed_count} | ${tPreview.toFixed(0)} | ${tApply.toFixed(0)} | ${tUndo.toFixed(0)} | ${((tPreview + tApply + tUndo) / 1000).toFixed(1)} |`,
       );
     }
+    if (STATEMENTS) printStatements();
   } finally {
     await service.close();
+  }
+}
+
+/** Wraps the connection's `execute` to sum each statement's time by phase and text. */
+function timeStatements(connection: { execute: (...args: never[]) => Promise<unknown> }): void {
+  const execute = connection.execute.bind(connection) as (...args: unknown[]) => Promise<unknown>;
+  (connection as { execute: unknown }).execute = async (...args: unknown[]) => {
+    const t0 = process.hrtime.bigint();
+    try {
+      return await execute(...args);
+    } finally {
+      const text = typeof args[0] === 'string' ? args[0].replace(/\s+/g, ' ').slice(0, 110) : '(query)';
+      const entry = spent.get(`${phase}\t${text}`) ?? { ms: 0, n: 0 };
+      entry.ms += ms(t0);
+      entry.n += 1;
+      spent.set(`${phase}\t${text}`, entry);
+    }
+  };
+}
+
+function printStatements(): void {
+  console.log('\n| phase | statement | count | ms |');
+  console.log('|---|---|---:|---:|');
+  const rows = [...spent.entries()].filter(([key, v]) => !key.startsWith('seed') && v.ms >= 50);
+  rows.sort((a, b) => a[0].split('\t')[0].localeCompare(b[0].split('\t')[0]) || b[1].ms - a[1].ms);
+  for (const [key, v] of rows) {
+    const [p, text] = key.split('\t');
+    console.log(`| ${p} | \`${text.replace(/\|/g, '\\|')}\` | ${v.n} | ${v.ms.toFixed(0)} |`);
   }
 }
 

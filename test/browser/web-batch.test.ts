@@ -148,7 +148,11 @@ suite(`batch edits in the dataset list${available ? '' : ` (skipped: ${reason})`
     await page.getByRole('heading', { level: 1, name: `${many} 00` }).waitFor();
     await page.goBack();
     await page.getByRole('link', { name: `${many} 00` }).waitFor();
-    await page.waitForFunction(`Math.abs(window.scrollY - ${String(y)}) <= 2`);
+    // a function, not a string: the page's CSP forbids eval, which a string predicate needs
+    await page.waitForFunction(
+      (at) => Math.abs((globalThis as unknown as { scrollY: number }).scrollY - at) <= 2,
+      y as number,
+    );
     await page.close();
   });
 });

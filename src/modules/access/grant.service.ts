@@ -11,6 +11,7 @@ import { subjectOfRow, type AnyResource, type ResourceService } from '../resourc
 import type { PrincipalType, ResourceType } from '../permission/permission';
 import type { AccessGroupService } from './access-group.service';
 import type { GrantPolicy } from './grant.policy';
+import { principalGrantsManyIn, setGrantsManyIn } from './grant-many';
 import { actorOf, type EventService } from '../outbox/event.service';
 import { PERMISSIONS, type GrantablePermission, type Permission } from '../permission/permission';
 
@@ -209,32 +210,22 @@ export class GrantService {
    * grant), in two statements, without permission checks (batch edits and their undo: the
    * caller holds the rows' locks and has checked `manage` and the grant cap).
    */
-  async setManyIn(
+  setManyIn(
     tx: EntityManager,
     principal: { type: PrincipalType; id: string },
     levels: readonly { id: string; permission: string | null }[],
     grantedBy: string,
   ): Promise<void> {
-    const gone = levels.filter((l) => l.permission === null).map((l) => l.id);
-    const set = levels.filter((l) => l.permission !== null);
-    if (gone.length) {
-      await rawQuery(
-        tx,
-        `delete from access_grant where principal_type = ? and principal_id = ?
-         and resource_id in (select jsonb_array_elements_text(?::jsonb))`,
-        [principal.type, principal.id, JSON.stringify(gone)],
-      );
-    }
-    if (set.length) {
-      await rawQuery(
-        tx,
-        `insert into access_grant (resource_id, resource_type, principal_type, principal_id, permission, granted_by)
-         select v.id, 'dataset', ?, ?, v.permission, ? from jsonb_to_recordset(?::jsonb) as v(id text, permission text)
-         on conflict (resource_id, principal_type, principal_id)
-         do update set permission = excluded.permission, granted_by = excluded.granted_by`,
-        [principal.type, principal.id, grantedBy, JSON.stringify(set)],
-      );
-    }
+    return setGrantsManyIn(tx, principal, levels, grantedBy);
+  }
+
+  /** Each of many datasets' grant to one principal and its grant count, read through `em` (batch edits). */
+  principalManyIn(
+    em: EntityManager,
+    principal: { type: PrincipalType; id: string },
+    resourceIds: readonly string[],
+  ): Promise<Map<string, { permission: string | null; n: number }>> {
+    return principalGrantsManyIn(em, principal, resourceIds);
   }
 
   /** The grants of a resource as stored, in a stable order (for listings and preview digests). */

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { rawQuery } from '../../core/db/raw';
-import { UPDATABLE } from '../dataset/dataset.fields';
+import type { DatasetService } from '../dataset/dataset.service';
+import type { KeywordService } from '../keyword/keyword.service';
+import type { MetadataStore } from '../metadata-store/metadata-store';
+import type { GrantService } from '../access/grant.service';
 import { canonical, type BatchOperation } from './batch-operation';
 
 /**
@@ -22,65 +24,62 @@ export interface TargetState {
   n: number;
 }
 
+/** The owning modules a batch reads its targets' state through. */
+export interface TargetReaders {
+  datasets: DatasetService;
+  keywords: KeywordService;
+  metadata: MetadataStore;
+  grants: GrantService;
+}
+
 /**
- * Reads the state of `ids` (MFIDs, the caller has checked them) for `op`, in MFID order, in one
- * statement; with `lock`, the dataset rows are locked (`for update`) inside the caller's
- * transaction first, so apply and undo see rows no one changes under them. Reads the keyword,
- * metadata and grant tables directly: a snapshot for comparison only, nothing changes here.
+ * Reads the state of `ids` (MFIDs, the caller has checked them) for `op`, in MFID order,
+ * through the modules owning each table (the datasets, then the keyword, metadata or grant
+ * rows: one set-based statement each); with `lock`, the dataset rows are locked (`for update`)
+ * inside the caller's transaction first, so apply and undo see rows no one changes under them.
  */
 export async function readTargets(
+  readers: TargetReaders,
   em: EntityManager,
   op: BatchOperation,
   ids: readonly string[],
   lock: boolean,
 ): Promise<TargetState[]> {
-  let before: string;
-  let n = '0';
-  const params: unknown[] = [];
+  const field = op.kind === 'set_field' ? op.field : op.kind === 'set_public' ? 'public' : undefined;
+  const rows = await readers.datasets.targetsIn(em, ids, { lock, field });
+  const found = rows.map((r) => r.id);
+  let state: (id: string) => { before: unknown; n: number } = () => ({ before: null, n: 0 });
   switch (op.kind) {
     case 'add_keyword':
-    case 'remove_keyword':
-      before = `to_jsonb(exists (select 1 from dataset_keyword dk join keyword k on k.id = dk.keyword_id
-                 where dk.dataset_mfid = d.unique_id and lower(k.text) = lower(?)))`;
-      n = '(select count(*)::int from dataset_keyword where dataset_mfid = d.unique_id)';
-      params.push(op.keyword);
+    case 'remove_keyword': {
+      const has = await readers.keywords.presenceManyIn(em, found, op.keyword);
+      state = (id) => ({ before: has.get(id)?.has ?? false, n: has.get(id)?.n ?? 0 });
       break;
-    case 'set_field':
-      before = `coalesce(to_jsonb(d.${UPDATABLE[op.field].wire}), 'null'::jsonb)`;
+    }
+    case 'merge_metadata': {
+      const docs = await readers.metadata.keysManyIn(em, found, Object.keys(op.metadata));
+      state = (id) => ({ before: docs.get(id) ?? {}, n: 0 });
       break;
-    case 'merge_metadata':
-      before = `coalesce((select jsonb_object_agg(k, sm.data -> k) from scientific_metadata sm,
-                   jsonb_object_keys(?::jsonb) k where sm.resource_id = d.unique_id and jsonb_exists(sm.data, k)),
-                 '{}'::jsonb)`;
-      params.push(JSON.stringify(op.metadata));
+    }
+    case 'grant': {
+      const principal = { type: op.principalType, id: op.principalId };
+      const grants = await readers.grants.principalManyIn(em, principal, found);
+      state = (id) => ({ before: grants.get(id)?.permission ?? null, n: grants.get(id)?.n ?? 0 });
       break;
-    case 'grant':
-      before = `coalesce((select to_jsonb(g.permission) from access_grant g where g.resource_id = d.unique_id
-                   and g.principal_type = ? and g.principal_id = ?), 'null'::jsonb)`;
-      n = '(select count(*)::int from access_grant where resource_id = d.unique_id)';
-      params.push(op.principalType, op.principalId);
-      break;
-    case 'set_public':
-      before = 'to_jsonb(d.public)';
-      break;
+    }
   }
-  if (lock) {
-    // row locks in MFID order: two batches over the same rows queue instead of deadlocking
-    await rawQuery(
-      em,
-      `select 1 from dataset where unique_id in (select jsonb_array_elements_text(?::jsonb))
-       order by unique_id for update`,
-      [JSON.stringify(ids)],
-    );
-  }
-  return rawQuery<TargetState>(
-    em,
-    `select d.unique_id as id, d.dataset_name as name, d.owner_id, d.project_mfid, d.instrument_mfid, d.public,
-       ${before} as before, ${n} as n
-     from dataset d where d.unique_id in (select jsonb_array_elements_text(?::jsonb))
-     order by d.unique_id`,
-    [...params, JSON.stringify(ids)],
-  );
+  return rows.map((r) => {
+    const own = field === undefined ? state(r.id) : { before: r.value, n: 0 };
+    return {
+      id: r.id,
+      name: r.name,
+      owner_id: r.owner_id,
+      project_mfid: r.project_mfid,
+      instrument_mfid: r.instrument_mfid,
+      public: r.public,
+      ...own,
+    };
+  });
 }
 
 /** The digest of the targets' state (a preview's token): any change to it makes apply refuse. */

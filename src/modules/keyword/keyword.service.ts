@@ -146,6 +146,25 @@ export class KeywordService {
     );
   }
 
+  /**
+   * Whether each of many datasets carries a keyword (any case), and how many keywords it
+   * carries, read through `em` in one statement (a batch edit's targets: `tx` holds their locks).
+   */
+  async presenceManyIn(
+    em: EntityManager,
+    datasetIds: readonly string[],
+    keyword: string,
+  ): Promise<Map<string, { has: boolean; n: number }>> {
+    const rows = await rawQuery<{ id: string; has: boolean; n: number }>(
+      em,
+      `select dk.dataset_mfid as id, bool_or(lower(k.text) = lower(?)) as has, count(*)::int as n
+       from dataset_keyword dk join keyword k on k.id = dk.keyword_id
+       where dk.dataset_mfid in (select jsonb_array_elements_text(?::jsonb)) group by dk.dataset_mfid`,
+      [keyword, JSON.stringify(datasetIds)],
+    );
+    return new Map(rows.map((r) => [r.id, { has: r.has, n: r.n }]));
+  }
+
   /** The keywords of a dataset the caller may read, with counts. */
   async ofDataset(ctx: RequestContext, datasetId: string): Promise<KeywordCount[]> {
     const ds = await this.datasets.get(ctx, datasetId);

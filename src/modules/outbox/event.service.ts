@@ -47,7 +47,9 @@ export class EventService {
 
   /**
    * Writes many events inside `em`'s open transaction, a few thousand a statement, in order (a
-   * batch edit's per-record events); the project of each is its record's, as in {@link emit}.
+   * batch edit's per-record events); the project of each is its `projectMfid` when the caller
+   * names it (a batch has read its targets' projects already: looking each up again per row was
+   * a tenth of a 10,000-dataset batch's time), else its record's, as in {@link emit}.
    */
   async emitManyIn(em: EntityManager, events: readonly EventInput[]): Promise<void> {
     if (!em.isInTransaction()) throw new Error('events emitted outside a transaction');
@@ -59,19 +61,21 @@ export class EventService {
         actor_id: e.actorId,
         resource_id: e.resourceId,
         resource_type: e.resourceType,
+        named: e.projectMfid !== undefined,
+        project_mfid: e.projectMfid ?? null,
         payload: e.payload ?? {},
       }));
       await rawQuery(
         em,
         `insert into domain_event (event_id, type, actor_id, resource_id, resource_type, project_mfid, payload)
          select e.event_id, e.type, e.actor_id, e.resource_id, e.resource_type,
-           case e.resource_type
+           case when e.named then e.project_mfid else case e.resource_type
              when 'dataset' then (select project_mfid from dataset where unique_id = e.resource_id)
              when 'sample' then (select project_mfid from sample where unique_id = e.resource_id)
-             when 'project' then e.resource_id end,
+             when 'project' then e.resource_id end end,
            e.payload
          from jsonb_to_recordset(?::jsonb) as e(n int, event_id text, type text, actor_id text, resource_id text,
-           resource_type text, payload jsonb)
+           resource_type text, named boolean, project_mfid text, payload jsonb)
          order by e.n`,
         [JSON.stringify(rows)],
       );
