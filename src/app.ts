@@ -324,7 +324,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   // landing pages of publications (docs/publications.md): before the web app's fallback page
   app.use(landingRouter(services.publication, contexts));
   // OAI-PMH and the sitemaps: open XML doors (docs/publications.md, "Harvesting")
-  const harvest = oaiRouter(orm, services.oai);
+  const harvest = oaiRouter(orm, services.oai, services.sitemap);
   app.use(harvest);
   app.use(webAppRouter());
   app.use(noRoute(healthRoutes, auth, harvest));

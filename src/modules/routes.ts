@@ -1,5 +1,6 @@
 import { accountRoutes } from './account/account.rest';
 import { userRoutes } from './user/user.rest';
+import { serviceAccountRoutes } from './user/service-account.rest';
 import { projectRoutes } from './project/project.rest';
 import { instrumentRoutes } from './instrument/instrument.rest';
 import { instrumentOperatorRoutes } from './access/instrument-operator.rest';
@@ -51,6 +52,7 @@ export const API_ROUTES: readonly Route[] = [
   ...searchRoutes,
   ...accountRoutes,
   ...userRoutes,
+  ...serviceAccountRoutes,
   ...projectRoutes,
   ...instrumentRoutes,
   ...instrumentOperatorRoutes,

@@ -17,6 +17,7 @@ import { BatchService } from './batch/batch.service';
 import { UserService } from './user/user.service';
 import { UserPolicy } from './user/user.policy';
 import { UserAdminService } from './user/user-admin.service';
+import { ServiceAccountService } from './user/service-account.service';
 import { ApiKeyAdminService } from './user/api-key-admin.service';
 import { UserRemovalService } from './user/user-removal.service';
 import { UserAccessService } from './dataset/dataset-access.service';
@@ -78,6 +79,7 @@ import { PublicationPolicy } from './publication/publication.policy';
 import { DataciteClient } from './publication/datacite-client';
 import { DataciteRegistrar } from './publication/datacite-registration';
 import { OaiService } from './publication/oai.service';
+import { SitemapService } from './publication/sitemap.service';
 import { SessionService } from './session/session.service';
 
 export interface ServiceDeps {
@@ -111,7 +113,8 @@ export function createPeopleServices() {
     instrument: INSTRUMENT_OWNERSHIP,
   };
   const apiKeyAdmin = new ApiKeyAdminService(user, user.policy, events);
-  const userAdmin = new UserAdminService(user, user.policy, projectMember, apiKeyAdmin, events);
+  const userAdmin = new UserAdminService(user, user.policy, projectMember, events);
+  const serviceAccounts = new ServiceAccountService(user, user.policy, apiKeyAdmin);
   const userRemoval = new UserRemovalService(owners, userGrantRemoval);
   return {
     events,
@@ -123,6 +126,7 @@ export function createPeopleServices() {
     project,
     projectMember,
     userAdmin,
+    serviceAccounts,
     apiKeyAdmin,
     userRemoval,
   };
@@ -139,6 +143,7 @@ export function createServices({ config, log }: ServiceDeps) {
     project,
     projectMember,
     userAdmin,
+    serviceAccounts,
     apiKeyAdmin,
     userRemoval,
   } = createPeopleServices();
@@ -273,9 +278,9 @@ export function createServices({ config, log }: ServiceDeps) {
     publisher: config.publisherName,
     adminEmail: config.oai.adminEmail,
     pageSize: config.oai.pageSize,
-    sitemapFileUrls: config.oai.sitemapFileUrls,
     settings: setting,
   });
+  const sitemap = new SitemapService({ baseUrl: config.publicBaseUrl, fileUrls: config.oai.sitemapFileUrls });
   const ingestion = new IngestionService({
     queue: jobs,
     files: file,
@@ -312,6 +317,7 @@ export function createServices({ config, log }: ServiceDeps) {
     dataciteClient,
     datacite,
     oai,
+    sitemap,
     access,
     embargoGate,
     embargo,
@@ -324,6 +330,7 @@ export function createServices({ config, log }: ServiceDeps) {
     batch,
     user,
     userAdmin,
+    serviceAccounts,
     apiKeyAdmin,
     userRemoval,
     userAccess,

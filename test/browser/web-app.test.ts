@@ -1,6 +1,5 @@
-import type { BrowserContext, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../support/app';
-import { browserAvailability, launchBrowser, openPage, retryStalledPages } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { browserSuite, openPage } from '../support/browser';
 import { addMember, makeProject, makeUser, unique, type TestUser } from '../support/factories';
 import { png, tempFile } from '../support/fixtures';
 import { drainJobs } from '../support/jobs';
@@ -10,20 +9,7 @@ import { createDataset, link, must, screenshot, seriousViolations, signInWith } 
  * The web catalog browser in the system Chromium against a whole service: sign in, find, read,
  * act, walk the graph, and what a stranger sees. Screenshots land in test-artifacts/web.
  */
-const { available, reason } = browserAvailability();
-retryStalledPages();
-if (!available && process.env.CI) {
-  test('a headless browser is available for the web app tests', () => {
-    throw new Error(`CI must run the browser tests: ${reason}`);
-  });
-}
-const suite = available ? describe : describe.skip;
-// each test drives several pages of a real browser: generous on a loaded machine
-jest.setTimeout(180_000);
-
-suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () => {
-  let t: TestApp;
-  let browser: { context: BrowserContext; close(): Promise<void> };
+browserSuite('the web app in a browser', (fx) => {
   let owner: TestUser;
   let stranger: TestUser;
   const tag = unique('web');
@@ -31,28 +17,27 @@ suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () 
   let projectId = '';
 
   beforeAll(async () => {
-    t = await startTestApp();
-    owner = await makeUser(t.app, { username: unique('ada') });
-    stranger = await makeUser(t.app, { username: unique('eve') });
-    const project = await makeProject(t.app, owner.user);
+    owner = await makeUser(fx.t.app, { username: unique('ada') });
+    stranger = await makeUser(fx.t.app, { username: unique('eve') });
+    const project = await makeProject(fx.t.app, owner.user);
     projectId = project.projectId;
-    await addMember(t.app, project, owner.user, 'admin');
+    await addMember(fx.t.app, project, owner.user, 'admin');
     // newer projects than any picker lists: the project filter offers the signed-in user's own
-    for (let i = 0; i < 201; i++) await makeProject(t.app, stranger.user);
+    for (let i = 0; i < 201; i++) await makeProject(fx.t.app, stranger.user);
     // a chain of five for the graph walk: chain0 → chain1 → … → chain4
     for (let i = 0; i < 5; i++) {
-      ids[`chain${i}`] = await createDataset(t, owner.key, {
+      ids[`chain${i}`] = await createDataset(fx.t, owner.key, {
         datasetName: `${tag} chain${i}`,
         projectId,
         measurement: 'XRD',
         public: i !== 3,
         scientificMetadata: { beam: { energy_keV: 10 + i, mode: i % 2 ? 'scan' : 'fixed' }, operator: 'Ada' },
       });
-      if (i > 0) await link(t, owner.key, ids[`chain${i - 1}`], ids[`chain${i}`]);
+      if (i > 0) await link(fx.t, owner.key, ids[`chain${i - 1}`], ids[`chain${i}`]);
     }
     const image = (await png(64, 48, '#22aa66')).toString('base64');
     await must(
-      t,
+      fx.t,
       owner.key,
       'mutation($d: ID!, $i: String!) { addDatasetThumbnail(dataset: $d, image: $i, name: "overview") { id } }',
       {
@@ -61,7 +46,7 @@ suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () 
       },
     );
     await must(
-      t,
+      fx.t,
       owner.key,
       'mutation($id: ID!) { addDatasetKeyword(id: $id, keyword: "perovskite") { keyword } }',
       {
@@ -70,29 +55,23 @@ suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () 
     );
     // 27 more in the project: the list pages them 25 at a time
     for (let i = 0; i < 27; i++)
-      await createDataset(t, owner.key, {
+      await createDataset(fx.t, owner.key, {
         datasetName: `${tag} bulk${i}`,
         projectId,
         measurement: 'SEM',
         dataType: 'image',
       });
-    browser = await launchBrowser();
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
   async function newPage(): Promise<Page> {
-    const page = await openPage(browser.context);
+    const page = await openPage(fx.context);
     return page;
   }
 
   test('sign in: a bad key gets a clear message; a good key becomes a session; sign-out ends it', async () => {
     const page = await newPage();
     await page.context().clearCookies();
-    await page.goto(`${t.url}/`);
+    await page.goto(`${fx.t.url}/`);
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByLabel('API key').fill('not-a-real-key-0000000000000000');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -115,7 +94,7 @@ suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () 
 
   test('find: a filter and a metadata condition, the query in the URL, keyset paging', async () => {
     const page = await newPage();
-    await signInWith(page, t.url, owner.key);
+    await signInWith(page, fx.t.url, owner.key);
     const form = page.getByRole('search');
     await form.getByLabel('Project').selectOption(projectId);
     await form.getByLabel('Measurement').fill('XRD');
@@ -151,7 +130,7 @@ suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () 
     await again.close();
 
     // full-text search over names and metadata, with a filter
-    await page.goto(`${t.url}/?q=scan&project=${projectId}`);
+    await page.goto(`${fx.t.url}/?q=scan&project=${projectId}`);
     await page.getByText('2 datasets found').waitFor();
     expect((await page.locator('table.results tbody td.namecell a').allTextContents()).sort()).toEqual([
       `${tag} chain1`,
@@ -159,7 +138,7 @@ suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () 
     ]);
     expect(await page.getByLabel('Search', { exact: true }).inputValue()).toBe('scan');
 
-    await page.goto(`${t.url}/?project=${projectId}&measurement=SEM`);
+    await page.goto(`${fx.t.url}/?project=${projectId}&measurement=SEM`);
     await page.getByText('27 datasets found').waitFor();
     expect(await page.locator('table.results tbody tr').count()).toBe(25);
     await page.getByRole('button', { name: 'Show 25 more' }).click();
@@ -192,8 +171,8 @@ suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () 
 
   test('read: fields, keywords, thumbnail full size, searchable metadata tree, related records', async () => {
     const page = await newPage();
-    await signInWith(page, t.url, owner.key);
-    await page.goto(`${t.url}/?keyword=perovskite&project=${projectId}`);
+    await signInWith(page, fx.t.url, owner.key);
+    await page.goto(`${fx.t.url}/?keyword=perovskite&project=${projectId}`);
     const row = page.getByRole('row', { name: new RegExp(`${tag} chain0`) });
     await row.getByRole('img', { name: 'overview' }).waitFor();
     await row.getByRole('link', { name: `${tag} chain0` }).click();
@@ -221,8 +200,8 @@ suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () 
 
   test('act: edit a field, add a keyword, upload a file with progress and see its ingestion finish', async () => {
     const page = await newPage();
-    await signInWith(page, t.url, owner.key);
-    await page.goto(`${t.url}/datasets/${ids.chain1}`);
+    await signInWith(page, fx.t.url, owner.key);
+    await page.goto(`${fx.t.url}/datasets/${ids.chain1}`);
     await page.getByRole('button', { name: 'Edit fields' }).click();
     await page.getByRole('form', { name: 'Edit fields' }).getByLabel('Measurement').fill('XRD-2');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -230,9 +209,14 @@ suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () 
     await page.getByLabel('New keyword').fill('thin film');
     await page.getByRole('button', { name: 'Add keyword' }).click();
     await page.getByRole('link', { name: 'thin film' }).waitFor();
-    const after = await must(t, owner.key, 'query($id: ID!) { dataset(id: $id) { measurement keywords } }', {
-      id: ids.chain1,
-    });
+    const after = await must(
+      fx.t,
+      owner.key,
+      'query($id: ID!) { dataset(id: $id) { measurement keywords } }',
+      {
+        id: ids.chain1,
+      },
+    );
     expect(after.dataset).toEqual({ measurement: 'XRD-2', keywords: ['thin film'] });
 
     const file = tempFile('notes.json', JSON.stringify({ sample: { temperature_K: 295 }, run: 7 }));
@@ -249,7 +233,7 @@ suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () 
     expect(await item.getByRole('progressbar').evaluate((p: any) => p.value === p.max && p.max > 0)).toBe(
       true,
     );
-    await drainJobs(t);
+    await drainJobs(fx.t);
     const fileRow = page.getByRole('row', { name: /notes\.json/ });
     // the files table follows the ingestion until it ends
     await fileRow.locator('td.ingestion', { hasText: /^complete$/ }).waitFor();
@@ -261,8 +245,8 @@ suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () 
 
   test('graph: two hops drawn, expand twice, open a node; the legend and list are keyboard reachable', async () => {
     const page = await newPage();
-    await signInWith(page, t.url, owner.key);
-    await page.goto(`${t.url}/datasets/${ids.chain0}`);
+    await signInWith(page, fx.t.url, owner.key);
+    await page.goto(`${fx.t.url}/datasets/${ids.chain0}`);
     await page.getByRole('link', { name: 'Entity graph' }).click();
     const graph = page.locator('.graph[data-ready="true"]');
     await graph.waitFor();
@@ -282,7 +266,7 @@ suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () 
     await page.getByRole('link', { name: 'Open dataset page' }).click();
     await page.getByRole('heading', { level: 1, name: `${tag} chain4` }).waitFor();
 
-    await page.goto(`${t.url}/projects/${projectId}/graph`);
+    await page.goto(`${fx.t.url}/projects/${projectId}/graph`);
     await page.locator('.graph[data-ready="true"]').waitFor();
     expect(await page.locator('.graph').getAttribute('data-nodes')).toBe('32');
     await screenshot(page, '08-project-graph');
@@ -291,14 +275,14 @@ suite(`the web app in a browser${available ? '' : ` (skipped: ${reason})`}`, () 
 
   test('a stranger sees nothing private: not in the list, not by URL, not in the graph', async () => {
     const page = await newPage();
-    await signInWith(page, t.url, stranger.key);
-    await page.goto(`${t.url}/?q=&measurement=XRD&project=${projectId}`);
+    await signInWith(page, fx.t.url, stranger.key);
+    await page.goto(`${fx.t.url}/?q=&measurement=XRD&project=${projectId}`);
     await page.getByText(/datasets? found/).waitFor();
     const names = await page.locator('table.results tbody td.namecell a').allTextContents();
     expect(names.sort()).toEqual([`${tag} chain0`, `${tag} chain2`, `${tag} chain4`]);
-    await page.goto(`${t.url}/datasets/${ids.chain3}`);
+    await page.goto(`${fx.t.url}/datasets/${ids.chain3}`);
     await expect(page.getByRole('alert').textContent()).resolves.toMatch(/not found/i);
-    await page.goto(`${t.url}/graph/${ids.chain2}`);
+    await page.goto(`${fx.t.url}/graph/${ids.chain2}`);
     await page.locator('.graph[data-ready="true"]').waitFor();
     await page.getByText(/All nodes/).click();
     const listed = await page.locator('.nodelist button').allTextContents();

@@ -1,6 +1,5 @@
-import type { BrowserContext, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../support/app';
-import { browserAvailability, launchBrowser, openPage, retryStalledPages } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { browserSuite, openPage } from '../support/browser';
 import { makeUser, unique, type TestUser } from '../support/factories';
 import { createDataset, must, screenshot, seriousViolations, signInWith } from '../support/web';
 
@@ -8,41 +7,23 @@ import { createDataset, must, screenshot, seriousViolations, signInWith } from '
  * Batch edits in the system Chromium (issue 27, item 5): pick rows or every result of a search,
  * preview, apply and undo; at 1280 px and at 390 px. Each change is checked through the API.
  */
-const { available, reason } = browserAvailability();
-retryStalledPages();
-if (!available && process.env.CI) {
-  test('a headless browser is available for the web app tests', () => {
-    throw new Error(`CI must run the browser tests: ${reason}`);
-  });
-}
-const suite = available ? describe : describe.skip;
-jest.setTimeout(180_000);
 
-suite(`batch edits in the dataset list${available ? '' : ` (skipped: ${reason})`}`, () => {
-  let t: TestApp;
-  let browser: { context: BrowserContext; close(): Promise<void> };
+browserSuite('batch edits in the dataset list', (fx) => {
   let ada: TestUser;
   const tag = unique('batch');
   const ids: string[] = [];
 
   beforeAll(async () => {
-    t = await startTestApp();
-    ada = await makeUser(t.app, { username: unique('ada') });
+    ada = await makeUser(fx.t.app, { username: unique('ada') });
     for (const name of ['alpha', 'beta', 'gamma']) {
-      ids.push(await createDataset(t, ada.key, { datasetName: `${tag} ${name}`, measurement: tag }));
+      ids.push(await createDataset(fx.t, ada.key, { datasetName: `${tag} ${name}`, measurement: tag }));
     }
-    browser = await launchBrowser();
   }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
 
   const keywordsOf = async (id: string) =>
     (
       await must<{ dataset: { keywords: string[] } }>(
-        t,
+        fx.t,
         ada.key,
         'query($id: ID!) { dataset(id: $id) { keywords } }',
         {
@@ -53,7 +34,7 @@ suite(`batch edits in the dataset list${available ? '' : ` (skipped: ${reason})`
   const dataTypeOf = async (id: string) =>
     (
       await must<{ dataset: { dataType: string | null } }>(
-        t,
+        fx.t,
         ada.key,
         'query($id: ID!) { dataset(id: $id) { dataType } }',
         { id },
@@ -61,10 +42,8 @@ suite(`batch edits in the dataset list${available ? '' : ` (skipped: ${reason})`
     ).dataset.dataType;
 
   async function open(width: number): Promise<Page> {
-    const page = await openPage(browser.context);
-    await page.setViewportSize({ width, height: 900 });
-    await signInWith(page, t.url, ada.key);
-    await page.goto(`${t.url}/?measurement=${encodeURIComponent(tag)}`);
+    const page = await fx.page({ key: ada.key, width });
+    await page.goto(`${fx.t.url}/?measurement=${encodeURIComponent(tag)}`);
     await page.getByText('3 datasets found').waitFor();
     return page;
   }
@@ -120,22 +99,22 @@ suite(`batch edits in the dataset list${available ? '' : ` (skipped: ${reason})`
     await screenshot(page, 'batch-history-phone');
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Clear filters' }).click();
-    await page.waitForURL(`${t.url}/`);
+    await page.waitForURL(`${fx.t.url}/`);
     await page.close();
   });
 
   test('Back returns to the same page of results and the same scroll position', async () => {
     const many = unique('many');
     for (let i = 0; i < 30; i++) {
-      await createDataset(t, ada.key, {
+      await createDataset(fx.t, ada.key, {
         datasetName: `${many} ${String(i).padStart(2, '0')}`,
         measurement: many,
       });
     }
-    const page = await openPage(browser.context);
+    const page = await openPage(fx.context);
     await page.setViewportSize({ width: 1280, height: 700 });
-    await signInWith(page, t.url, ada.key);
-    await page.goto(`${t.url}/?measurement=${encodeURIComponent(many)}`);
+    await signInWith(page, fx.t.url, ada.key);
+    await page.goto(`${fx.t.url}/?measurement=${encodeURIComponent(many)}`);
     await page.getByText('30 datasets found').waitFor();
     await page.getByRole('button', { name: 'Show 25 more' }).click();
     await page.getByRole('link', { name: `${many} 00` }).waitFor();

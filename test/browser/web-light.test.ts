@@ -1,9 +1,8 @@
-import type { BrowserContext, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../support/app';
-import { browserAvailability, launchBrowser, openPage, retryStalledPages } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { browserSuite } from '../support/browser';
 import { addMember, makeProject, makeUser, unique, type TestUser } from '../support/factories';
 import { png } from '../support/fixtures';
-import { createDataset, must, screenshot, seriousViolations, signInWith } from '../support/web';
+import { createDataset, must, screenshot, seriousViolations } from '../support/web';
 
 /**
  * Issue 27 items 8, 10 and 11 in the system Chromium: the layered graph (no edge crosses a node
@@ -11,15 +10,6 @@ import { createDataset, must, screenshot, seriousViolations, signInWith } from '
  * widths (no horizontal scrolling), readable dates, the skip link, focus on the new page's
  * heading, and a plain message when the service cannot be reached. Screenshots in test-artifacts/web.
  */
-const { available, reason } = browserAvailability();
-retryStalledPages();
-if (!available && process.env.CI) {
-  test('a headless browser is available for the web app tests', () => {
-    throw new Error(`CI must run the browser tests: ${reason}`);
-  });
-}
-const suite = available ? describe : describe.skip;
-jest.setTimeout(180_000);
 
 interface Crossing {
   edge: string;
@@ -101,27 +91,24 @@ async function overflow(page: Page): Promise<string[]> {
   })()`);
 }
 
-suite(`the web page, light and readable${available ? '' : ` (skipped: ${reason})`}`, () => {
-  let t: TestApp;
-  let browser: { context: BrowserContext; close(): Promise<void> };
+browserSuite('the web page, light and readable', (fx) => {
   let owner: TestUser;
   const tag = unique('light');
   const ids: Record<string, string> = {};
   let projectId = '';
 
   beforeAll(async () => {
-    t = await startTestApp();
-    owner = await makeUser(t.app, { username: unique('ada') });
-    const project = await makeProject(t.app, owner.user);
+    owner = await makeUser(fx.t.app, { username: unique('ada') });
+    const project = await makeProject(fx.t.app, owner.user);
     projectId = project.projectId;
-    await addMember(t.app, project, owner.user, 'admin');
+    await addMember(fx.t.app, project, owner.user, 'admin');
     const linkTyped = async (p: string, c: string, relationshipType?: string) =>
-      must(t, owner.key, 'mutation($i: LinkResourcesInput!) { linkResources(input: $i) { kind } }', {
+      must(fx.t, owner.key, 'mutation($i: LinkResourcesInput!) { linkResources(input: $i) { kind } }', {
         i: { parentId: ids[p], childId: ids[c], ...(relationshipType ? { relationshipType } : {}) },
       });
     for (const s of ['s0', 's1', 's2']) {
       const r = await must<{ createSample: { uniqueId: string } }>(
-        t,
+        fx.t,
         owner.key,
         'mutation($i: CreateSampleInput!) { createSample(input: $i) { uniqueId } }',
         { i: { sampleName: `${tag} ${s}`, projectId } },
@@ -129,7 +116,7 @@ suite(`the web page, light and readable${available ? '' : ` (skipped: ${reason})
       ids[s] = r.createSample.uniqueId;
     }
     for (let i = 0; i < 10; i++)
-      ids[`d${i}`] = await createDataset(t, owner.key, {
+      ids[`d${i}`] = await createDataset(fx.t, owner.key, {
         datasetName: `${tag} d${i}`,
         projectId,
         measurement: 'XRD',
@@ -156,19 +143,19 @@ suite(`the web page, light and readable${available ? '' : ` (skipped: ${reason})
     // a thumbnail, a file, keywords, metadata with long keys: the dataset page at its fullest
     const image = (await png(64, 48, '#22aa66')).toString('base64');
     await must(
-      t,
+      fx.t,
       owner.key,
       'mutation($d: ID!, $i: String!) { addDatasetThumbnail(dataset: $d, image: $i, name: "overview") { id } }',
       { d: ids.d0, i: image },
     );
     await must(
-      t,
+      fx.t,
       owner.key,
       'mutation($id: ID!) { addDatasetKeyword(id: $id, keyword: "a-rather-long-keyword-for-a-narrow-screen") { keyword } }',
       { id: ids.d0 },
     );
     await must(
-      t,
+      fx.t,
       owner.key,
       'mutation($id: ID!, $m: JSONObject!) { mergeScientificMetadata(id: $id, metadata: $m) { __typename } }',
       {
@@ -182,7 +169,7 @@ suite(`the web page, light and readable${available ? '' : ` (skipped: ${reason})
       },
     ).catch(() => undefined);
     const inst = await must<{ createInstrument: { uniqueId: string } }>(
-      t,
+      fx.t,
       owner.key,
       'mutation($i: CreateInstrumentInput!) { createInstrument(input: $i) { uniqueId } }',
       {
@@ -190,23 +177,16 @@ suite(`the web page, light and readable${available ? '' : ` (skipped: ${reason})
       },
     ).catch(() => null);
     if (inst) ids.instrument = inst.createInstrument.uniqueId;
-    browser = await launchBrowser();
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
   test('graph: layered, no edge crosses a node, relationships and kinds told apart (1280 and 390 px)', async () => {
-    const page = await openPage(browser.context);
-    await signInWith(page, t.url, owner.key);
+    const page = await fx.page({ key: owner.key });
     for (const [width, height, name] of [
       [1280, 900, 'light-01-graph-desktop'],
       [390, 844, 'light-02-graph-phone'],
     ] as const) {
       await page.setViewportSize({ width, height });
-      await page.goto(`${t.url}/projects/${projectId}/graph`);
+      await page.goto(`${fx.t.url}/projects/${projectId}/graph`);
       await page.locator('.graph[data-ready="true"]').waitFor();
       const c = await crossings(page);
       expect(c.nodes).toBe(13);
@@ -228,7 +208,7 @@ suite(`the web page, light and readable${available ? '' : ` (skipped: ${reason})
     }
     // around one dataset: the root and its two hops, the same check
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(`${t.url}/graph/${ids.d2}`);
+    await page.goto(`${fx.t.url}/graph/${ids.d2}`);
     await page.locator('.graph[data-ready="true"]').waitFor();
     expect((await crossings(page)).found).toEqual([]);
     await screenshot(page, 'light-03-graph-around');
@@ -236,8 +216,7 @@ suite(`the web page, light and readable${available ? '' : ` (skipped: ${reason})
   });
 
   test('every page at 390, 768 and 1280 px: no horizontal scrolling, no serious axe violation', async () => {
-    const page = await openPage(browser.context);
-    await signInWith(page, t.url, owner.key);
+    const page = await fx.page({ key: owner.key });
     const pages: [string, string][] = [
       ['find', '/'],
       ['dataset', `/datasets/${ids.d0}`],
@@ -252,7 +231,7 @@ suite(`the web page, light and readable${available ? '' : ` (skipped: ${reason})
     for (const width of [390, 768, 1280]) {
       await page.setViewportSize({ width, height: 844 });
       for (const [name, path] of pages) {
-        await page.goto(`${t.url}${path}`);
+        await page.goto(`${fx.t.url}${path}`);
         // a heading, or the page's one message (deletion requests to one who may not review them)
         await page.locator('main h1, main p').first().waitFor();
         // the page's data drawn (no "Loading…" left) before measuring
@@ -266,21 +245,20 @@ suite(`the web page, light and readable${available ? '' : ` (skipped: ${reason})
     }
     // "Sign out" is on screen at phone width
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(`${t.url}/`);
+    await page.goto(`${fx.t.url}/`);
     const box = await page.getByRole('button', { name: 'Sign out' }).boundingBox();
     expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
     // the sign-in page too
     await page.context().clearCookies();
-    await page.goto(`${t.url}/`);
+    await page.goto(`${fx.t.url}/`);
     await page.getByLabel('API key').waitFor();
     expect(await overflow(page)).toEqual([]);
     await page.close();
   });
 
   test("dates in the reader's words with the ISO kept; the skip link and focus on the new page's heading", async () => {
-    const page = await openPage(browser.context);
-    await signInWith(page, t.url, owner.key);
-    await page.goto(`${t.url}/datasets/${ids.d0}`);
+    const page = await fx.page({ key: owner.key });
+    await page.goto(`${fx.t.url}/datasets/${ids.d0}`);
     const created = page.locator('.fields time').first();
     await created.waitFor();
     const iso = await created.getAttribute('datetime');
@@ -290,13 +268,13 @@ suite(`the web page, light and readable${available ? '' : ` (skipped: ${reason})
     expect(shown).not.toContain('T');
     expect(shown).toMatch(new RegExp(String(new Date(iso!).getUTCFullYear())));
     // the skip link: the first Tab stop, and it takes focus to the content's heading
-    await page.goto(`${t.url}/`);
+    await page.goto(`${fx.t.url}/`);
     await page.locator('main h1').waitFor();
     await page.keyboard.press('Tab');
     expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
     await page.keyboard.press('Enter');
     expect(await page.evaluate(`document.activeElement?.closest('main') !== null`)).toBe(true);
-    expect(page.url()).toBe(`${t.url}/`);
+    expect(page.url()).toBe(`${fx.t.url}/`);
     // a link to another page: focus lands on its h1
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.waitForFunction(`document.activeElement?.tagName === 'H1'`);
@@ -305,9 +283,8 @@ suite(`the web page, light and readable${available ? '' : ` (skipped: ${reason})
   });
 
   test('the service out of reach: a plain message, not a blank page', async () => {
-    const page = await openPage(browser.context);
-    await signInWith(page, t.url, owner.key);
-    await page.goto(`${t.url}/`);
+    const page = await fx.page({ key: owner.key });
+    await page.goto(`${fx.t.url}/`);
     await page.locator('main h1').waitFor();
     await page.route('**/graphql', (r) => r.abort('connectionrefused'));
     await page.getByRole('link', { name: 'API keys' }).click();

@@ -1,28 +1,16 @@
-import type { BrowserContext, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../support/app';
-import { browserAvailability, launchBrowser, openPage, retryStalledPages } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { browserSuite } from '../support/browser';
 import { gql } from '../support/http';
 import { addMember, makeProject, makeUser, unique, type TestUser } from '../support/factories';
-import { createDataset, must, screenshot, seriousViolations, signInWith } from '../support/web';
+import { createDataset, must, screenshot, seriousViolations } from '../support/web';
 
 /**
  * The managing actions of the web app in the system Chromium: merge metadata, link and unlink,
  * grant and revoke, reassignment and transfer with their previews, and a platform admin approving
  * a deletion request. Each action is checked through the API afterwards, not only on the page.
  */
-const { available, reason } = browserAvailability();
-retryStalledPages();
-if (!available && process.env.CI) {
-  test('a headless browser is available for the web app tests', () => {
-    throw new Error(`CI must run the browser tests: ${reason}`);
-  });
-}
-const suite = available ? describe : describe.skip;
-jest.setTimeout(180_000);
 
-suite(`managing records in the web app${available ? '' : ` (skipped: ${reason})`}`, () => {
-  let t: TestApp;
-  let browser: { context: BrowserContext; close(): Promise<void> };
+browserSuite('managing records in the web app', (fx) => {
   let ada: TestUser;
   let bob: TestUser;
   let root: TestUser;
@@ -31,42 +19,34 @@ suite(`managing records in the web app${available ? '' : ` (skipped: ${reason})`
   const tag = unique('mng');
 
   beforeAll(async () => {
-    t = await startTestApp();
-    ada = await makeUser(t.app, { username: unique('ada') });
-    bob = await makeUser(t.app, { username: unique('bob') });
-    root = await makeUser(t.app, { username: unique('root'), admin: true });
-    const p = await makeProject(t.app, ada.user);
-    const q = await makeProject(t.app, ada.user);
+    ada = await makeUser(fx.t.app, { username: unique('ada') });
+    bob = await makeUser(fx.t.app, { username: unique('bob') });
+    root = await makeUser(fx.t.app, { username: unique('root'), admin: true });
+    const p = await makeProject(fx.t.app, ada.user);
+    const q = await makeProject(fx.t.app, ada.user);
     first = p.projectId;
     second = q.projectId;
-    await addMember(t.app, p, ada.user, 'admin');
-    await addMember(t.app, q, ada.user, 'admin');
-    browser = await launchBrowser();
+    await addMember(fx.t.app, p, ada.user, 'admin');
+    await addMember(fx.t.app, q, ada.user, 'admin');
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
   async function datasetPage(key: string, id: string): Promise<Page> {
-    const page = await openPage(browser.context);
-    await signInWith(page, t.url, key);
-    await page.goto(`${t.url}/datasets/${id}`);
+    const page = await fx.page({ key: key });
+    await page.goto(`${fx.t.url}/datasets/${id}`);
     await page.getByRole('heading', { level: 1 }).waitFor();
     return page;
   }
 
   const read = (key: string, id: string) =>
     gql<{ dataset: { ownerOrcid: string; project: { projectId: string } | null; scientificMetadata: any } }>(
-      t.url,
+      fx.t.url,
       key,
       'query($id: ID!) { dataset(id: $id) { ownerOrcid project { projectId } scientificMetadata } }',
       { id },
     );
 
   test('merge metadata: bad JSON is refused on the page and changes nothing; a merge keeps the other keys', async () => {
-    const id = await createDataset(t, ada.key, {
+    const id = await createDataset(fx.t, ada.key, {
       datasetName: `${tag} merge`,
       projectId: first,
       scientificMetadata: { operator: 'Ada' },
@@ -88,8 +68,8 @@ suite(`managing records in the web app${available ? '' : ` (skipped: ${reason})`
   });
 
   test('link a child and unlink it again', async () => {
-    const id = await createDataset(t, ada.key, { datasetName: `${tag} raw`, projectId: first });
-    const child = await createDataset(t, ada.key, { datasetName: `${tag} calibrated`, projectId: first });
+    const id = await createDataset(fx.t, ada.key, { datasetName: `${tag} raw`, projectId: first });
+    const child = await createDataset(fx.t, ada.key, { datasetName: `${tag} calibrated`, projectId: first });
     const page = await datasetPage(ada.key, id);
     await page.getByText('No linked records.').waitFor();
     const form = page.getByRole('form', { name: 'Link a record' });
@@ -99,7 +79,7 @@ suite(`managing records in the web app${available ? '' : ` (skipped: ${reason})`
     await form.getByRole('button', { name: 'Link' }).click();
     await page.getByRole('link', { name: `${tag} calibrated` }).waitFor();
     const children = await gql<{ dataset: { children: { uniqueId: string }[] } }>(
-      t.url,
+      fx.t.url,
       ada.key,
       'query($id: ID!) { dataset(id: $id) { children { uniqueId } } }',
       { id },
@@ -109,7 +89,7 @@ suite(`managing records in the web app${available ? '' : ` (skipped: ${reason})`
     await page.getByRole('button', { name: `Unlink ${tag} calibrated` }).click();
     await page.getByText('No linked records.').waitFor();
     const after = await gql<{ dataset: { children: unknown[] } }>(
-      t.url,
+      fx.t.url,
       ada.key,
       'query($id: ID!) { dataset(id: $id) { children { uniqueId } } }',
       { id },
@@ -119,7 +99,7 @@ suite(`managing records in the web app${available ? '' : ` (skipped: ${reason})`
   });
 
   test('grant a user read access and revoke it; an unknown principal gets a clear message', async () => {
-    const id = await createDataset(t, ada.key, { datasetName: `${tag} shared`, projectId: first });
+    const id = await createDataset(fx.t, ada.key, { datasetName: `${tag} shared`, projectId: first });
     expect((await read(bob.key, id)).data?.dataset).toBeUndefined();
     const page = await datasetPage(ada.key, id);
     const access = page.getByRole('region', { name: 'Access' });
@@ -145,7 +125,7 @@ suite(`managing records in the web app${available ? '' : ` (skipped: ${reason})`
   });
 
   test('reassign and transfer: the preview changes nothing, confirm applies it', async () => {
-    const id = await createDataset(t, ada.key, { datasetName: `${tag} moving`, projectId: first });
+    const id = await createDataset(fx.t, ada.key, { datasetName: `${tag} moving`, projectId: first });
     const page = await datasetPage(ada.key, id);
 
     const reassign = page.getByRole('region', { name: 'Reassign project' });
@@ -181,16 +161,15 @@ suite(`managing records in the web app${available ? '' : ` (skipped: ${reason})`
 
   test('the sample page: merge metadata, link a dataset, grant access, reassign with a preview', async () => {
     const made = await must<{ createSample: { uniqueId: string } }>(
-      t,
+      fx.t,
       ada.key,
       'mutation($input: CreateSampleInput!) { createSample(input: $input) { uniqueId } }',
       { input: { sampleName: `${tag} wafer`, projectId: first, scientificMetadata: { batch: 7 } } },
     );
     const id = made.createSample.uniqueId;
-    const measured = await createDataset(t, ada.key, { datasetName: `${tag} on wafer`, projectId: first });
-    const page = await openPage(browser.context);
-    await signInWith(page, t.url, ada.key);
-    await page.goto(`${t.url}/samples/${id}`);
+    const measured = await createDataset(fx.t, ada.key, { datasetName: `${tag} on wafer`, projectId: first });
+    const page = await fx.page({ key: ada.key });
+    await page.goto(`${fx.t.url}/samples/${id}`);
     await page.getByRole('heading', { level: 1, name: `${tag} wafer` }).waitFor();
 
     const merge = page.getByRole('form', { name: 'Merge metadata' });
@@ -218,7 +197,7 @@ suite(`managing records in the web app${available ? '' : ` (skipped: ${reason})`
     await screenshot(page, '15-sample-manage');
 
     const after = await must<any>(
-      t,
+      fx.t,
       bob.key,
       'query($id: ID!) { sample(id: $id) { scientificMetadata project { projectId } datasets { uniqueId } } }',
       { id },
@@ -230,7 +209,7 @@ suite(`managing records in the web app${available ? '' : ` (skipped: ${reason})`
     });
     // bob may read the sample, not the dataset: the link is there for ada
     const mine = await must<any>(
-      t,
+      fx.t,
       ada.key,
       'query($id: ID!) { sample(id: $id) { datasets { uniqueId } } }',
       { id },
@@ -240,16 +219,20 @@ suite(`managing records in the web app${available ? '' : ` (skipped: ${reason})`
   });
 
   test('a platform admin approves a deletion request on the review page', async () => {
-    const id = await createDataset(t, ada.key, { datasetName: `${tag} obsolete`, projectId: first });
-    await must(t, ada.key, 'mutation($id: ID!) { requestDeletion(id: $id, reason: "superseded") { id } }', {
-      id,
-    });
-    const page = await openPage(browser.context);
-    await signInWith(page, t.url, root.key);
+    const id = await createDataset(fx.t, ada.key, { datasetName: `${tag} obsolete`, projectId: first });
+    await must(
+      fx.t,
+      ada.key,
+      'mutation($id: ID!) { requestDeletion(id: $id, reason: "superseded") { id } }',
+      {
+        id,
+      },
+    );
+    const page = await fx.page({ key: root.key });
     // an administrator's session starts in the member's view: elevate first
     await page.getByRole('button', { name: 'Elevate to administrator' }).click();
     await page.getByRole('link', { name: 'Deletion requests' }).waitFor();
-    await page.goto(`${t.url}/deletion-requests`);
+    await page.goto(`${fx.t.url}/deletion-requests`);
     const item = page.getByRole('row').filter({ hasText: `${tag} obsolete` });
     await item.waitFor();
     expect(await seriousViolations(page)).toEqual([]);

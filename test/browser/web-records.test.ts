@@ -1,8 +1,7 @@
-import type { BrowserContext, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../support/app';
-import { browserAvailability, launchBrowser, openPage, retryStalledPages } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { browserSuite } from '../support/browser';
 import { addMember, makeProject, makeUser, unique, type TestUser } from '../support/factories';
-import { must, screenshot, seriousViolations, signInWith } from '../support/web';
+import { must, screenshot, seriousViolations } from '../support/web';
 import type { Project } from '../../src/modules/project/project.entity';
 
 /**
@@ -10,19 +9,8 @@ import type { Project } from '../../src/modules/project/project.entity';
  * sample's deletion, manage a project's members and fields, edit an instrument. What the caller
  * may not do is not offered. Each change is checked through the API afterwards.
  */
-const { available, reason } = browserAvailability();
-retryStalledPages();
-if (!available && process.env.CI) {
-  test('a headless browser is available for the web app tests', () => {
-    throw new Error(`CI must run the browser tests: ${reason}`);
-  });
-}
-const suite = available ? describe : describe.skip;
-jest.setTimeout(180_000);
 
-suite(`sample, project and instrument pages${available ? '' : ` (skipped: ${reason})`}`, () => {
-  let t: TestApp;
-  let browser: { context: BrowserContext; close(): Promise<void> };
+browserSuite('sample, project and instrument pages', (fx) => {
   let ada: TestUser;
   let bob: TestUser;
   let cy: TestUser;
@@ -31,32 +19,24 @@ suite(`sample, project and instrument pages${available ? '' : ` (skipped: ${reas
   const tag = unique('rec');
 
   beforeAll(async () => {
-    t = await startTestApp();
-    ada = await makeUser(t.app, { username: unique('ada') });
-    bob = await makeUser(t.app, { username: unique('bob') });
-    cy = await makeUser(t.app, { username: unique('cy') });
-    root = await makeUser(t.app, { username: unique('root'), admin: true });
-    project = await makeProject(t.app, ada.user);
-    await addMember(t.app, project, bob.user, 'viewer');
-    browser = await launchBrowser();
+    ada = await makeUser(fx.t.app, { username: unique('ada') });
+    bob = await makeUser(fx.t.app, { username: unique('bob') });
+    cy = await makeUser(fx.t.app, { username: unique('cy') });
+    root = await makeUser(fx.t.app, { username: unique('root'), admin: true });
+    project = await makeProject(fx.t.app, ada.user);
+    await addMember(fx.t.app, project, bob.user, 'viewer');
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
   async function open(key: string, url: string): Promise<Page> {
-    const page = await openPage(browser.context);
-    await signInWith(page, t.url, key);
-    await page.goto(`${t.url}${url}`);
+    const page = await fx.page({ key: key });
+    await page.goto(`${fx.t.url}${url}`);
     await page.getByRole('heading', { level: 1 }).waitFor();
     return page;
   }
 
   test('the sample page: edit fields, request deletion; a viewer is offered neither', async () => {
     const made = await must<{ createSample: { uniqueId: string } }>(
-      t,
+      fx.t,
       ada.key,
       'mutation($input: CreateSampleInput!) { createSample(input: $input) { uniqueId } }',
       { input: { sampleName: `${tag} wafer`, sampleType: 'silicon', projectId: project.projectId } },
@@ -77,7 +57,7 @@ suite(`sample, project and instrument pages${available ? '' : ` (skipped: ${reas
     await page.getByText('polished both sides').waitFor();
     const read = () =>
       must<any>(
-        t,
+        fx.t,
         ada.key,
         'query($id: ID!) { sample(id: $id) { sampleName sampleType description deletionRequest { status } } }',
         { id },
@@ -109,7 +89,7 @@ suite(`sample, project and instrument pages${available ? '' : ` (skipped: ${reas
 
     const members = () =>
       must<any>(
-        t,
+        fx.t,
         ada.key,
         'query($id: String!) { project(id: $id) { members { role user { uniqueId } } } }',
         {
@@ -153,16 +133,21 @@ suite(`sample, project and instrument pages${available ? '' : ` (skipped: ${reas
     await form.getByLabel('Organization').fill(`${tag} lab`);
     await form.getByRole('button', { name: 'Save' }).click();
     await page.getByText(`${tag} lab`).waitFor();
-    const after = await must<any>(t, bob.key, 'query($id: String!) { project(id: $id) { organization } }', {
-      id: project.projectId,
-    });
+    const after = await must<any>(
+      fx.t,
+      bob.key,
+      'query($id: String!) { project(id: $id) { organization } }',
+      {
+        id: project.projectId,
+      },
+    );
     expect(after.project.organization).toBe(`${tag} lab`);
     await page.close();
   });
 
   test('the instrument page: its operator edits it; anyone else reads it without an edit button', async () => {
     const made = await must<{ createInstrument: { uniqueId: string } }>(
-      t,
+      fx.t,
       root.key,
       'mutation($input: CreateInstrumentInput!) { createInstrument(input: $input) { uniqueId } }',
       { input: { instrumentName: `${tag} diffractometer` } },
@@ -194,7 +179,7 @@ suite(`sample, project and instrument pages${available ? '' : ` (skipped: ${reas
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, '22-instrument-edited');
     const after = await must<any>(
-      t,
+      fx.t,
       bob.key,
       'query($id: String!) { instrument(id: $id) { location manufacturer public instrumentName status } }',
       { id },

@@ -1,6 +1,5 @@
-import type { BrowserContext, Page } from 'playwright-core';
-import { browserAvailability, launchBrowser, openPage, retryStalledPages } from '../support/browser';
-import { startTestApp, type TestApp } from '../support/app';
+import type { Page } from 'playwright-core';
+import { browserSuite, openPage } from '../support/browser';
 import { makeUser, type TestUser } from '../support/factories';
 import { createDataset, screenshot } from '../support/web';
 
@@ -9,29 +8,17 @@ import { createDataset, screenshot } from '../support/web';
  * session cookie, so a dataset opened in a new tab and a reload stay signed in; signing out in
  * one tab ends the session in all of them; a revoked session sends every tab to the sign-in form.
  */
-const { available, reason } = browserAvailability();
-retryStalledPages();
-const describeBrowser = available || process.env.CI ? describe : describe.skip;
 
-describeBrowser(`the page's session across tabs${available ? '' : ` (skipped: ${reason})`}`, () => {
-  let t: TestApp;
+browserSuite("the page's session across tabs", (fx) => {
   let ada: TestUser;
   let datasetId: string;
-  let browser: { context: BrowserContext; close(): Promise<void> };
 
   beforeAll(async () => {
-    t = await startTestApp();
-    ada = await makeUser(t.app);
-    datasetId = await createDataset(t, ada.key, { datasetName: 'session tab dataset' });
-    browser = await launchBrowser();
+    ada = await makeUser(fx.t.app);
+    datasetId = await createDataset(fx.t, ada.key, { datasetName: 'session tab dataset' });
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
   const newPage = async (): Promise<Page> => {
-    const page = await openPage(browser.context);
+    const page = await openPage(fx.context);
     return page;
   };
 
@@ -40,8 +27,8 @@ describeBrowser(`the page's session across tabs${available ? '' : ` (skipped: ${
     // never a frame, the fallback takes 3 s, and /auth/session is answered at once from a copy:
     // the answer lands before a plain effect would subscribe. A page that subscribed that way stayed on "Loading…" with no
     // request in flight (the stall of docs/development.md); it must show the sign-in form.
-    await browser.context.clearCookies();
-    const signedOut = await (await fetch(`${t.url}/auth/session`)).text();
+    await fx.context.clearCookies();
+    const signedOut = await (await fetch(`${fx.t.url}/auth/session`)).text();
     const page = await newPage();
     // no frame ever, and Preact's fallback timer (35 ms in 10.x, 100 ms before) made 3 s: effects
     // run late, as on a busy machine
@@ -53,24 +40,24 @@ describeBrowser(`the page's session across tabs${available ? '' : ` (skipped: ${
     await page.route('**/auth/session', (route) =>
       route.fulfill({ status: 200, contentType: 'application/json', body: signedOut }),
     );
-    await page.goto(`${t.url}/`);
+    await page.goto(`${fx.t.url}/`);
     await page.getByLabel('API key').waitFor({ timeout: 10_000 });
     await page.close();
   });
 
   test('a key entered once: new tabs and reloads stay signed in; sign-out in one tab ends all', async () => {
-    await browser.context.clearCookies();
+    await fx.context.clearCookies();
     const first = await newPage();
-    await first.goto(`${t.url}/`);
+    await first.goto(`${fx.t.url}/`);
     await first.getByLabel('API key').fill(ada.key);
     await first.getByRole('button', { name: 'Sign in' }).click();
     await first.getByText('Signed in as').waitFor();
-    const [cookie] = await browser.context.cookies(t.url);
+    const [cookie] = await fx.context.cookies(fx.t.url);
     expect(cookie).toMatchObject({ name: 'catalog_session', httpOnly: true, sameSite: 'Lax', secure: false });
 
     // a second tab, straight to a dataset: no sign-in form
     const second = await newPage();
-    await second.goto(`${t.url}/datasets/${datasetId}`);
+    await second.goto(`${fx.t.url}/datasets/${datasetId}`);
     await second.getByRole('heading', { name: 'session tab dataset' }).waitFor();
     await second.getByText('Signed in as').waitFor();
     await screenshot(second, 'session-02-second-tab');
@@ -87,14 +74,14 @@ describeBrowser(`the page's session across tabs${available ? '' : ` (skipped: ${
   });
 
   test('a revoked session sends the page back to the sign-in form with the reason', async () => {
-    await browser.context.clearCookies();
+    await fx.context.clearCookies();
     const page = await newPage();
-    await page.goto(`${t.url}/`);
+    await page.goto(`${fx.t.url}/`);
     await page.getByLabel('API key').fill(ada.key);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('Signed in as').waitFor();
-    await t.app.services.userAdmin.endSessions(t.app.orm.em.fork(), ada.user.uniqueId);
-    await page.goto(`${t.url}/datasets/${datasetId}`);
+    await fx.t.app.services.userAdmin.endSessions(fx.t.app.orm.em.fork(), ada.user.uniqueId);
+    await page.goto(`${fx.t.url}/datasets/${datasetId}`);
     await page.getByLabel('API key').waitFor();
     await page.close();
   });

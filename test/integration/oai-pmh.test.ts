@@ -1,5 +1,6 @@
 import { startTestApp, type TestApp } from '../support/app';
 import { rest } from '../support/http';
+import { makePublication } from '../support/publications';
 import { makeProject, makeUser, unique, type TestUser } from '../support/factories';
 import { expectSchemaValid } from '../support/xml-schemas';
 import { encodeToken } from '../../src/modules/publication/oai-token';
@@ -26,10 +27,11 @@ let draft: string;
 /** every answer, validated against the schemas at the end */
 const answers: string[] = [];
 
-async function publication(datasetIds: string[], title: string, publish = true): Promise<string> {
-  const r = await rest(t.url, 'POST', '/publications', {
-    key: owner.key,
-    body: {
+const publication = (datasetIds: string[], title: string, publish = true): Promise<string> =>
+  makePublication(
+    t,
+    owner.key,
+    {
       dataset_ids: datasetIds,
       title,
       description: DESCRIPTION,
@@ -37,13 +39,8 @@ async function publication(datasetIds: string[], title: string, publish = true):
       license: 'CC-BY-4.0',
       keywords: ['crystallography'],
     },
-  });
-  expect(r.status).toBe(201);
-  const id = r.body.id as string;
-  if (publish)
-    expect((await rest(t.url, 'POST', `/publications/${id}/publish`, { key: owner.key })).status).toBe(200);
-  return id;
-}
+    publish,
+  );
 
 async function datasetIn(p: Project | null): Promise<string> {
   const r = await rest(t.url, 'POST', '/datasets', {

@@ -2,7 +2,8 @@ import { Ajv2019 } from 'ajv/dist/2019';
 import { startTestApp, type TestApp } from '../support/app';
 import { rest } from '../support/http';
 import { makeUser, type TestUser } from '../support/factories';
-import { formUpload, makeDataset, sha256 } from '../support/files';
+import { CRYSTALS, datasetWithFiles, makePublication, publishNextVersion } from '../support/publications';
+import { sha256 } from '../support/files';
 import DATACITE_SCHEMA from '../../src/modules/publication/schemas/datacite-v4.6.json';
 
 let t: TestApp;
@@ -13,53 +14,31 @@ let v2: string;
 
 const BASE = 'https://catalog.example.org';
 const TITLE = 'Lysozyme {diffraction} & 100% of the "logs"';
-const DESCRIPTION =
-  'Diffraction images of lysozyme crystals collected at 100 K on beamline 7, with the processing logs.';
+const DESCRIPTION = CRYSTALS.description;
 
 beforeAll(async () => {
   t = await startTestApp({ PUBLISHER_NAME: 'Example Facility', PUBLIC_BASE_URL: BASE });
   owner = await makeUser(t.app);
   reader = await makeUser(t.app);
-  const ds = await makeDataset(t, owner, 'crystals');
-  for (const [name, data] of [
+  const ds = await datasetWithFiles(t, owner, 'crystals', [
     ['a.h5', 'first file'],
     ['b.h5', 'second'],
-  ]) {
-    const up = await formUpload(t.url, owner.key, ds, [{ name, data: Buffer.from(data) }]);
-    expect(up.status).toBe(201);
-  }
-  const created = await rest(t.url, 'POST', '/publications', {
-    key: owner.key,
-    body: {
-      dataset_ids: [ds],
-      title: TITLE,
-      description: DESCRIPTION,
-      creators: [
-        {
-          name: 'Carberry, Josiah',
-          orcid: '0000-0002-1825-0097',
-          affiliations: [{ name: 'Brown University', ror_id: '05gq02987' }],
-        },
-        { name: 'Example Beamline Team' },
-      ],
-      license: 'CC-BY-4.0',
-      keywords: ['crystallography', 'lysozyme'],
-      funding: [{ funder_name: 'Example Foundation', award_number: 'EF-42' }],
-      related_identifiers: [
-        {
-          related_identifier: '10.1234/paper',
-          related_identifier_type: 'DOI',
-          relation_type: 'IsSupplementTo',
-        },
-      ],
-      version: '1.0',
-    },
+  ]);
+  v1 = await makePublication(t, owner.key, {
+    dataset_ids: [ds],
+    ...CRYSTALS,
+    title: TITLE,
+    description: DESCRIPTION,
+    related_identifiers: [
+      {
+        related_identifier: '10.1234/paper',
+        related_identifier_type: 'DOI',
+        relation_type: 'IsSupplementTo',
+      },
+    ],
+    version: '1.0',
   });
-  v1 = created.body.id as string;
-  expect((await rest(t.url, 'POST', `/publications/${v1}/publish`, { key: owner.key })).status).toBe(200);
-  v2 = (await rest(t.url, 'POST', `/publications/${v1}/versions`, { key: owner.key })).body.id as string;
-  await rest(t.url, 'PATCH', `/publications/${v2}`, { key: owner.key, body: { version: '2.0' } });
-  await rest(t.url, 'POST', `/publications/${v2}/publish`, { key: owner.key });
+  v2 = await publishNextVersion(t, owner.key, v1, '2.0');
 });
 afterAll(() => t.close());
 

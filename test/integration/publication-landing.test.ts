@@ -3,6 +3,7 @@ import * as roCrate from 'ro-crate';
 import { startTestApp, type TestApp } from '../support/app';
 import { rest } from '../support/http';
 import { makeUser, type TestUser } from '../support/factories';
+import { CRYSTALS, datasetWithFiles, makePublication, publishNextVersion } from '../support/publications';
 import { formUpload, makeDataset, sha256 } from '../support/files';
 
 type Node = DefaultTreeAdapterMap['node'];
@@ -22,54 +23,24 @@ let privateDs: string;
 const BASE = 'https://catalog.example.org';
 // a title that would end a <script> element if the JSON-LD were written as it is
 const TITLE = 'Lysozyme </script><script>alert(1)</script> & <!-- "logs"';
-const DESCRIPTION =
-  'Diffraction images of lysozyme crystals collected at 100 K on beamline 7, with the processing logs.';
+const DESCRIPTION = CRYSTALS.description;
 const FILES: [string, string][] = [
   ['a.h5', 'first file'],
   ['b.h5', 'second'],
 ];
 
-const METADATA = {
-  title: TITLE,
-  description: DESCRIPTION,
-  creators: [
-    {
-      name: 'Carberry, Josiah',
-      orcid: '0000-0002-1825-0097',
-      affiliations: [{ name: 'Brown University', ror_id: '05gq02987' }],
-    },
-    { name: 'Example Beamline Team' },
-  ],
-  license: 'CC-BY-4.0',
-  keywords: ['crystallography', 'lysozyme'],
-  funding: [{ funder_name: 'Example Foundation', award_number: 'EF-42' }],
-  version: '1.0',
-};
+const METADATA = { title: TITLE, ...CRYSTALS, version: '1.0' };
 
-async function publication(key: string, datasetId: string, publish: boolean): Promise<string> {
-  const created = await rest(t.url, 'POST', '/publications', {
-    key,
-    body: { dataset_ids: [datasetId], ...METADATA },
-  });
-  expect(created.status).toBe(201);
-  const id = created.body.id as string;
-  if (publish) expect((await rest(t.url, 'POST', `/publications/${id}/publish`, { key })).status).toBe(200);
-  return id;
-}
+const publication = (key: string, datasetId: string, publish: boolean): Promise<string> =>
+  makePublication(t, key, { dataset_ids: [datasetId], ...METADATA }, publish);
 
 beforeAll(async () => {
   t = await startTestApp({ PUBLISHER_NAME: 'Example Facility', PUBLIC_BASE_URL: BASE });
   owner = await makeUser(t.app);
   stranger = await makeUser(t.app);
-  ds = await makeDataset(t, owner, 'crystals');
-  for (const [name, data] of FILES) {
-    const up = await formUpload(t.url, owner.key, ds, [{ name, data: Buffer.from(data) }]);
-    expect(up.status).toBe(201);
-  }
+  ds = await datasetWithFiles(t, owner, 'crystals', FILES);
   v1 = await publication(owner.key, ds, true);
-  v2 = (await rest(t.url, 'POST', `/publications/${v1}/versions`, { key: owner.key })).body.id as string;
-  await rest(t.url, 'PATCH', `/publications/${v2}`, { key: owner.key, body: { version: '2.0' } });
-  expect((await rest(t.url, 'POST', `/publications/${v2}/publish`, { key: owner.key })).status).toBe(200);
+  v2 = await publishNextVersion(t, owner.key, v1, '2.0');
   draft = await publication(owner.key, ds, false);
   gone = await publication(owner.key, ds, true);
   const withdrawn = await rest(t.url, 'POST', `/publications/${gone}/withdraw`, {

@@ -1,5 +1,6 @@
 import { startTestApp, type TestApp } from '../support/app';
 import { rest } from '../support/http';
+import { makePublication } from '../support/publications';
 import { makeUser, type TestUser } from '../support/factories';
 import { makeDataset } from '../support/files';
 import { expectSchemaValid } from '../support/xml-schemas';
@@ -27,21 +28,18 @@ afterAll(() => t.close());
 
 async function publication(publish: boolean): Promise<string> {
   const ds = await makeDataset(t, owner, 'sitemap');
-  const r = await rest(t.url, 'POST', '/publications', {
-    key: owner.key,
-    body: {
+  return makePublication(
+    t,
+    owner.key,
+    {
       dataset_ids: [ds],
       title: 'Sitemapped',
       description: 'A publication made for the sitemap test, with a description long enough.',
       creators: [{ name: 'Example Team' }],
       license: 'CC0-1.0',
     },
-  });
-  expect(r.status).toBe(201);
-  const id = r.body.id as string;
-  if (publish)
-    expect((await rest(t.url, 'POST', `/publications/${id}/publish`, { key: owner.key })).status).toBe(200);
-  return id;
+    publish,
+  );
 }
 
 test('the index lists files of at most SITEMAP_FILE_URLS URLs that hold every published landing page once', async () => {

@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { startTestApp, type TestApp } from './app';
+import { signInWith } from './web';
 
 /** The system Chromium (Debian's `chromium` package); CHROMIUM_PATH overrides it. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -121,4 +123,84 @@ export async function servePage(html: string): Promise<{ origin: string; close()
         server.close(() => resolve());
       }),
   };
+}
+
+/** What a browser test file gets from {@link browserSuite}: its service, its browser and pages. */
+export interface BrowserFixture {
+  /** the file's service (from the suite's `beforeAll` on) */
+  readonly t: TestApp;
+  /** the browser's one context: its pages share the session cookie */
+  readonly context: BrowserContext;
+  /**
+   * A new tab ({@link openPage}) at `width` × 900 when given, signed in with `key` when given
+   * ({@link signInWith}), then at `path` of the service when given.
+   */
+  page(options?: { key?: string; path?: string; width?: number }): Promise<Page>;
+}
+
+export interface BrowserSuiteOptions {
+  /** the environment of the file's service ({@link startTestApp}); computed in `beforeAll` when a function */
+  env?: Record<string, string> | (() => Promise<Record<string, string>>);
+  /** a service other than {@link startTestApp}'s (a child process): its `close()` ends it */
+  start?: () => Promise<TestApp>;
+  /** each test's and hook's timeout (180 s; the service's start has at least 120 s) */
+  timeout?: number;
+}
+
+/**
+ * The setup every browser test file shares: skipped without Chromium on a developer's machine
+ * (the reason in the suite's name) and a failing test under CI; failed tests retried once
+ * ({@link retryStalledPages}); one service and one Chromium for the file, started before its
+ * tests and closed after them. `body` declares the file's tests, and its own `beforeAll` (seeding
+ * records) runs once the service and the browser are up.
+ */
+export function browserSuite(
+  title: string,
+  body: (fx: BrowserFixture) => void,
+  options: BrowserSuiteOptions = {},
+): void {
+  const { available, reason } = browserAvailability();
+  retryStalledPages();
+  if (!available && process.env.CI) {
+    test('a headless browser is available for the web app tests', () => {
+      throw new Error(`CI must run the browser tests: ${reason}`);
+    });
+  }
+  const timeout = options.timeout ?? 180_000;
+  jest.setTimeout(timeout);
+  const suite = available ? describe : describe.skip;
+  suite(`${title}${available ? '' : ` (skipped: ${reason})`}`, () => {
+    let app: TestApp | undefined;
+    let browser: { context: BrowserContext; close(): Promise<void> } | undefined;
+    const fixture: BrowserFixture = {
+      get t() {
+        if (!app) throw new Error('the service is not started yet: use it in a test or a beforeAll');
+        return app;
+      },
+      get context() {
+        if (!browser) throw new Error('the browser is not started yet: use it in a test or a beforeAll');
+        return browser.context;
+      },
+      async page({ key, path: at, width } = {}) {
+        const page = await openPage(fixture.context);
+        if (width !== undefined) await page.setViewportSize({ width, height: 900 });
+        if (key !== undefined) await signInWith(page, fixture.t.url, key);
+        if (at !== undefined) await page.goto(`${fixture.t.url}${at}`);
+        return page;
+      },
+    };
+    beforeAll(
+      async () => {
+        const { env, start } = options;
+        app = start ? await start() : await startTestApp(typeof env === 'function' ? await env() : env);
+        browser = await launchBrowser();
+      },
+      Math.max(timeout, 120_000),
+    );
+    afterAll(async () => {
+      await browser?.close();
+      await app?.close();
+    });
+    body(fixture);
+  });
 }

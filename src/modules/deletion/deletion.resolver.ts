@@ -27,7 +27,7 @@ import {
   parseStatus,
   type DeletionRequestScope,
   type DeletionRequestSort,
-} from './deletion.service';
+} from './deletion.query';
 import { validationError } from '../../core/errors';
 import { isIntegerKey, nodeType } from '../../core/graphql/node';
 

@@ -18,7 +18,7 @@ import {
   DELETION_REQUEST_SCOPES,
   DELETION_REQUEST_SORTS,
   parseStatus,
-} from './deletion.service';
+} from './deletion.query';
 import {
   DELETION_AUDIT,
   DELETION_REQUEST,

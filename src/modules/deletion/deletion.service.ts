@@ -1,74 +1,27 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../core/context';
 import { conflict, notFound, validationError } from '../../core/errors';
 import { uniquely } from '../../core/db/unique';
 import { optionalText, parseIntegerId } from '../../core/input';
 import type { OffsetPage } from '../../core/db/page';
-import { offsetFind } from '../../core/db/keyset';
-import { offsetRows } from '../../core/db/page';
-import { and, sql } from '../../core/db/sql';
 import {
   capitalize,
   subjectOfRow,
   type AnyResource,
   type ResourceService,
 } from '../resource/resource.service';
-import { DeletionRequest, DELETION_STATUSES, type DeletionStatus } from './deletion-request.entity';
+import { DeletionRequest } from './deletion-request.entity';
 import { DeletionAudit } from './deletion-audit.entity';
 import { ResourceRemoval, type DeletableType, type RemovalTarget } from '../removal/removal';
 import type { DeletionPolicy } from './deletion.policy';
 import type { EventService } from '../outbox/event.service';
-
-/**
- * Which deletion requests a list is about (the 3.2 client's `DELETION_REQUEST_SCOPES`): those
- * the caller may see (`accessible`, the default), those they asked for (`submitted`), those they
- * may review now (`reviewable`: pending, for platform administrators; none for anyone else).
- */
-export const DELETION_REQUEST_SCOPES = ['accessible', 'submitted', 'reviewable'] as const;
-export type DeletionRequestScope = (typeof DELETION_REQUEST_SCOPES)[number];
-
-/** The sort keys of a deletion request list (the 3.2 client's `DELETION_REQUEST_SORTS`). */
-export const DELETION_REQUEST_SORTS = [
-  'request_time',
-  'resource_name',
-  'project_id',
-  'requester_name',
-  'status',
-] as const;
-export type DeletionRequestSort = (typeof DELETION_REQUEST_SORTS)[number];
-const SORT_COLUMNS: Record<DeletionRequestSort, string[]> = {
-  request_time: ['dr.request_time'],
-  resource_name: ['dr.resource_name'],
-  project_id: ['dr.project_id'],
-  requester_name: ['u.last_name', 'u.first_name'],
-  status: ['dr.status'],
-};
-
-export interface DeletionRequestFilter {
-  status?: DeletionStatus;
-  resourceId?: string;
-  requesterId?: string;
-  scope?: DeletionRequestScope;
-  /** requests on resources of this project (its MFID when requested) */
-  projectMfid?: string;
-  sort?: { sort: DeletionRequestSort; direction: 'asc' | 'desc' } | null;
-}
-
-/** `all`: the platform-wide audit (administrators); `submitted`: the deletions the caller asked for. */
-export const DELETION_AUDIT_SCOPES = ['all', 'submitted'] as const;
-export type DeletionAuditScope = (typeof DELETION_AUDIT_SCOPES)[number];
-
-export interface DeletionAuditFilter {
-  resourceId?: string;
-  requesterId?: string;
-  reviewerId?: string;
-  scope?: DeletionAuditScope;
-  projectId?: string;
-  projectMfid?: string;
-  /** on the deletion order (newest first by default) */
-  direction?: 'asc' | 'desc';
-}
+import {
+  auditPage,
+  requestPage,
+  type DeletionAuditFilter,
+  type DeletionRequestFilter,
+} from './deletion.query';
 
 interface ResourceSnapshot {
   name: string | null;
@@ -166,32 +119,7 @@ export class DeletionService {
     filter: DeletionRequestFilter,
     page: { limit: number; offset: number },
   ): Promise<OffsetPage<DeletionRequest>> {
-    const reviewer = this.policy.mayReview(ctx);
-    const scope = filter.scope ?? 'accessible';
-    const where = and(
-      !reviewer || scope === 'submitted' ? sql('dr.requester_id = ?', ctx.userId) : null,
-      scope === 'reviewable' ? (reviewer ? sql(`dr.status = 'pending'`) : sql('false')) : null,
-      filter.status ? sql('dr.status = ?', filter.status) : null,
-      filter.resourceId ? sql('dr.resource_id = ?', filter.resourceId) : null,
-      filter.requesterId ? sql('dr.requester_id = ?', filter.requesterId) : null,
-      filter.projectMfid ? sql('dr.project_mfid = ?', filter.projectMfid) : null,
-    );
-    const dir = filter.sort?.direction ?? 'desc';
-    const keys = filter.sort ? SORT_COLUMNS[filter.sort.sort].map((c) => `${c} ${dir} nulls last`) : [];
-    const byName = filter.sort?.sort === 'requester_name';
-    return offsetRows(
-      ctx.em,
-      DeletionRequest,
-      {
-        select: 'dr.*',
-        from: byName
-          ? 'deletion_request dr left join app_user u on u.unique_id = dr.requester_id'
-          : 'deletion_request dr',
-        where,
-        order: [...keys, `dr.id ${dir}`].join(', '),
-      },
-      page,
-    );
+    return requestPage(ctx.em, ctx.userId, this.policy.mayReview(ctx), filter, page);
   }
 
   /** The requests of these ids (platform admins, as `get`; nothing for anyone else), in one statement. */
@@ -322,22 +250,8 @@ export class DeletionService {
     filter: DeletionAuditFilter,
     page: { limit: number; offset: number },
   ): Promise<OffsetPage<DeletionAudit>> {
-    const submitted = filter.scope === 'submitted';
-    if (!submitted) this.policy.assertMayReview(ctx);
-    const where: FilterQuery<DeletionAudit>[] = [];
-    if (submitted) where.push({ requesterId: ctx.userId });
-    if (filter.resourceId) where.push({ resourceId: filter.resourceId });
-    if (filter.requesterId) where.push({ requesterId: filter.requesterId });
-    if (filter.reviewerId) where.push({ reviewerId: filter.reviewerId });
-    if (filter.projectId) where.push({ projectId: filter.projectId });
-    if (filter.projectMfid) where.push({ projectMfid: filter.projectMfid });
-    return offsetFind(
-      ctx.em,
-      DeletionAudit,
-      where.length ? { $and: where } : {},
-      { id: filter.direction ?? 'desc' },
-      page,
-    );
+    if (filter.scope !== 'submitted') this.policy.assertMayReview(ctx);
+    return auditPage(ctx.em, ctx.userId, filter, page);
   }
 
   async getAudit(ctx: RequestContext, id: unknown): Promise<DeletionAudit> {
@@ -421,12 +335,4 @@ function deletableType(r: AnyResource): DeletableType {
     'resource_type',
     `deletion requests apply to datasets and samples, not to a ${r.type}`,
   );
-}
-
-export function parseStatus(raw: string | undefined): DeletionStatus | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  if (!(DELETION_STATUSES as readonly string[]).includes(raw)) {
-    throw validationError('status', 'must be pending, approved or rejected');
-  }
-  return raw as DeletionStatus;
 }

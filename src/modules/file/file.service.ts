@@ -8,13 +8,14 @@ import { rawQuery } from '../../core/db/raw';
 import type { ObjectStore } from '../../core/storage/object-store';
 import type { Dataset } from '../dataset/dataset.entity';
 import type { DatasetService } from '../dataset/dataset.service';
-import { AssociatedFile, SERVICE_STORAGE_BACKEND } from './file.entity';
+import { AssociatedFile } from './file.entity';
 import type { FilePolicy } from './file.policy';
 import { FileQuery, type FileFilter } from './file.query';
 import { cleanContentType, cleanFilename, ingestorName } from './filename';
-import { StoredFileHooks } from './stored-file';
+import { insertStoredIn, StoredFileHooks, storedRowsIn } from './stored-file';
 import { applyFilePatch, checkRemoteInput, type FilePatch, type RemoteFileInput } from './file-input';
-import { actorOf, type EventService } from '../outbox/event.service';
+import type { EventService } from '../outbox/event.service';
+import { emitFileEvent } from './file-events';
 import { archiveFiles, type ArchiveFiles } from './archive-files';
 import { fieldChanges } from '../outbox/domain-event';
 
@@ -28,11 +29,6 @@ export interface StoredUpload {
   contentType: string;
 }
 
-/**
- * The outcome of adding a stored file. `created` is false on a dedup hit (the dataset already
- * had these bytes: the existing record comes back, nothing new is stored). `ingestor` is the
- * ingestor the caller asked for, for the ingestion request a new file gets.
- */
 /** A dataset's file as `filesOfIn` reads it (a remote file may have no size and no SHA-256). */
 export interface DatasetFileRow {
   datasetId: string;
@@ -43,6 +39,11 @@ export interface DatasetFileRow {
   stored: boolean;
 }
 
+/**
+ * The outcome of adding a stored file. `created` is false on a dedup hit (the dataset already
+ * had these bytes: the existing record comes back, nothing new is stored). `ingestor` is the
+ * ingestor the caller asked for, for the ingestion request a new file gets.
+ */
 export interface FileAdded {
   file: AssociatedFile;
   created: boolean;
@@ -90,10 +91,8 @@ export class FileService {
     return file;
   }
 
-  /** A dataset the caller may read, with the files it holds, oldest first. */
-  /** The files of a readable dataset, oldest first: all of them, or a page (`limit` after `offset`). */
   /**
-   * A dataset's files by MFID: a page by offset, or (`after`, a file MFID) the files after that
+   * A readable dataset's files by MFID: a page by offset, or (`after`, a file MFID) the files after that
    * one, whose cost does not grow with the dataset's size.
    */
   async ofDataset(
@@ -209,31 +208,16 @@ export class FileService {
     try {
       for (let attempt = 0; attempt < 3 && !result; attempt++) {
         result = await ctx.em.transactional(async (tx) => {
-          const inserted = await rawQuery<Record<string, unknown>>(
-            tx,
-            `insert into associated_file
-               (unique_id, dataset_mfid, filename, size, sha256, content_type, storage_backend, storage_key,
-                storage_path, creator_id)
-             values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-             on conflict (dataset_mfid, sha256) where storage_key is not null do nothing
-             returning *`,
-            [
-              upload.uniqueId,
-              datasetId,
-              upload.filename,
-              upload.size,
-              upload.sha256,
-              upload.contentType,
-              SERVICE_STORAGE_BACKEND,
-              upload.key,
-              // its legacy location is known once the object is stored (clients download by it)
-              storedPath(this.store.name, datasetId, upload.filename),
-              ctx.userId,
-            ],
-          );
+          const inserted = await insertStoredIn(tx, {
+            ...upload,
+            datasetId,
+            // its legacy location is known once the object is stored (clients download by it)
+            storagePath: storedPath(this.store.name, datasetId, upload.filename),
+            creatorId: ctx.userId,
+          });
           if (inserted.length) {
             await this.deps.datasets.changeSizeIn(tx, datasetId, upload.size);
-            await this.emitFile(tx, ctx, 'file.added', datasetId, inserted[0]);
+            await emitFileEvent(this.deps.events, tx, ctx, 'file.added', datasetId, inserted[0]);
             // the hooks' rows (the ingestion request) commit with the record or not at all
             await this.stored.recordedIn(tx, {
               uniqueId: upload.uniqueId,
@@ -244,11 +228,7 @@ export class FileService {
             });
             return { row: inserted[0], created: true };
           }
-          const existing = await rawQuery<Record<string, unknown>>(
-            tx,
-            'select * from associated_file where dataset_mfid = ? and sha256 = ? and storage_key is not null',
-            [datasetId, upload.sha256],
-          );
+          const existing = await storedRowsIn(tx, datasetId, upload.sha256);
           // null: the duplicate was deleted meanwhile, so try the insert again
           return existing.length ? { row: existing[0], created: false } : null;
         });
@@ -291,7 +271,7 @@ export class FileService {
     await ctx.em.transactional(async (tx) => {
       tx.persist(file);
       await tx.flush();
-      await this.emitFile(tx, ctx, 'file.added', ds.uniqueId, {
+      await emitFileEvent(this.deps.events, tx, ctx, 'file.added', ds.uniqueId, {
         unique_id: file.uniqueId,
         filename: file.filename,
         size: file.size ?? null,
@@ -325,7 +305,7 @@ export class FileService {
         Object.keys(changes).length === 1 && 'storage_path' in changes
           ? 'file.storage_path_set'
           : 'file.updated';
-      await this.emitFile(tx, ctx, type, ds.uniqueId, {
+      await emitFileEvent(this.deps.events, tx, ctx, type, ds.uniqueId, {
         unique_id: file.uniqueId,
         filename: file.filename,
         changes,
@@ -355,7 +335,7 @@ export class FileService {
         [file.uniqueId],
       );
       if (gone.length) {
-        await this.emitFile(tx, ctx, 'file.removed', file.dataset.uniqueId, {
+        await emitFileEvent(this.deps.events, tx, ctx, 'file.removed', file.dataset.uniqueId, {
           unique_id: file.uniqueId,
           filename: file.filename,
         });
@@ -366,27 +346,6 @@ export class FileService {
     });
     ctx.em.getUnitOfWork().unsetIdentity(file);
     if (file.storageKey) await this.discard(ctx, file.storageKey);
-  }
-
-  /** A file event, on its dataset: the file's id, name, size and digest (whichever `row` has). */
-  private async emitFile(
-    tx: EntityManager,
-    ctx: RequestContext,
-    type: 'file.added' | 'file.removed' | 'file.storage_path_set' | 'file.updated',
-    datasetId: string,
-    row: Record<string, unknown>,
-  ): Promise<void> {
-    const payload: Record<string, unknown> = {};
-    for (const key of ['unique_id', 'filename', 'size', 'sha256', 'storage_path', 'changes']) {
-      if (row[key] !== undefined) payload[key === 'unique_id' ? 'file_id' : key] = row[key];
-    }
-    await this.deps.events.emit(tx, {
-      type,
-      actorId: actorOf(ctx),
-      resourceId: datasetId,
-      resourceType: 'dataset',
-      payload,
-    });
   }
 
   private async discard(ctx: RequestContext, key: string): Promise<void> {

@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import express, { Router, type Request, type Response, type NextFunction } from 'express';
 import type { OaiService } from './oai.service';
+import type { SitemapService } from './sitemap.service';
 
 const XML = 'text/xml; charset=utf-8';
 /** The most a POSTed OAI-PMH request may hold (its arguments are short: a token is under 1 KB). */
@@ -29,7 +30,7 @@ const wrap =
  * their own; docs/publications.md "Harvesting"): OAI-PMH 2.0 at `/oai` (GET, and POST of a
  * form), the sitemap index at `/sitemap.xml` and its files at `/sitemaps/{n}.xml`.
  */
-export function oaiRouter(orm: MikroORM, oai: OaiService): Router {
+export function oaiRouter(orm: MikroORM, oai: OaiService, sitemaps: SitemapService): Router {
   const router = Router();
   const em = () => orm.em.fork() as EntityManager;
   const answer = wrap(async (req, res) => {
@@ -52,14 +53,14 @@ export function oaiRouter(orm: MikroORM, oai: OaiService): Router {
   router.get(
     '/sitemap.xml',
     wrap(async (_req, res) => {
-      res.type(XML).send(await oai.sitemapIndex(em()));
+      res.type(XML).send(await sitemaps.sitemapIndex(em()));
     }),
   );
   router.get(
     '/sitemaps/:file',
     wrap(async (req, res) => {
       const m = /^([1-9]\d{0,6})\.xml$/.exec(String(req.params.file));
-      const body = m ? await oai.sitemapFile(em(), Number(m[1])) : null;
+      const body = m ? await sitemaps.sitemapFile(em(), Number(m[1])) : null;
       if (body === null) {
         res.status(404).type('text/plain').send('No such sitemap file: see /sitemap.xml');
         return;

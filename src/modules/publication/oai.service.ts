@@ -3,8 +3,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../../core/db/raw';
 import { isMfid, mfidTime } from '../../core/ids';
 import type { SettingService } from '../setting/setting.service';
-import { citationRecord, landingUrl } from './citation-record';
-import { Publication, type ManifestDataset, type PublicationState } from './publication.entity';
+import { citationRecord } from './citation-record';
+import { checkArguments, dateArgument, isVerb, OaiError, type Args, type Verb } from './oai-arguments';
+import { countRecords, recordRows, type RecordRow } from './oai-records';
+import { Publication } from './publication.entity';
 import { decodeToken, encodeToken, TOKEN_LIFETIME_MS, type ListPosition, type ListVerb } from './oai-token';
 import {
   datestamp,
@@ -16,6 +18,8 @@ import {
   type MetadataPrefix,
 } from './oai-xml';
 
+export { recordSetsIn } from './oai-records';
+
 export interface OaiDeps {
   /** PUBLIC_BASE_URL */
   baseUrl: string;
@@ -24,121 +28,14 @@ export interface OaiDeps {
   adminEmail: string;
   /** records and headers per page (ListSets: ten times as many) */
   pageSize: number;
-  /** URLs per sitemap file */
-  sitemapFileUrls: number;
   settings: SettingService;
-}
-
-/** A request's arguments (besides `verb`), by name. */
-type Args = Partial<Record<string, string>>;
-
-type Verb = 'Identify' | 'ListMetadataFormats' | 'GetRecord' | ListVerb;
-
-/** The arguments each verb takes (besides `verb`), and whether a resumption token may replace them. */
-const VERBS: Record<Verb, { required: string[]; optional: string[]; resumable: boolean }> = {
-  Identify: { required: [], optional: [], resumable: false },
-  ListMetadataFormats: { required: [], optional: ['identifier'], resumable: false },
-  ListSets: { required: [], optional: [], resumable: true },
-  GetRecord: { required: ['identifier', 'metadataPrefix'], optional: [], resumable: false },
-  ListIdentifiers: { required: ['metadataPrefix'], optional: ['from', 'until', 'set'], resumable: true },
-  ListRecords: { required: ['metadataPrefix'], optional: ['from', 'until', 'set'], resumable: true },
-};
-
-const PREFIX_PATTERN = /^[A-Za-z0-9\-_.!~*'()]+$/;
-const SET_PATTERN = /^[A-Za-z0-9\-_.!~*'()]+(:[A-Za-z0-9\-_.!~*'()]+)*$/;
-
-class OaiError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** A record's row: the publication, its datestamp, its sets and its neighbours' DOIs. */
-interface RecordRow {
-  unique_id: string;
-  state: PublicationState;
-  metadata: Publication['metadata'];
-  dataset_ids: string[];
-  manifest: ManifestDataset[] | null;
-  doi: string | null;
-  published_at: Date | string | null;
-  withdrawn_at: Date | string | null;
-  withdrawal_reason: string | null;
-  previous_version_id: string | null;
-  creation_time: Date | string;
-  datestamp: Date | string;
-  next_id: string | null;
-  next_doi: string | null;
-  prev_doi: string | null;
-  sets: string;
-}
-
-/**
- * A record's datestamp: the last change of anything its metadata shows, to the second. Its own
- * row (publishing, withdrawal, a DOI), and its neighbours' (a next version published links it
- * `IsPreviousVersionOf`; a DOI of either changes the link).
- */
-const DATESTAMP = `date_trunc('second', greatest(p.modification_time, n.modification_time, pv.modification_time))`;
-const RECORDS_FROM = `from publication p
-  left join publication n on n.previous_version_id = p.unique_id and n.state <> 'draft'
-  left join publication pv on pv.unique_id = p.previous_version_id`;
-
-interface RecordFilter {
-  after?: string;
-  id?: string;
-  set?: string | null;
-  from?: string | null;
-  until?: string | null;
-}
-
-function where(f: RecordFilter): { sql: string; params: unknown[] } {
-  const terms = [`p.state in ('published', 'withdrawn')`];
-  const params: unknown[] = [];
-  if (f.id !== undefined) {
-    terms.push('p.unique_id = ?');
-    params.push(f.id);
-  }
-  if (f.after !== undefined) {
-    terms.push('p.unique_id > ?');
-    params.push(f.after);
-  }
-  if (f.from) {
-    terms.push(`${DATESTAMP} >= ?`);
-    params.push(f.from);
-  }
-  if (f.until) {
-    terms.push(`${DATESTAMP} <= ?`);
-    params.push(f.until);
-  }
-  if (f.set) {
-    terms.push(
-      'exists (select 1 from publication_set s where s.publication_id = p.unique_id and s.project_mfid = ?)',
-    );
-    params.push(f.set);
-  }
-  return { sql: terms.join(' and '), params };
 }
 
 const date = (v: Date | string | null): Date | null => (v === null ? null : new Date(v));
 
-/** A date argument: `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ssZ`, as the ISO instant it bounds. */
-function dateArgument(name: string, value: string, end: boolean): { iso: string; day: boolean } {
-  const day = /^\d{4}-\d{2}-\d{2}$/.test(value);
-  if (!day && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(value))
-    throw new OaiError('badArgument', `${name} must be YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ (UTC)`);
-  const iso = day ? `${value}T${end ? '23:59:59' : '00:00:00'}Z` : value;
-  const t = new Date(iso);
-  if (Number.isNaN(t.getTime()) || datestamp(t) !== iso)
-    throw new OaiError('badArgument', `${name} is not a date: ${value}`);
-  return { iso, day };
-}
-
 /**
  * OAI-PMH 2.0 over the published and withdrawn publications (docs/publications.md,
- * "Harvesting"), and the sitemaps of their landing pages. Lists are pages in the order of the
+ * "Harvesting"; the sitemaps are sitemap.service.ts). Lists are pages in the order of the
  * publications' ids, resumed by stateless signed tokens (oai-token.ts).
  */
 export class OaiService {
@@ -181,7 +78,7 @@ export class OaiService {
       oaiEnvelope({ now, baseUrl: this.baseUrl, request, body });
     const error = (e: OaiError) => xmlEl('error', e.message, { code: e.code });
     const verbs = args.filter(([k]) => k === 'verb').map(([, v]) => v);
-    if (verbs.length !== 1 || !Object.hasOwn(VERBS, verbs[0]))
+    if (verbs.length !== 1 || !isVerb(verbs[0]))
       return envelope(
         {},
         error(
@@ -191,10 +88,10 @@ export class OaiService {
           ),
         ),
       );
-    const verb = verbs[0] as Verb;
+    const verb = verbs[0];
     let given: Args;
     try {
-      given = this.checkArguments(verb, args);
+      given = checkArguments(verb, args);
     } catch (e) {
       if (e instanceof OaiError) return envelope({}, error(e));
       throw e;
@@ -207,37 +104,6 @@ export class OaiService {
       // an argument that fails its syntax is not echoed (the spec's rule for badArgument)
       return envelope(e.code === 'badArgument' ? {} : request, error(e));
     }
-  }
-
-  private checkArguments(verb: Verb, args: [string, string][]): Args {
-    const spec = VERBS[verb];
-    const out: Args = {};
-    for (const [k, v] of args) {
-      if (k === 'verb') continue;
-      if (Object.hasOwn(out, k)) throw new OaiError('badArgument', `${k} is repeated`);
-      const allowed = [...spec.required, ...spec.optional, ...(spec.resumable ? ['resumptionToken'] : [])];
-      if (!allowed.includes(k)) throw new OaiError('badArgument', `${verb} takes no argument ${k}`);
-      out[k] = v;
-    }
-    if (out.resumptionToken !== undefined) {
-      if (Object.keys(out).length > 1)
-        throw new OaiError('badArgument', 'resumptionToken is an exclusive argument');
-      return out;
-    }
-    for (const k of spec.required)
-      if (out[k] === undefined) throw new OaiError('badArgument', `${verb} needs ${k}`);
-    if (out.metadataPrefix !== undefined && !PREFIX_PATTERN.test(out.metadataPrefix))
-      throw new OaiError('badArgument', 'metadataPrefix is not a metadata prefix');
-    if (out.set !== undefined && !SET_PATTERN.test(out.set))
-      throw new OaiError('badArgument', 'set is not a setSpec');
-    if (out.identifier !== undefined && (out.identifier.length > 300 || /\s/.test(out.identifier)))
-      throw new OaiError('badArgument', 'identifier is not an identifier');
-    const from = out.from === undefined ? null : dateArgument('from', out.from, false);
-    const until = out.until === undefined ? null : dateArgument('until', out.until, true);
-    if (from && until && from.day !== until.day)
-      throw new OaiError('badArgument', 'from and until must have the same granularity');
-    if (from && until && from.iso > until.iso) throw new OaiError('badArgument', 'from is later than until');
-    return out;
   }
 
   private async run(em: EntityManager, verb: Verb, a: Args, now: Date): Promise<string> {
@@ -296,28 +162,9 @@ export class OaiService {
     );
   }
 
-  private async rows(
-    em: EntityManager,
-    f: RecordFilter,
-    limit: number,
-    withManifest: boolean,
-  ): Promise<RecordRow[]> {
-    const w = where(f);
-    return rawQuery<RecordRow>(
-      em,
-      `select p.unique_id, p.state, p.metadata, p.dataset_ids, ${withManifest ? 'p.manifest' : 'null as manifest'},
-         p.doi, p.published_at, p.withdrawn_at, p.withdrawal_reason, p.previous_version_id, p.creation_time,
-         ${DATESTAMP} as datestamp, n.unique_id as next_id, n.doi as next_doi, pv.doi as prev_doi,
-         (select coalesce(string_agg(s.project_mfid, ',' order by s.project_mfid), '')
-            from publication_set s where s.publication_id = p.unique_id) as sets
-       ${RECORDS_FROM} where ${w.sql} order by p.unique_id limit ?`,
-      [...w.params, limit],
-    );
-  }
-
   private async existing(em: EntityManager, identifier: string, withManifest = false): Promise<RecordRow> {
     const id = this.idOf(identifier);
-    const [row] = id ? await this.rows(em, { id }, 1, withManifest) : [undefined];
+    const [row] = id ? await recordRows(em, { id }, 1, withManifest) : [undefined];
     if (!row) throw new OaiError('idDoesNotExist', `no record ${identifier}`);
     return row;
   }
@@ -419,27 +266,16 @@ export class OaiService {
     const prefix = this.prefix(pos.prefix);
     const filter = { after: pos.after, set: pos.set, from: pos.from, until: pos.until };
     const limit = this.deps.pageSize;
-    const rows = await this.rows(em, filter, limit + 1, verb === 'ListRecords' && prefix === 'oai_datacite');
+    const rows = await recordRows(em, filter, limit + 1, verb === 'ListRecords' && prefix === 'oai_datacite');
     const page = rows.slice(0, limit);
     if (!page.length) throw new OaiError('noRecordsMatch', 'no record matches the request');
     const more = rows.length > limit ? page[page.length - 1].unique_id : null;
-    if (!resumed) pos.total = more ? await this.count(em, { ...filter, after: undefined }) : page.length;
+    if (!resumed) pos.total = more ? await countRecords(em, { ...filter, after: undefined }) : page.length;
     const body =
       verb === 'ListIdentifiers'
         ? page.map((r) => this.headerXml(r)).join('')
         : page.map((r) => this.recordXml(r, prefix)).join('');
     return `<${verb}>${body}${this.tokenXml(key, pos, page.length, more, resumed, now)}</${verb}>`;
-  }
-
-  private async count(em: EntityManager, f: RecordFilter): Promise<number> {
-    const w = where(f);
-    const needsJoins = Boolean(f.from ?? f.until);
-    const [row] = await rawQuery<{ n: number }>(
-      em,
-      `select count(*)::int as n ${needsJoins ? RECORDS_FROM : 'from publication p'} where ${w.sql}`,
-      w.params,
-    );
-    return row.n;
   }
 
   private async assertSet(em: EntityManager, set: string): Promise<void> {
@@ -491,82 +327,4 @@ export class OaiService {
       .join('');
     return `<ListSets>${sets}${this.tokenXml(key, pos, page.length, more, resumed, now)}</ListSets>`;
   }
-
-  // ---- sitemaps -------------------------------------------------------------------------------
-
-  /** How many sitemap files there are: the first holds the home page, then landing pages by id. */
-  async sitemapFiles(em: EntityManager): Promise<number> {
-    const [row] = await rawQuery<{ n: number }>(
-      em,
-      `select count(*)::int as n from publication where state = 'published'`,
-    );
-    return Math.max(1, Math.ceil((row.n + 1) / this.deps.sitemapFileUrls));
-  }
-
-  /** The sitemap index: `/sitemaps/{n}.xml` for every file. */
-  async sitemapIndex(em: EntityManager): Promise<string> {
-    const files = await this.sitemapFiles(em);
-    const entries = Array.from(
-      { length: files },
-      (_, i) => `<sitemap>${xmlEl('loc', `${this.deps.baseUrl}/sitemaps/${i + 1}.xml`)}</sitemap>`,
-    );
-    return (
-      '<?xml version="1.0" encoding="UTF-8"?>\n' +
-      `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join('')}</sitemapindex>\n`
-    );
-  }
-
-  /**
-   * Sitemap file `n` (from 1), or null when there is none: the landing pages of published
-   * publications in the order of their ids, file 1 starting with the home page. The file's
-   * first id is found on the (state, id) index and its URLs read from there.
-   */
-  async sitemapFile(em: EntityManager, n: number): Promise<string | null> {
-    const per = this.deps.sitemapFileUrls;
-    if (!Number.isSafeInteger(n) || n < 1 || n > (await this.sitemapFiles(em))) return null;
-    const skip = n === 1 ? 0 : (n - 1) * per - 1;
-    const take = n === 1 ? per - 1 : per;
-    const rows = await rawQuery<{ unique_id: string; modification_time: Date | string }>(
-      em,
-      `select unique_id, modification_time from publication
-        where state = 'published' and unique_id >= coalesce(
-          (select unique_id from publication where state = 'published' order by unique_id offset ? limit 1), '')
-        order by unique_id limit ?`,
-      [skip, take],
-    );
-    const urls = [
-      ...(n === 1 ? [`<url>${xmlEl('loc', `${this.deps.baseUrl}/`)}</url>`] : []),
-      ...rows.map(
-        (r) =>
-          `<url>${xmlEl('loc', landingUrl(this.deps.baseUrl, r.unique_id))}${xmlEl(
-            'lastmod',
-            datestamp(new Date(r.modification_time)),
-          )}</url>`,
-      ),
-    ];
-    return (
-      '<?xml version="1.0" encoding="UTF-8"?>\n' +
-      `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join('')}</urlset>\n`
-    );
-  }
-}
-
-/**
- * Records the OAI-PMH sets of a publication being published, in its publishing transaction: the
- * projects its datasets are in now (they never change after; publication-set.entity.ts).
- */
-export async function recordSetsIn(
-  tx: EntityManager,
-  publicationId: string,
-  datasetIds: readonly string[],
-): Promise<void> {
-  if (!datasetIds.length) return;
-  await rawQuery(
-    tx,
-    `insert into publication_set (publication_id, project_mfid)
-     select distinct ?, project_mfid from dataset where unique_id in (${datasetIds.map(() => '?').join(', ')})
-       and project_mfid is not null
-     on conflict do nothing`,
-    [publicationId, ...datasetIds],
-  );
 }

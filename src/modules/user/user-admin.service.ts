@@ -1,16 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { assertNoProblems, conflict, notFound, validationError, type FieldProblem } from '../../core/errors';
-import { isMfid } from '../../core/ids';
 import { uniquely } from '../../core/db/unique';
 import { offsetRows } from '../../core/db/page';
 import { rawQuery } from '../../core/db/raw';
 import { and, likeEscape, sql, type Sql } from '../../core/db/sql';
 import { User } from './user.entity';
-import type { IssuedKey, UserService } from './user.service';
+import type { UserService } from './user.service';
 import type { UserPolicy } from './user.policy';
 import type { PlatformRole } from '../../core/auth/privilege';
-import type { ApiKeyAdminService } from './api-key-admin.service';
 import type { EventService } from '../outbox/event.service';
 
 /**
@@ -37,19 +35,17 @@ export interface UserListFilter {
   isServiceAccount?: boolean;
 }
 
-const SERVICE_ACCOUNT_NAME = /^[a-z0-9_-]{2,64}$/;
-
 /**
  * The user directory and account administration: exact lookups, batch resolution, listing,
- * upserts and updates, service accounts and platform roles, activation and disabling, and
- * profile self-service. API keys are `ApiKeyAdminService`, deleting a user `UserRemovalService`.
+ * upserts and updates, platform roles, activation and disabling, and profile self-service.
+ * Service accounts are `ServiceAccountService`, API keys `ApiKeyAdminService`, deleting a user
+ * `UserRemovalService`.
  */
 export class UserAdminService {
   constructor(
     private readonly users: UserService,
     readonly policy: UserPolicy,
     private readonly members: ProjectMembershipsIn,
-    private readonly keys: ApiKeyAdminService,
     private readonly events: EventService,
   ) {}
 
@@ -175,40 +171,6 @@ export class UserAdminService {
     return user;
   }
 
-  /** Creates a service account (platform admins); its first key is returned once. */
-  async createServiceAccount(
-    ctx: RequestContext,
-    username: unknown,
-    uniqueId?: unknown,
-  ): Promise<IssuedKey & { user: User }> {
-    this.policy.assertPlatformAdmin(ctx, 'create service accounts');
-    if (typeof username !== 'string' || !SERVICE_ACCOUNT_NAME.test(username)) {
-      throw validationError('username', 'lowercase letters, digits, "-" and "_" only (2-64 characters)');
-    }
-    if (uniqueId !== undefined && (typeof uniqueId !== 'string' || !isMfid(uniqueId))) {
-      throw validationError('unique_id', 'a service account is keyed by a 26-character MFID');
-    }
-    return ctx.em.transactional(async (em) => {
-      const user = await this.users.create(em, { uniqueId, username, isServiceAccount: true });
-      const issued = await this.users.issueKey(em, user, { label: 'service account' });
-      await this.keys.keyCreatedIn(em, ctx.userId, issued.key);
-      return { ...issued, user };
-    });
-  }
-
-  /** Revokes a service account's keys and issues a new one (platform admins). */
-  async rotateServiceAccountKey(ctx: RequestContext, uniqueId: string): Promise<IssuedKey & { user: User }> {
-    this.policy.assertPlatformAdmin(ctx, 'rotate service account keys');
-    const user = await this.users.get(ctx.em, uniqueId);
-    if (!user?.isServiceAccount) throw notFound('Service account', uniqueId);
-    return ctx.em.transactional(async (em) => {
-      await this.keys.revokeAllKeysIn(em, ctx.userId, user.uniqueId);
-      const issued = await this.users.issueKey(em, user, { label: 'service account (rotated)' });
-      await this.keys.keyCreatedIn(em, ctx.userId, issued.key);
-      return { ...issued, user };
-    });
-  }
-
   /**
    * Sets a user's platform role (platform administrators acting elevated). `serviceAccount`
    * limits it to service accounts (`PATCH /service_accounts/{id}`: 404 for a person). The last
@@ -222,9 +184,9 @@ export class UserAdminService {
     opts: { serviceAccount?: boolean } = {},
   ): Promise<User> {
     this.policy.assertPlatformAdmin(ctx, 'change platform roles');
-    const user = opts.serviceAccount
-      ? await this.serviceAccount(ctx, uniqueId)
-      : await this.resolve(ctx, uniqueId);
+    const user = await this.users.resolve(ctx.em, uniqueId);
+    if (!user || (opts.serviceAccount && !user.isServiceAccount))
+      throw notFound(opts.serviceAccount ? 'Service account' : 'User', uniqueId);
     if (user.platformRole === role) return user;
     await ctx.em.transactional(async (tx) => {
       const admins = await rawQuery<{ unique_id: string }>(
@@ -243,38 +205,6 @@ export class UserAdminService {
     });
     user.platformRole = role;
     return user;
-  }
-
-  /** A service account by MFID or username (platform administrators); 404 for anything else. */
-  async serviceAccount(ctx: RequestContext, uniqueId: string): Promise<User> {
-    this.policy.assertPlatformAdmin(ctx, 'administer service accounts');
-    const user = await this.users.resolve(ctx.em, uniqueId);
-    if (!user?.isServiceAccount) throw notFound('Service account', uniqueId);
-    return user;
-  }
-
-  /**
-   * Service accounts, oldest first (platform administrators), `q` matching the username, names
-   * or MFID case-insensitively.
-   */
-  async listServiceAccounts(
-    ctx: RequestContext,
-    q: string | undefined,
-    page: { limit: number; offset: number },
-  ): Promise<{ items: User[]; total: number }> {
-    this.policy.assertPlatformAdmin(ctx, 'list service accounts');
-    const pattern = q ? `%${likeEscape(q.toLowerCase())}%` : null;
-    const where = and(
-      sql('is_service_account = true'),
-      pattern
-        ? sql(
-            `(lower(coalesce(username, '') || ' ' || coalesce(first_name, '') || ' ' || coalesce(last_name, '')) like ? escape '\\' or lower(unique_id) like ? escape '\\')`,
-            pattern,
-            pattern,
-          )
-        : null,
-    );
-    return offsetRows(ctx.em, User, { select: '*', from: 'app_user', where, order: 'id' }, page);
   }
 
   /**

@@ -1,5 +1,6 @@
-import { PLATFORM_ROLES } from '../../core/auth/privilege';
-import { echoed, NullableString, Type } from '../../core/rest/schema';
+import { isPlatformRole, PLATFORM_ROLES, type PlatformRole } from '../../core/auth/privilege';
+import { validationError } from '../../core/errors';
+import { Checked, echoed, NullableString, Type } from '../../core/rest/schema';
 import type { RequestContext } from '../../core/context';
 import type { User } from './user.entity';
 import type { KeyListing } from './api-key-admin.service';
@@ -70,6 +71,25 @@ export function parseUserPatch(body: Record<string, unknown>): UserPatch {
   if ('last_name' in body) patch.lastName = text('last_name');
   if ('is_service_account' in body) patch.isServiceAccount = body.is_service_account as boolean;
   return patch;
+}
+
+/** The body of a platform-role change (of a user or a service account). */
+export const platformRoleBody = (title: string) =>
+  Type.Object(
+    {
+      platform_role: Checked<PlatformRole>('none, contributor or admin (required)', {
+        enum: [...PLATFORM_ROLES],
+      }),
+    },
+    { additionalProperties: false, title },
+  );
+
+/** The platform role of a role-change body: 422 naming `platform_role` unless one of the three. */
+export function roleOf(body: unknown): PlatformRole {
+  const role = (body as { platform_role?: unknown }).platform_role;
+  if (!isPlatformRole(role))
+    throw validationError('platform_role', `must be one of ${PLATFORM_ROLES.join(', ')}`);
+  return role;
 }
 
 const nullable = NullableString();

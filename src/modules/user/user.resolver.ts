@@ -35,7 +35,7 @@ export class UserResolver {
     uniqueId: string | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<IssuedServiceAccount> {
-    const { user, secret } = await ctx.services.userAdmin.createServiceAccount(
+    const { user, secret } = await ctx.services.serviceAccounts.createServiceAccount(
       ctx,
       username,
       uniqueId ?? undefined,
@@ -50,7 +50,7 @@ export class UserResolver {
     @Arg('id', { description: 'The service account MFID.' }) id: string,
     @Ctx() ctx: RequestContext,
   ): Promise<IssuedServiceAccount> {
-    const { user, secret } = await ctx.services.userAdmin.rotateServiceAccountKey(ctx, id);
+    const { user, secret } = await ctx.services.serviceAccounts.rotateServiceAccountKey(ctx, id);
     return { user, apiKey: secret };
   }
 

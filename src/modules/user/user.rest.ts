@@ -1,18 +1,14 @@
 import { defineRoute, type Route } from '../../core/rest/route';
-import { NullableString, OFFSET_PAGE, offsetPage, QBool, QStr, Checked, Type } from '../../core/rest/schema';
+import { NullableString, OFFSET_PAGE, offsetPage, QBool, QStr, Type } from '../../core/rest/schema';
 import { pageOf } from '../../core/rest/params';
-import type { RequestContext } from '../../core/context';
-import { validationError } from '../../core/errors';
-import { isPlatformRole, PLATFORM_ROLES, type PlatformRole } from '../../core/auth/privilege';
-import type { User } from './user.entity';
 import {
   API_KEY,
   API_KEYS,
   toLegacyKey,
-  SERVICE_ACCOUNT,
-  toLegacyServiceAccount,
   KEY_STATUS,
   parseUserPatch,
+  platformRoleBody,
+  roleOf,
   PUBLIC_USER,
   toLegacyUser,
   toPublicUser,
@@ -26,35 +22,8 @@ const id = { id: 'ORCID, MFID, username or email' };
 const STRINGS = Type.Optional(
   Type.Unsafe<string[] | null>({ type: ['array', 'null'], items: { type: 'string' } }),
 );
-const WITH_KEY = Type.Object(
-  { ...SERVICE_ACCOUNT.properties, api_key: Type.String({ description: 'shown once' }) },
-  { title: 'ServiceAccountWithKey' },
-);
-const ROLE_BODY = (title: string) =>
-  Type.Object(
-    {
-      platform_role: Checked<PlatformRole>('none, contributor or admin (required)', {
-        enum: [...PLATFORM_ROLES],
-      }),
-    },
-    { additionalProperties: false, title },
-  );
 
-/** The platform role of a role-change body: 422 naming `platform_role` unless one of the three. */
-function roleOf(body: unknown): PlatformRole {
-  const role = (body as { platform_role?: unknown }).platform_role;
-  if (!isPlatformRole(role))
-    throw validationError('platform_role', `must be one of ${PLATFORM_ROLES.join(', ')}`);
-  return role;
-}
-
-/** A service account as administrators see it: the user record, its role and its key's status. */
-async function serviceAccountJson(ctx: RequestContext, users: User[]): Promise<Record<string, unknown>[]> {
-  const statuses = await ctx.services.apiKeyAdmin.keyStatuses(ctx.em, users);
-  return users.map((u) => toLegacyServiceAccount(ctx, u, statuses.get(u.uniqueId)));
-}
-
-/** Users and service accounts. Literal segments come before `/users/:id`. */
+/** Users (service accounts: service-account.rest.ts). Literal segments come before `/users/:id`. */
 export const userRoutes: Route[] = [
   defineRoute(
     {
@@ -183,7 +152,7 @@ export const userRoutes: Route[] = [
       tag,
       summary: "Set a user's platform role (platform administrators, elevated)",
       params: id,
-      body: ROLE_BODY('PlatformRoleChange'),
+      body: platformRoleBody('PlatformRoleChange'),
       response: USER,
       responses: { 409: { description: 'the last platform administrator keeps the admin role' } },
     },
@@ -284,104 +253,6 @@ export const userRoutes: Route[] = [
     },
     async (ctx, { params }) =>
       toLegacyDatasetAccess(ctx, await ctx.services.userAccess.datasetAccess(ctx, params.id, params.dsid)),
-  ),
-  defineRoute(
-    {
-      method: 'post',
-      path: '/service_accounts',
-      tag,
-      summary: 'Create a service account and its key',
-      body: Type.Object(
-        {
-          username: Checked('the username (required)'),
-          unique_id: Type.Optional(NullableString({ description: 'an id of your choice' })),
-        },
-        { additionalProperties: false, title: 'ServiceAccountCreate' },
-      ),
-      status: 201,
-      response: WITH_KEY,
-    },
-    async (ctx, { body }) => {
-      const b = body as { username: unknown; unique_id?: string | null };
-      const { user, secret } = await ctx.services.userAdmin.createServiceAccount(
-        ctx,
-        b.username,
-        b.unique_id ?? undefined,
-      );
-      const [record] = await serviceAccountJson(ctx, [user]);
-      return { ...record, api_key: secret };
-    },
-  ),
-  defineRoute(
-    {
-      method: 'post',
-      path: '/service_accounts/:id/rotate_key',
-      tag,
-      summary: "Replace a service account's key",
-      params: { id: 'the service account' },
-      response: WITH_KEY,
-    },
-    async (ctx, { params }) => {
-      const { user, secret } = await ctx.services.userAdmin.rotateServiceAccountKey(ctx, params.id);
-      const [record] = await serviceAccountJson(ctx, [user]);
-      return { ...record, api_key: secret };
-    },
-  ),
-  defineRoute(
-    {
-      method: 'get',
-      path: '/service_accounts',
-      tag,
-      summary: 'Service accounts with their platform role and key status (platform administrators, elevated)',
-      query: {
-        q: QStr('matches the username, names or MFID (case-insensitive)', { maxLength: 200 }),
-        ...OFFSET_PAGE,
-      },
-      response: offsetPage(SERVICE_ACCOUNT),
-    },
-    async (ctx, { query }) => {
-      const page = await ctx.services.userAdmin.listServiceAccounts(
-        ctx,
-        query.q,
-        pageOf(query, ctx.config.limits),
-      );
-      return { items: await serviceAccountJson(ctx, page.items), total: page.total };
-    },
-  ),
-  defineRoute(
-    {
-      method: 'get',
-      path: '/service_accounts/:id',
-      tag,
-      summary: 'A service account with its platform role and key status (platform administrators, elevated)',
-      params: { id: 'MFID or username' },
-      response: SERVICE_ACCOUNT,
-    },
-    async (ctx, { params }) => {
-      const [record] = await serviceAccountJson(ctx, [
-        await ctx.services.userAdmin.serviceAccount(ctx, params.id),
-      ]);
-      return record;
-    },
-  ),
-  defineRoute(
-    {
-      method: 'patch',
-      path: '/service_accounts/:id',
-      tag,
-      summary: "Set a service account's platform role (platform administrators, elevated)",
-      params: { id: 'MFID or username' },
-      body: ROLE_BODY('ServiceAccountRoleChange'),
-      response: SERVICE_ACCOUNT,
-      responses: { 409: { description: 'the last platform administrator keeps the admin role' } },
-    },
-    async (ctx, { params, body }) => {
-      const user = await ctx.services.userAdmin.setPlatformRole(ctx, params.id, roleOf(body), {
-        serviceAccount: true,
-      });
-      const [record] = await serviceAccountJson(ctx, [user]);
-      return record;
-    },
   ),
   defineRoute(
     {
