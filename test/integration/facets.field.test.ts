@@ -401,6 +401,52 @@ describe('GET /samples/facets', () => {
     }
   });
 
+  test.each([
+    ['alice', () => alice],
+    ['bob', () => bob],
+    ['the stranger', () => stranger],
+    ['an administrator', () => admin],
+  ])(
+    'the sample list total without a filter (sample_total) is what the rows count for %s',
+    async (_, who) => {
+      const key = who().key;
+      for (const visibility of [undefined, 'private', 'public']) {
+        const q: Record<string, string> = visibility ? { visibility } : {};
+        const fromTable = await rest(t.url, 'GET', '/samples', {
+          key,
+          version: 3,
+          query: { ...q, limit: 1 },
+        });
+        // a time range the totals table cannot answer: the rows are counted
+        const counted = await rest(t.url, 'GET', '/samples', {
+          key,
+          version: 3,
+          query: { ...q, creation_time_gte: '1970-01-01T00:00:00Z', limit: 1 },
+        });
+        expect(fromTable.status).toBe(200);
+        expect([visibility, fromTable.body.total]).toEqual([visibility, counted.body.total]);
+      }
+    },
+  );
+
+  test('the sample list total without a filter is read from sample_total, not from the rows', async () => {
+    const em = t.app.orm.em.fork();
+    const total = async (query: Record<string, string> = {}) =>
+      (await rest(t.url, 'GET', '/samples', { key: admin.key, version: 3, query: { ...query, limit: 1 } }))
+        .body.total as number;
+    const before = await total();
+    await rawQuery(
+      em,
+      `insert into sample_total (dim, value, scope, shard, n) values ('all', null, 'A', 99, 1000)`,
+    );
+    try {
+      expect(await total()).toBe(before + 1000);
+      expect(await total({ creation_time_gte: '1970-01-01T00:00:00Z' })).toBe(before);
+    } finally {
+      await rawQuery(em, `delete from sample_total where shard = 99`);
+    }
+  });
+
   test('sample_total is what the samples add up to, after inserts, changes and removal', async () => {
     const em = t.app.orm.em.fork();
     const moved = await newSample(t.url, alice.key, { sample_type: unique('moving') });

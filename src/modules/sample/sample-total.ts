@@ -2,7 +2,9 @@ import type { RequestContext } from '../../core/context';
 import { and, sql, type Sql } from '../../core/db/sql';
 import type { AccessService } from '../permission/access.service';
 import { visibleTotals } from '../permission/visible-totals';
-import type { SampleFilter } from './sample.query';
+
+/** What these functions read of a sample filter (sample.query.ts's `SampleFilter`): its keys, and `public`. */
+type SampleFilter = { public?: boolean };
 
 /**
  * The rows of `sample_total` (without `id`, in its column order) that a set of samples
@@ -45,15 +47,57 @@ export async function sampleFieldTotals(
   column: string,
 ): Promise<Sql | null> {
   const dim = FIELD_DIMENSIONS[column] as string | undefined;
-  if (dim === undefined) return null;
-  const alone = Object.entries(f).every(
+  if (dim === undefined || !alone(f)) return null;
+  const parts = await visibleParts(ctx, access, f, dim, `s.${column}::varchar`);
+  return {
+    sql: `select u.value, sum(u.n) as n from (${parts.map((p) => `(${p.sql})`).join(' union all ')}) u
+          where u.value is not null group by 1 having sum(u.n) > 0`,
+    params: parts.flatMap((p) => p.params),
+  };
+}
+
+/**
+ * The number of samples a filter with no key besides `public` selects for the caller (the sample
+ * list's total), from the `all` rows of `sample_total` with the same grant and deletion-request
+ * corrections as {@link sampleFieldTotals}: a statement of one row `n`, in time that does not grow
+ * with the catalog. Null for any other filter (the rows are counted).
+ */
+export async function sampleCountTotal(
+  ctx: RequestContext,
+  access: AccessService,
+  f: SampleFilter,
+): Promise<Sql | null> {
+  if (!alone(f)) return null;
+  const parts = await visibleParts(ctx, access, f, 'all', 'null::varchar');
+  return {
+    sql: `select coalesce(sum(u.n), 0)::int as n from (${parts.map((p) => `(${p.sql})`).join(' union all ')}) u`,
+    params: parts.flatMap((p) => p.params),
+  };
+}
+
+/** Whether the filter has no key besides `public`. */
+function alone(f: SampleFilter): boolean {
+  return Object.entries(f as Record<string, unknown>).every(
     ([key, value]) =>
       key === 'public' ||
       value === undefined ||
       value === null ||
       (Array.isArray(value) && value.length === 0),
   );
-  if (!alone) return null;
+}
+
+/**
+ * The parts `(value, n)` whose sum is what the caller reads of dimension `dim`: the totals
+ * table's rows, the samples only a grant opens (`value` from them), the readable ones a deletion
+ * request hides (negated).
+ */
+async function visibleParts(
+  ctx: RequestContext,
+  access: AccessService,
+  f: SampleFilter,
+  dim: string,
+  value: string,
+): Promise<Sql[]> {
   const parts = await visibleTotals(ctx, access, f.public, (cond, sign) =>
     sql(
       `select t.value, ${sign}t.n as n from sample_total t where t.dim = ? and ${cond.sql}`,
@@ -63,7 +107,7 @@ export async function sampleFieldTotals(
   );
   const visibility = f.public !== undefined ? sql('s.public = ?', f.public) : null;
   const rows = (where: Sql, n: string): Sql => ({
-    sql: `select s.${column}::varchar as value, ${n} as n from sample s where ${where.sql}`,
+    sql: `select ${value} as value, ${n} as n from sample s where ${where.sql}`,
     params: where.params,
   });
   if (!(await access.readableTerms(ctx)).everything) {
@@ -87,9 +131,5 @@ export async function sampleFieldTotals(
     visibility,
   );
   parts.push(rows(hidden, '-1'));
-  return {
-    sql: `select u.value, sum(u.n) as n from (${parts.map((p) => `(${p.sql})`).join(' union all ')}) u
-          where u.value is not null group by 1 having sum(u.n) > 0`,
-    params: parts.flatMap((p) => p.params),
-  };
+  return parts;
 }

@@ -19,6 +19,8 @@ import {
 } from '../owned-record/owned-record.query';
 import type { JsonRow, JsonRowPage, RawRow } from '../owned-record/owned-record-row';
 import { SAMPLE_ROWS, type SampleInclude, type SampleRow } from './sample-row';
+import { sampleCountTotal } from './sample-total';
+import type { AccessService } from '../permission/access.service';
 import { columnAnchor, columnPageOrder, type ColumnOrder, type SortColumn } from '../../core/db/column-order';
 
 /** The columns a sample list can be sorted by. */
@@ -57,8 +59,11 @@ export interface SamplePage {
 
 /** The SQL of the sample collection: one statement for a page, one for the total. */
 export class SampleQuery extends OwnedRecordQuery<SampleFilter> {
+  private readonly access: AccessService;
+
   constructor(deps: OwnedRecordQueryDeps) {
     super('sample', 's', deps);
+    this.access = deps.access;
   }
 
   /** The WHERE clause of `f`; `ordered`: for a page newest first. */
@@ -152,6 +157,9 @@ export class SampleQuery extends OwnedRecordQuery<SampleFilter> {
 
   /** The statement of {@link total}. */
   private async totalQuery(ctx: RequestContext, f: SampleFilter): Promise<TotalQuery> {
+    // no filter but `public`: the totals table answers (docs/scale.md, "Facet fields and sorted pages")
+    const counted = await sampleCountTotal(ctx, this.access, f);
+    if (counted) return { sql: counted, total: (n) => ({ count: n, exact: true }) };
     const where = await this.compile(ctx, f);
     return f.metadata?.length
       ? boundedCount('sample s', where, ctx.config.limits.totalCountLimit)
