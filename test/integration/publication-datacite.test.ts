@@ -152,6 +152,25 @@ test('a new version has a DOI of its own; publishing it sends the previous one a
   });
 });
 
+test("one publication's DataCite jobs never overlap nor pass each other, with two jobs running at once", async () => {
+  // created and published before any job runs: two jobs of the same publication wait together
+  const created = await draft();
+  const id = created.body.id as string;
+  const doi = created.body.doi as string;
+  expect((await rest(t.url, 'POST', `/publications/${id}/publish`, { key: owner.key })).status).toBe(200);
+  // DataCite slow on the first call: a second job of the publication, if claimed, would overlap it
+  fake.slowNext(1, 500);
+  fake.resetInFlight();
+  expect(t.app.config.workerConcurrency).toBeGreaterThan(1);
+  await drainJobs(t);
+  expect(fake.maxInFlight).toBe(1);
+  // in order: the draft DOI, then its publication (the first job finds it published already),
+  // then the second job's record again: never two creations, never a publish before the DOI
+  expect(requestsFor(doi).map((r) => `${r.method} ${r.status}`)).toEqual(['POST 201', 'PUT 200', 'PUT 200']);
+  expect(requestsFor(doi)[1].body.data.attributes.event).toBe('publish');
+  expect(fake.dois.get(doi)).toMatchObject({ state: 'findable', events: ['publish'] });
+});
+
 test('DataCite failing three times (503) then answering: retried by the queue until the DOI is registered', async () => {
   fake.failNext(3);
   const created = await draft();

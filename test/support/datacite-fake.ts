@@ -44,6 +44,11 @@ export class FakeDatacite {
   readonly received: DataciteRequest[] = [];
   readonly dois = new Map<string, FakeDoi>();
   private failures = 0;
+  private slow = 0;
+  private slowMs = 0;
+  /** requests being answered now, and the most at once since {@link resetInFlight} */
+  inFlight = 0;
+  maxInFlight = 0;
   private failStatus = 503;
   private server!: http.Server;
   private checker!: Worker;
@@ -70,6 +75,9 @@ export class FakeDatacite {
       },
     );
     this.server = http.createServer((req, res) => {
+      this.inFlight++;
+      this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+      res.once('close', () => this.inFlight--);
       this.handle(req, res).catch((err: unknown) => {
         res.writeHead(500).end(String(err));
       });
@@ -99,6 +107,17 @@ export class FakeDatacite {
   failNext(n: number, status = 503): void {
     this.failures = n;
     this.failStatus = status;
+  }
+
+  /** The next `n` requests are answered `ms` later (a slow DataCite: requests that could overlap). */
+  slowNext(n: number, ms: number): void {
+    this.slow = n;
+    this.slowMs = ms;
+  }
+
+  /** Starts counting the most requests at once again. */
+  resetInFlight(): void {
+    this.maxInFlight = this.inFlight;
   }
 
   /** Validates kernel-4 XML against the 4.7 XSD (the fake's own check): the errors, none when valid. */
@@ -138,6 +157,10 @@ export class FakeDatacite {
     const refuse = (status: number, title: string, source?: string) =>
       answer(status, { errors: [{ status: String(status), title, ...(source ? { source } : {}) }] });
 
+    if (this.slow > 0) {
+      this.slow--;
+      await new Promise((resolve) => setTimeout(resolve, this.slowMs));
+    }
     if (this.failures > 0) {
       this.failures--;
       return refuse(this.failStatus, 'Service unavailable (the fake was told to fail)');

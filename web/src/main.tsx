@@ -31,6 +31,21 @@ const GraphPage = lazy(() =>
   ),
 );
 
+// the publication pages carry the service's own metadata rules and the SPDX list: loaded when opened
+const failed = () => ({ default: () => <p role="alert">{UNREACHABLE}</p> });
+const NewPublicationPage = lazy(() =>
+  import('./pages/Publish').then((m) => ({ default: m.NewPublicationPage }), failed),
+);
+const EditPublicationPage = lazy(() =>
+  import('./pages/Publish').then((m) => ({ default: m.EditPublicationPage }), failed),
+);
+const PublicationManagePage = lazy(() =>
+  import('./pages/Publication').then((m) => ({ default: m.PublicationManagePage }), failed),
+);
+const PublicationsPage = lazy(() =>
+  import('./pages/Publication').then((m) => ({ default: m.PublicationsPage }), failed),
+);
+
 const Me = graphql(`
   query Me {
     me {
@@ -72,6 +87,20 @@ function Routes({ isAdmin }: { isAdmin: boolean }) {
         <GraphPage key={id} root={id} />
       </Suspense>
     );
+  if (kind === 'publish' || (kind === 'publications' && !id)) {
+    const loading = <p role="status">Loading…</p>;
+    const datasets = (query.get('datasets') ?? '').split(',').filter(Boolean);
+    if (kind === 'publications') return <Suspense fallback={loading}>{<PublicationsPage />}</Suspense>;
+    if (!id)
+      return (
+        <Suspense fallback={loading}>
+          {<NewPublicationPage key={datasets.join(',')} datasets={datasets} />}
+        </Suspense>
+      );
+    if (!sub) return <Suspense fallback={loading}>{<PublicationManagePage key={id} id={id} />}</Suspense>;
+    if (sub === 'edit')
+      return <Suspense fallback={loading}>{<EditPublicationPage key={id} id={id} />}</Suspense>;
+  }
   if (kind === 'deletion-requests') return <DeletionRequests isAdmin={isAdmin} />;
   if (kind === 'pending-accounts' && !id) return <PendingAccounts isAdmin={isAdmin} />;
   if (kind === 'keys' && !id) return <ApiKeys />;
@@ -151,6 +180,7 @@ function Shell() {
           <a href="/samples">Samples</a>
           <a href="/projects">Projects</a>
           <a href="/instruments">Instruments</a>
+          <a href="/publications">Publications</a>
           <a href="/new/dataset">New dataset</a>
           <a href="/keys">API keys</a>
           {me.data?.me.isPlatformAdmin && (

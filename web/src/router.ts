@@ -48,6 +48,8 @@ export function interceptLinks(e: MouseEvent): void {
   if (!a || a.target || a.hasAttribute('download') || a.origin !== window.location.origin) return;
   if (a.pathname.startsWith('/api/') || a.pathname.startsWith('/auth/') || a.pathname.startsWith('/graphql'))
     return;
+  // a publication's landing page is the service's own HTML (docs/publications.md), not the app's
+  if (a.pathname.startsWith('/publications/')) return;
   e.preventDefault();
   navigate(a.pathname + a.search);
 }

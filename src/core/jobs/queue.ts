@@ -32,6 +32,13 @@ interface JobRow {
 }
 
 const MAX_ERROR = 4000;
+
+/**
+ * The payload key that makes jobs run one after another: a job whose payload has it is not
+ * claimed while an earlier job (a smaller id) of the same queue with the same value is queued,
+ * waiting to retry or running (docs/publications.md, "DOIs through DataCite": one publication's jobs).
+ */
+export const SERIAL_KEY = '$serial';
 const MAX_BACKOFF_MS = 3_600_000;
 
 /**
@@ -74,7 +81,16 @@ export class JobQueue {
     em: EntityManager,
     queue: string,
     payload: Record<string, unknown>,
-    opts: { maxAttempts?: number; delayMs?: number } = {},
+    opts: {
+      maxAttempts?: number;
+      delayMs?: number;
+      /**
+       * Jobs of the same queue and `serialKey` run one at a time, in the order they were enqueued
+       * (stored in the payload as {@link SERIAL_KEY}); an earlier one that failed for good no
+       * longer holds the later ones back.
+       */
+      serialKey?: string;
+    } = {},
   ): Promise<number> {
     const rows = await rawQuery<{ id: number | string }>(
       em,
@@ -82,7 +98,7 @@ export class JobQueue {
        values (?, ?::jsonb, ?, now() + make_interval(secs => ?)) returning id`,
       [
         this.stored(queue),
-        JSON.stringify(payload),
+        JSON.stringify(opts.serialKey === undefined ? payload : { ...payload, [SERIAL_KEY]: opts.serialKey }),
         opts.maxAttempts ?? this.opts.maxAttempts,
         (opts.delayMs ?? 0) / 1000,
       ],
@@ -98,7 +114,7 @@ export class JobQueue {
   /**
    * Claims up to `limit` jobs of `queues` that are due, or whose worker died (its process's
    * liveness lock is gone, or its lease ran out), for `workerId` until now + `leaseMs`. Each
-   * claim counts as an attempt.
+   * claim counts as an attempt. A serial job waits for the earlier unfinished ones of its key.
    */
   async claim(
     em: EntityManager,
@@ -113,11 +129,16 @@ export class JobQueue {
       `update job set status = 'running', attempts = attempts + 1, locked_by = ?, holder = ?,
          locked_until = now() + make_interval(secs => ?), updated_at = now()
        where id in (
-         select id from job
-         where queue in (?) and ((status = 'queued' and run_at <= now())
-           or (status = 'running' and (locked_until < now()
-             or (holder is not null and holder not in ${LIVE_HOLDERS}))))
-         order by run_at, id
+         select j.id from job j
+         where j.queue in (?) and ((j.status = 'queued' and j.run_at <= now())
+           or (j.status = 'running' and (j.locked_until < now()
+             or (j.holder is not null and j.holder not in ${LIVE_HOLDERS}))))
+           -- serial jobs: none while an earlier one of the same key is unfinished
+           and (j.payload ->> '${SERIAL_KEY}' is null or not exists (
+             select 1 from job e
+             where e.queue = j.queue and e.payload ->> '${SERIAL_KEY}' = j.payload ->> '${SERIAL_KEY}'
+               and e.id < j.id and e.status in ('queued', 'running')))
+         order by j.run_at, j.id
          limit ?
          for update skip locked)
        returning id, queue, payload, attempts, max_attempts, last_error`,

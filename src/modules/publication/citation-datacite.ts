@@ -1,7 +1,4 @@
-import { Ajv2019 } from 'ajv/dist/2019';
-import { AppError } from '../../core/errors';
 import type { CitationRecord, CitedCreator } from './citation-record';
-import DATACITE_SCHEMA from './schemas/datacite-v4.6.json';
 
 /** DataCite REST API `attributes` (JSON) of a citation record: the DataCite Metadata Schema 4.x. */
 export function dataciteAttributes(r: CitationRecord): Record<string, unknown> {
@@ -63,32 +60,6 @@ function creator(c: CitedCreator): Record<string, unknown> {
         : {}),
     })),
   };
-}
-
-// the schema's own formats (year, date-range …) are not ajv's: formats are not checked
-// (and its draft-04 style `id` is renamed, as ajv reads only `$id`)
-const { id: schemaId, ...schemaBody } = DATACITE_SCHEMA;
-const validate = new Ajv2019({ strict: false, validateFormats: false, allErrors: true }).compile({
-  ...schemaBody,
-  $id: schemaId,
-});
-
-/**
- * Validates DataCite attributes against the vendored JSON schema (schemas/datacite-v4.6.json):
- * a record that fails is refused (422) with the field at fault, and never sent.
- */
-export function assertValidDatacite(attributes: Record<string, unknown>): void {
-  if (validate(attributes)) return;
-  const errors = validate.errors ?? [];
-  const fields = errors.map((e) => ({
-    field: e.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'record',
-    message: e.message ?? 'is not valid',
-  }));
-  throw new AppError(
-    'VALIDATION',
-    `The DataCite record is not valid: ${fields[0]?.field} ${fields[0]?.message}`,
-    fields,
-  );
 }
 
 const escapeXml = (s: string): string =>

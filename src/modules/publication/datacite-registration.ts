@@ -76,7 +76,8 @@ export class DataciteRegistrar {
       tx,
       DATACITE_QUEUE,
       { publication_id: publicationId },
-      { maxAttempts: DATACITE_MAX_ATTEMPTS },
+      // one publication's jobs never overlap nor pass each other (publish, then hide)
+      { maxAttempts: DATACITE_MAX_ATTEMPTS, serialKey: `publication:${publicationId}` },
     );
   }
 

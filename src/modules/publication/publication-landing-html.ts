@@ -124,7 +124,8 @@ function citationBlock(r: CitationRecord): string {
 function creatorsBlock(r: CitationRecord): string {
   const items = r.creators.map((c) => {
     const orcid = c.orcid
-      ? ` <a href="https://orcid.org/${esc(c.orcid)}" aria-label="ORCID iD of ${esc(c.name)}: ${esc(c.orcid)}">https://orcid.org/${esc(c.orcid)}</a>`
+      ? // the link's name is its visible text (axe: label-content-name-mismatch); "ORCID iD" says what it is
+        ` <span class="orcid">ORCID iD <a href="https://orcid.org/${esc(c.orcid)}">https://orcid.org/${esc(c.orcid)}</a></span>`
       : '';
     const affiliations = c.affiliations.length
       ? `<ul class="affiliations">${c.affiliations

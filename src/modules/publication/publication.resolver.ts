@@ -11,11 +11,13 @@ import {
   Resolver,
   Root,
 } from 'type-graphql';
+import { GraphQLSafeInt } from 'graphql-scalars';
 import type { RequestContext } from '../../core/context';
 import { nodeType } from '../../core/graphql/node';
 import { isMfid } from '../../core/ids';
 import { pageSize } from '../../core/pagination';
 import { validationError } from '../../core/errors';
+import { citationText } from './publication-landing-html';
 import { PUBLICATION_STATES, type PublicationState } from './publication.entity';
 import { PublicationMetadataInput, PublicationType, toPublicationType } from './publication.types';
 
@@ -26,6 +28,21 @@ class PublicationPage {
 
   @Field(() => Int, { description: 'How many publications match.' })
   total!: number;
+}
+
+@ObjectType({ description: 'A dataset of a publication, by name.' })
+class PublicationDatasetName {
+  @Field(() => ID, { description: 'The dataset MFID.' })
+  datasetId!: string;
+
+  @Field(() => String, { nullable: true, description: 'Its name.' })
+  name!: string | null;
+
+  @Field(() => Int, { description: 'How many files it has now (what publishing would freeze).' })
+  fileCount!: number;
+
+  @Field(() => GraphQLSafeInt, { description: 'The total size of its files now, in bytes.' })
+  size!: number;
 }
 
 function state(value: string | null | undefined): PublicationState | undefined {
@@ -55,10 +72,17 @@ export class PublicationResolver {
     @Arg('first', () => Int, { nullable: true, description: 'How many (default 50, at most 1000).' })
     first?: number | null,
     @Arg('offset', () => Int, { nullable: true, description: 'How many to skip.' }) offset?: number | null,
+    @Arg('title', () => String, {
+      nullable: true,
+      description:
+        'Only those whose title contains each of these words (case-insensitive; at most 200 characters).',
+    })
+    title?: string | null,
   ): Promise<PublicationPage> {
+    if (title && title.length > 200) throw validationError('title', 'must be at most 200 characters');
     const page = await ctx.services.publication.list(
       ctx,
-      { state: state(only) },
+      { state: state(only), title: title ?? undefined },
       { limit: pageSize('first', first ?? 50, 1000), offset: offsetOrZero(offset) },
     );
     return { items: page.items.map(toPublicationType), total: page.total };
@@ -71,6 +95,39 @@ export class PublicationResolver {
   })
   async registrationError(@Root() pub: PublicationType, @Ctx() ctx: RequestContext): Promise<string | null> {
     return ctx.services.publication.registrationError(ctx, pub.source);
+  }
+
+  @FieldResolver(() => Boolean, {
+    description: 'Whether you may change it: edit or publish a draft, withdraw it, start a new version.',
+  })
+  async canChange(@Root() pub: PublicationType, @Ctx() ctx: RequestContext): Promise<boolean> {
+    return ctx.services.publication.policy.assertCanEdit(ctx, pub.source, pub.id).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  @FieldResolver(() => String, {
+    description:
+      'The citation as plain text (Creators (Year). Title (Version v). Publisher. DOI or landing page URL).',
+  })
+  async citation(@Root() pub: PublicationType, @Ctx() ctx: RequestContext): Promise<string> {
+    return citationText(await ctx.services.publication.citation(ctx, pub.id));
+  }
+
+  @FieldResolver(() => [PublicationDatasetName], {
+    description: 'Its datasets that you may read, in order, with their names as they are now.',
+  })
+  async datasets(
+    @Root() pub: PublicationType,
+    @Ctx() ctx: RequestContext,
+  ): Promise<PublicationDatasetName[]> {
+    const rows = await ctx.services.dataset.readable(ctx, pub.datasetIds, { fileCount: true });
+    const byId = new Map(rows.map((d) => [d.uniqueId, d]));
+    return pub.datasetIds.flatMap((id) => {
+      const d = byId.get(id);
+      return d ? [{ datasetId: id, name: d.datasetName, fileCount: d.fileCount ?? 0, size: d.size }] : [];
+    });
   }
 
   @FieldResolver(() => PublicationType, { nullable: true, description: 'The version this one follows.' })

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
-import { AppError, conflict, notFound, validationError } from '../../core/errors';
+import { conflict, notFound, validationError } from '../../core/errors';
 import { isMfid, newMfid } from '../../core/ids';
 import type { DatasetService } from '../dataset/dataset.service';
 import type { FileService } from '../file/file.service';
@@ -9,7 +9,7 @@ import type { EventType } from '../outbox/domain-event';
 import { actorOf, type EventService } from '../outbox/event.service';
 import { parseEmbargoDate } from '../access/embargo';
 import { checkMetadata, checkReason, PUBLICATION_LIMITS, type PublicationInput } from './publication-input';
-import { Publication, type ManifestDataset, type PublicationState } from './publication.entity';
+import { Publication, type PublicationState } from './publication.entity';
 import type { PublicationPolicy } from './publication.policy';
 import { citationRecord, type CitationRecord } from './citation-record';
 import { dataciteXml } from './citation-datacite';
@@ -17,9 +17,7 @@ import { assertValidDataciteXml } from './datacite-schema';
 import type { DataciteRegistrar } from './datacite-registration';
 import { EXPORT_FORMAT_NAMES, EXPORT_FORMATS, type ExportFormatName } from './citation-export';
 import { recordSetsIn } from './oai.service';
-
-/** The most files a publication's manifest may hold (docs/publications.md). */
-export const MAX_MANIFEST_FILES = 100_000;
+import { manifestIn } from './publication-manifest';
 
 export interface PublicationDeps {
   /** PUBLIC_BASE_URL: landing pages and file URLs in citations */
@@ -37,6 +35,8 @@ export interface PublicationDeps {
 /** What a list of publications may be narrowed to. */
 export interface PublicationFilter {
   state?: PublicationState;
+  /** words the title contains (case-insensitive, in any order) */
+  title?: string;
 }
 
 /** The versions next to a publication that the caller may read. */
@@ -124,7 +124,13 @@ export class PublicationService {
     filter: PublicationFilter,
     page: { limit: number; offset: number },
   ): Promise<{ items: Publication[]; total: number }> {
-    const where = { $and: [this.policy.visibleWhere(ctx), filter.state ? { state: filter.state } : {}] };
+    const words = (filter.title ?? '').split(/\s+/).filter(Boolean);
+    const titled = words.map((w) => ({
+      metadata: { title: { $ilike: `%${w.replace(/[\\%_]/g, '\\$&')}%` } },
+    }));
+    const where = {
+      $and: [this.policy.visibleWhere(ctx), filter.state ? { state: filter.state } : {}, ...titled],
+    };
     const [items, total] = await ctx.em.findAndCount(Publication, where, {
       orderBy: { uniqueId: 'desc' },
       limit: page.limit,
@@ -170,7 +176,7 @@ export class PublicationService {
       const pub = await this.locked(ctx, tx, id);
       this.assertState(pub, 'draft', 'it is already published');
       await this.policy.assertManagesAll(ctx, tx, pub.datasetIds, true);
-      pub.manifest = await this.manifestIn(ctx, tx, pub.datasetIds);
+      pub.manifest = await manifestIn(this.deps, ctx, tx, pub.datasetIds);
       await recordSetsIn(tx, pub.uniqueId, pub.datasetIds);
       pub.state = 'published';
       pub.publishedAt = new Date();
@@ -253,14 +259,7 @@ export class PublicationService {
 
   /** The citation record of a publication the caller may read: every export format renders it. */
   async citation(ctx: RequestContext, id: string): Promise<CitationRecord> {
-    const pub = await this.get(ctx, id);
-    const { previous, next } = await this.versions(ctx, pub);
-    const link = (p: Publication | null) => (p ? { id: p.uniqueId, doi: p.doi ?? null } : null);
-    return citationRecord(
-      pub,
-      { previous: link(previous), next: next?.state === 'draft' ? null : link(next) },
-      { baseUrl: this.deps.baseUrl, publisher: this.deps.publisher },
-    );
+    return (await this.withCitation(ctx, id)).record;
   }
 
   /**
@@ -346,40 +345,6 @@ export class PublicationService {
 
   private assertState(pub: Publication, state: PublicationState, why: string): void {
     if (pub.state !== state) throw conflict(`Publication ${pub.uniqueId} is ${pub.state}: ${why}`);
-  }
-
-  private async manifestIn(
-    ctx: RequestContext,
-    tx: EntityManager,
-    datasetIds: readonly string[],
-  ): Promise<ManifestDataset[]> {
-    const rows = await this.deps.files.filesOfIn(tx, datasetIds, MAX_MANIFEST_FILES + 1);
-    if (rows.length > MAX_MANIFEST_FILES)
-      throw validationError(
-        'dataset_ids',
-        `the datasets hold more than ${MAX_MANIFEST_FILES} files together`,
-      );
-    const unhashed = rows.filter((f) => !f.sha256 || f.size === null);
-    if (unhashed.length)
-      throw new AppError(
-        'VALIDATION',
-        `File ${unhashed[0].name} (${unhashed[0].fileId}) of dataset ${unhashed[0].datasetId} has no SHA-256: ` +
-          'a published manifest names every file with its size and SHA-256 (remote files are not fetched: remove or upload it)',
-        unhashed.slice(0, 20).map((f) => ({ field: `files.${f.fileId}`, message: `${f.name}: no SHA-256` })),
-      );
-    const names = new Map(
-      (await this.deps.datasets.readable(ctx.within(tx), datasetIds)).map((d) => [d.uniqueId, d.datasetName]),
-    );
-    const files = new Map<string, ManifestDataset['files']>(datasetIds.map((d) => [d, []]));
-    for (const f of rows)
-      files
-        .get(f.datasetId)
-        ?.push({ fileId: f.fileId, name: f.name, size: f.size ?? 0, sha256: f.sha256 ?? '' });
-    return datasetIds.map((datasetId) => ({
-      datasetId,
-      name: names.get(datasetId) ?? null,
-      files: files.get(datasetId) ?? [],
-    }));
   }
 
   private async emit(

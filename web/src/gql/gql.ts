@@ -75,6 +75,16 @@ type Documents = {
     "\n  mutation UpdateProject($id: String!, $input: UpdateProjectInput!) {\n    updateProject(id: $id, input: $input) {\n      projectId\n    }\n  }\n": typeof types.UpdateProjectDocument,
     "\n  mutation SetProjectMember($project: String!, $member: ProjectMemberInput!) {\n    setProjectMember(project: $project, member: $member) {\n      role\n    }\n  }\n": typeof types.SetProjectMemberDocument,
     "\n  mutation RemoveProjectMember($project: String!, $user: String!) {\n    removeProjectMember(project: $project, user: $user) {\n      role\n    }\n  }\n": typeof types.RemoveProjectMemberDocument,
+    "\n  query PublicationPage($id: ID!) {\n    publication(id: $id) {\n      id\n      state\n      canChange\n      title\n      description\n      citation\n      creators {\n        name\n        orcid\n        affiliations {\n          name\n          rorId\n        }\n      }\n      license\n      keywords\n      version\n      doi\n      registrationState\n      registrationError\n      embargoUntil\n      publishedAt\n      withdrawnAt\n      withdrawalReason\n      datasets {\n        datasetId\n        name\n        fileCount\n        size\n      }\n      manifest {\n        datasetId\n        name\n        files {\n          size\n        }\n      }\n      previousVersion {\n        id\n        title\n        version\n      }\n      nextVersion {\n        id\n        state\n        version\n      }\n    }\n  }\n": typeof types.PublicationPageDocument,
+    "\n  mutation PublishPublication($id: ID!) {\n    publishPublication(id: $id) {\n      id\n    }\n  }\n": typeof types.PublishPublicationDocument,
+    "\n  mutation NewPublicationVersion($id: ID!) {\n    newPublicationVersion(id: $id) {\n      id\n    }\n  }\n": typeof types.NewPublicationVersionDocument,
+    "\n  mutation WithdrawPublication($id: ID!, $reason: String!) {\n    withdrawPublication(id: $id, reason: $reason) {\n      id\n    }\n  }\n": typeof types.WithdrawPublicationDocument,
+    "\n  query PublicationList($title: String, $state: String, $first: Int) {\n    publications(title: $title, state: $state, first: $first) {\n      total\n      items {\n        id\n        title\n        state\n        version\n        doi\n        publishedAt\n        creationTime\n      }\n    }\n  }\n": typeof types.PublicationListDocument,
+    "\n  query PublishMe {\n    me {\n      user {\n        username\n        firstName\n        lastName\n      }\n    }\n  }\n": typeof types.PublishMeDocument,
+    "\n  query PublishDatasetName($id: ID!) {\n    dataset(id: $id) {\n      uniqueId\n      datasetName\n    }\n  }\n": typeof types.PublishDatasetNameDocument,
+    "\n  query PublicationToEdit($id: ID!) {\n    publication(id: $id) {\n      id\n      state\n      canChange\n      title\n      description\n      creators {\n        name\n        orcid\n        affiliations {\n          name\n          rorId\n        }\n      }\n      license\n      keywords\n      funding {\n        funderName\n        funderIdentifier\n        awardNumber\n        awardTitle\n      }\n      relatedIdentifiers {\n        relatedIdentifier\n        relatedIdentifierType\n        relationType\n      }\n      version\n      datasets {\n        datasetId\n        name\n      }\n    }\n  }\n": typeof types.PublicationToEditDocument,
+    "\n  mutation CreatePublication($datasetIds: [ID!]!, $input: PublicationMetadataInput!) {\n    createPublication(datasetIds: $datasetIds, input: $input) {\n      id\n    }\n  }\n": typeof types.CreatePublicationDocument,
+    "\n  mutation UpdatePublication($id: ID!, $input: PublicationMetadataInput!) {\n    updatePublication(id: $id, input: $input) {\n      id\n    }\n  }\n": typeof types.UpdatePublicationDocument,
     "\n  mutation RemoveDatasetKeyword($id: ID!, $keyword: String!) {\n    removeDatasetKeyword(id: $id, keyword: $keyword)\n  }\n": typeof types.RemoveDatasetKeywordDocument,
     "\n  mutation WithdrawDeletionRequest($id: Int!, $note: String) {\n    withdrawDeletionRequest(id: $id, note: $note)\n  }\n": typeof types.WithdrawDeletionRequestDocument,
     "\n  query RecordHistory($id: ID!) {\n    resourceHistory(id: $id, first: 50) {\n      nodes {\n        uniqueId\n        type\n        time\n        actorId\n        payload\n      }\n    }\n  }\n": typeof types.RecordHistoryDocument,
@@ -156,6 +166,16 @@ const documents: Documents = {
     "\n  mutation UpdateProject($id: String!, $input: UpdateProjectInput!) {\n    updateProject(id: $id, input: $input) {\n      projectId\n    }\n  }\n": types.UpdateProjectDocument,
     "\n  mutation SetProjectMember($project: String!, $member: ProjectMemberInput!) {\n    setProjectMember(project: $project, member: $member) {\n      role\n    }\n  }\n": types.SetProjectMemberDocument,
     "\n  mutation RemoveProjectMember($project: String!, $user: String!) {\n    removeProjectMember(project: $project, user: $user) {\n      role\n    }\n  }\n": types.RemoveProjectMemberDocument,
+    "\n  query PublicationPage($id: ID!) {\n    publication(id: $id) {\n      id\n      state\n      canChange\n      title\n      description\n      citation\n      creators {\n        name\n        orcid\n        affiliations {\n          name\n          rorId\n        }\n      }\n      license\n      keywords\n      version\n      doi\n      registrationState\n      registrationError\n      embargoUntil\n      publishedAt\n      withdrawnAt\n      withdrawalReason\n      datasets {\n        datasetId\n        name\n        fileCount\n        size\n      }\n      manifest {\n        datasetId\n        name\n        files {\n          size\n        }\n      }\n      previousVersion {\n        id\n        title\n        version\n      }\n      nextVersion {\n        id\n        state\n        version\n      }\n    }\n  }\n": types.PublicationPageDocument,
+    "\n  mutation PublishPublication($id: ID!) {\n    publishPublication(id: $id) {\n      id\n    }\n  }\n": types.PublishPublicationDocument,
+    "\n  mutation NewPublicationVersion($id: ID!) {\n    newPublicationVersion(id: $id) {\n      id\n    }\n  }\n": types.NewPublicationVersionDocument,
+    "\n  mutation WithdrawPublication($id: ID!, $reason: String!) {\n    withdrawPublication(id: $id, reason: $reason) {\n      id\n    }\n  }\n": types.WithdrawPublicationDocument,
+    "\n  query PublicationList($title: String, $state: String, $first: Int) {\n    publications(title: $title, state: $state, first: $first) {\n      total\n      items {\n        id\n        title\n        state\n        version\n        doi\n        publishedAt\n        creationTime\n      }\n    }\n  }\n": types.PublicationListDocument,
+    "\n  query PublishMe {\n    me {\n      user {\n        username\n        firstName\n        lastName\n      }\n    }\n  }\n": types.PublishMeDocument,
+    "\n  query PublishDatasetName($id: ID!) {\n    dataset(id: $id) {\n      uniqueId\n      datasetName\n    }\n  }\n": types.PublishDatasetNameDocument,
+    "\n  query PublicationToEdit($id: ID!) {\n    publication(id: $id) {\n      id\n      state\n      canChange\n      title\n      description\n      creators {\n        name\n        orcid\n        affiliations {\n          name\n          rorId\n        }\n      }\n      license\n      keywords\n      funding {\n        funderName\n        funderIdentifier\n        awardNumber\n        awardTitle\n      }\n      relatedIdentifiers {\n        relatedIdentifier\n        relatedIdentifierType\n        relationType\n      }\n      version\n      datasets {\n        datasetId\n        name\n      }\n    }\n  }\n": types.PublicationToEditDocument,
+    "\n  mutation CreatePublication($datasetIds: [ID!]!, $input: PublicationMetadataInput!) {\n    createPublication(datasetIds: $datasetIds, input: $input) {\n      id\n    }\n  }\n": types.CreatePublicationDocument,
+    "\n  mutation UpdatePublication($id: ID!, $input: PublicationMetadataInput!) {\n    updatePublication(id: $id, input: $input) {\n      id\n    }\n  }\n": types.UpdatePublicationDocument,
     "\n  mutation RemoveDatasetKeyword($id: ID!, $keyword: String!) {\n    removeDatasetKeyword(id: $id, keyword: $keyword)\n  }\n": types.RemoveDatasetKeywordDocument,
     "\n  mutation WithdrawDeletionRequest($id: Int!, $note: String) {\n    withdrawDeletionRequest(id: $id, note: $note)\n  }\n": types.WithdrawDeletionRequestDocument,
     "\n  query RecordHistory($id: ID!) {\n    resourceHistory(id: $id, first: 50) {\n      nodes {\n        uniqueId\n        type\n        time\n        actorId\n        payload\n      }\n    }\n  }\n": types.RecordHistoryDocument,
@@ -417,6 +437,46 @@ export function graphql(source: "\n  mutation SetProjectMember($project: String!
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation RemoveProjectMember($project: String!, $user: String!) {\n    removeProjectMember(project: $project, user: $user) {\n      role\n    }\n  }\n"): typeof import('./graphql').RemoveProjectMemberDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query PublicationPage($id: ID!) {\n    publication(id: $id) {\n      id\n      state\n      canChange\n      title\n      description\n      citation\n      creators {\n        name\n        orcid\n        affiliations {\n          name\n          rorId\n        }\n      }\n      license\n      keywords\n      version\n      doi\n      registrationState\n      registrationError\n      embargoUntil\n      publishedAt\n      withdrawnAt\n      withdrawalReason\n      datasets {\n        datasetId\n        name\n        fileCount\n        size\n      }\n      manifest {\n        datasetId\n        name\n        files {\n          size\n        }\n      }\n      previousVersion {\n        id\n        title\n        version\n      }\n      nextVersion {\n        id\n        state\n        version\n      }\n    }\n  }\n"): typeof import('./graphql').PublicationPageDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation PublishPublication($id: ID!) {\n    publishPublication(id: $id) {\n      id\n    }\n  }\n"): typeof import('./graphql').PublishPublicationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation NewPublicationVersion($id: ID!) {\n    newPublicationVersion(id: $id) {\n      id\n    }\n  }\n"): typeof import('./graphql').NewPublicationVersionDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation WithdrawPublication($id: ID!, $reason: String!) {\n    withdrawPublication(id: $id, reason: $reason) {\n      id\n    }\n  }\n"): typeof import('./graphql').WithdrawPublicationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query PublicationList($title: String, $state: String, $first: Int) {\n    publications(title: $title, state: $state, first: $first) {\n      total\n      items {\n        id\n        title\n        state\n        version\n        doi\n        publishedAt\n        creationTime\n      }\n    }\n  }\n"): typeof import('./graphql').PublicationListDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query PublishMe {\n    me {\n      user {\n        username\n        firstName\n        lastName\n      }\n    }\n  }\n"): typeof import('./graphql').PublishMeDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query PublishDatasetName($id: ID!) {\n    dataset(id: $id) {\n      uniqueId\n      datasetName\n    }\n  }\n"): typeof import('./graphql').PublishDatasetNameDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query PublicationToEdit($id: ID!) {\n    publication(id: $id) {\n      id\n      state\n      canChange\n      title\n      description\n      creators {\n        name\n        orcid\n        affiliations {\n          name\n          rorId\n        }\n      }\n      license\n      keywords\n      funding {\n        funderName\n        funderIdentifier\n        awardNumber\n        awardTitle\n      }\n      relatedIdentifiers {\n        relatedIdentifier\n        relatedIdentifierType\n        relationType\n      }\n      version\n      datasets {\n        datasetId\n        name\n      }\n    }\n  }\n"): typeof import('./graphql').PublicationToEditDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreatePublication($datasetIds: [ID!]!, $input: PublicationMetadataInput!) {\n    createPublication(datasetIds: $datasetIds, input: $input) {\n      id\n    }\n  }\n"): typeof import('./graphql').CreatePublicationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdatePublication($id: ID!, $input: PublicationMetadataInput!) {\n    updatePublication(id: $id, input: $input) {\n      id\n    }\n  }\n"): typeof import('./graphql').UpdatePublicationDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

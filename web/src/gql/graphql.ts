@@ -329,6 +329,68 @@ export type ProjectScope =
   /** Shared with the project but assigned elsewhere or nowhere. */
   | 'shared';
 
+/** An affiliation. */
+export type PublicationAffiliationInput = {
+  /** The organisation. */
+  name: string;
+  /** Its ROR id (bare or as its URL). */
+  rorId?: string | null | undefined;
+};
+
+/** A creator. */
+export type PublicationCreatorInput = {
+  /** The affiliations (at most 20). */
+  affiliations?: Array<PublicationAffiliationInput> | null | undefined;
+  /** The name ("Family, Given" for a person). */
+  name: string;
+  /** The ORCID iD (bare or as its URL); its check digit is verified. */
+  orcid?: string | null | undefined;
+};
+
+/** A funding reference. */
+export type PublicationFundingInput = {
+  /** The award number. */
+  awardNumber?: string | null | undefined;
+  /** The award title. */
+  awardTitle?: string | null | undefined;
+  /** The funder's identifier. */
+  funderIdentifier?: string | null | undefined;
+  /** The funder. */
+  funderName: string;
+};
+
+/** The metadata of a publication; in a change, what is left out is kept. */
+export type PublicationMetadataInput = {
+  /** The creators (1 to 100). */
+  creators?: Array<PublicationCreatorInput> | null | undefined;
+  /** The description (50 to 5,000 characters). */
+  description?: string | null | undefined;
+  /** The embargo date (ISO 8601 date-time with offset, or a date; null clears it): the files stay closed to readers without a role on the datasets until then. */
+  embargoUntil?: string | null | undefined;
+  /** Funding references (at most 50). */
+  funding?: Array<PublicationFundingInput> | null | undefined;
+  /** Keywords (at most 50). */
+  keywords?: Array<string> | null | undefined;
+  /** An SPDX license id (CC-BY-4.0, CC0-1.0, …). */
+  license?: string | null | undefined;
+  /** Related identifiers (at most 100). */
+  relatedIdentifiers?: Array<PublicationRelatedIdentifierInput> | null | undefined;
+  /** The title (at most 500 characters). */
+  title?: string | null | undefined;
+  /** The version. */
+  version?: string | null | undefined;
+};
+
+/** A related identifier. */
+export type PublicationRelatedIdentifierInput = {
+  /** The identifier. */
+  relatedIdentifier: string;
+  /** Its DataCite type (DOI, URL, …). */
+  relatedIdentifierType: string;
+  /** The DataCite relation (Cites, IsSupplementTo, …); version links are made by the service. */
+  relationType: string;
+};
+
 /** The type of a parent/child link, read child relative to parent. */
 export type RelationshipType =
   /** The child was derived from the parent (raw -> calibrated -> analyzed). */
@@ -870,6 +932,79 @@ export type RemoveProjectMemberMutationVariables = Exact<{
 
 
 export type RemoveProjectMemberMutation = { removeProjectMember: Array<{ role: string }> };
+
+export type PublicationPageQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type PublicationPageQuery = { publication: { id: string, state: string, canChange: boolean, title: string, description: string, citation: string, license: string, keywords: Array<string>, version: string | null, doi: string | null, registrationState: string, registrationError: string | null, embargoUntil: string | null, publishedAt: string | null, withdrawnAt: string | null, withdrawalReason: string | null, creators: Array<{ name: string, orcid: string | null, affiliations: Array<{ name: string, rorId: string | null }> }>, datasets: Array<{ datasetId: string, name: string | null, fileCount: number, size: number }>, manifest: Array<{ datasetId: string, name: string | null, files: Array<{ size: number }> }> | null, previousVersion: { id: string, title: string, version: string | null } | null, nextVersion: { id: string, state: string, version: string | null } | null } };
+
+export type PublishPublicationMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type PublishPublicationMutation = { publishPublication: { id: string } };
+
+export type NewPublicationVersionMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type NewPublicationVersionMutation = { newPublicationVersion: { id: string } };
+
+export type WithdrawPublicationMutationVariables = Exact<{
+  id: string | number;
+  reason: string;
+}>;
+
+
+export type WithdrawPublicationMutation = { withdrawPublication: { id: string } };
+
+export type PublicationListQueryVariables = Exact<{
+  title?: string | null | undefined;
+  state?: string | null | undefined;
+  first?: number | null | undefined;
+}>;
+
+
+export type PublicationListQuery = { publications: { total: number, items: Array<{ id: string, title: string, state: string, version: string | null, doi: string | null, publishedAt: string | null, creationTime: string }> } };
+
+export type PublishMeQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PublishMeQuery = { me: { user: { username: string | null, firstName: string | null, lastName: string | null } } };
+
+export type PublishDatasetNameQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type PublishDatasetNameQuery = { dataset: { uniqueId: string, datasetName: string | null } };
+
+export type PublicationToEditQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type PublicationToEditQuery = { publication: { id: string, state: string, canChange: boolean, title: string, description: string, license: string, keywords: Array<string>, version: string | null, creators: Array<{ name: string, orcid: string | null, affiliations: Array<{ name: string, rorId: string | null }> }>, funding: Array<{ funderName: string, funderIdentifier: string | null, awardNumber: string | null, awardTitle: string | null }>, relatedIdentifiers: Array<{ relatedIdentifier: string, relatedIdentifierType: string, relationType: string }>, datasets: Array<{ datasetId: string, name: string | null }> } };
+
+export type CreatePublicationMutationVariables = Exact<{
+  datasetIds: Array<string | number> | string | number;
+  input: PublicationMetadataInput;
+}>;
+
+
+export type CreatePublicationMutation = { createPublication: { id: string } };
+
+export type UpdatePublicationMutationVariables = Exact<{
+  id: string | number;
+  input: PublicationMetadataInput;
+}>;
+
+
+export type UpdatePublicationMutation = { updatePublication: { id: string } };
 
 export type RemoveDatasetKeywordMutationVariables = Exact<{
   id: string | number;
@@ -2123,6 +2258,166 @@ export const RemoveProjectMemberDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RemoveProjectMemberMutation, RemoveProjectMemberMutationVariables>;
+export const PublicationPageDocument = new TypedDocumentString(`
+    query PublicationPage($id: ID!) {
+  publication(id: $id) {
+    id
+    state
+    canChange
+    title
+    description
+    citation
+    creators {
+      name
+      orcid
+      affiliations {
+        name
+        rorId
+      }
+    }
+    license
+    keywords
+    version
+    doi
+    registrationState
+    registrationError
+    embargoUntil
+    publishedAt
+    withdrawnAt
+    withdrawalReason
+    datasets {
+      datasetId
+      name
+      fileCount
+      size
+    }
+    manifest {
+      datasetId
+      name
+      files {
+        size
+      }
+    }
+    previousVersion {
+      id
+      title
+      version
+    }
+    nextVersion {
+      id
+      state
+      version
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PublicationPageQuery, PublicationPageQueryVariables>;
+export const PublishPublicationDocument = new TypedDocumentString(`
+    mutation PublishPublication($id: ID!) {
+  publishPublication(id: $id) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<PublishPublicationMutation, PublishPublicationMutationVariables>;
+export const NewPublicationVersionDocument = new TypedDocumentString(`
+    mutation NewPublicationVersion($id: ID!) {
+  newPublicationVersion(id: $id) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<NewPublicationVersionMutation, NewPublicationVersionMutationVariables>;
+export const WithdrawPublicationDocument = new TypedDocumentString(`
+    mutation WithdrawPublication($id: ID!, $reason: String!) {
+  withdrawPublication(id: $id, reason: $reason) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<WithdrawPublicationMutation, WithdrawPublicationMutationVariables>;
+export const PublicationListDocument = new TypedDocumentString(`
+    query PublicationList($title: String, $state: String, $first: Int) {
+  publications(title: $title, state: $state, first: $first) {
+    total
+    items {
+      id
+      title
+      state
+      version
+      doi
+      publishedAt
+      creationTime
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PublicationListQuery, PublicationListQueryVariables>;
+export const PublishMeDocument = new TypedDocumentString(`
+    query PublishMe {
+  me {
+    user {
+      username
+      firstName
+      lastName
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PublishMeQuery, PublishMeQueryVariables>;
+export const PublishDatasetNameDocument = new TypedDocumentString(`
+    query PublishDatasetName($id: ID!) {
+  dataset(id: $id) {
+    uniqueId
+    datasetName
+  }
+}
+    `) as unknown as TypedDocumentString<PublishDatasetNameQuery, PublishDatasetNameQueryVariables>;
+export const PublicationToEditDocument = new TypedDocumentString(`
+    query PublicationToEdit($id: ID!) {
+  publication(id: $id) {
+    id
+    state
+    canChange
+    title
+    description
+    creators {
+      name
+      orcid
+      affiliations {
+        name
+        rorId
+      }
+    }
+    license
+    keywords
+    funding {
+      funderName
+      funderIdentifier
+      awardNumber
+      awardTitle
+    }
+    relatedIdentifiers {
+      relatedIdentifier
+      relatedIdentifierType
+      relationType
+    }
+    version
+    datasets {
+      datasetId
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PublicationToEditQuery, PublicationToEditQueryVariables>;
+export const CreatePublicationDocument = new TypedDocumentString(`
+    mutation CreatePublication($datasetIds: [ID!]!, $input: PublicationMetadataInput!) {
+  createPublication(datasetIds: $datasetIds, input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<CreatePublicationMutation, CreatePublicationMutationVariables>;
+export const UpdatePublicationDocument = new TypedDocumentString(`
+    mutation UpdatePublication($id: ID!, $input: PublicationMetadataInput!) {
+  updatePublication(id: $id, input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<UpdatePublicationMutation, UpdatePublicationMutationVariables>;
 export const RemoveDatasetKeywordDocument = new TypedDocumentString(`
     mutation RemoveDatasetKeyword($id: ID!, $keyword: String!) {
   removeDatasetKeyword(id: $id, keyword: $keyword)

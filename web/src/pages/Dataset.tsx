@@ -123,6 +123,12 @@ export function DatasetPage({ id }: { id: string }) {
       <p class="sub">
         Dataset <code>{d.uniqueId}</code> · {d.public ? 'public' : 'private'} ·{' '}
         <a href={`/graph/${encodeURIComponent(d.uniqueId)}`}>Entity graph</a>
+        {can?.canManageAccess && (
+          <>
+            {' '}
+            · <a href={`/publish?datasets=${encodeURIComponent(d.uniqueId)}`}>Publish…</a>
+          </>
+        )}
       </p>
       {applied && <PreviewView p={applied} />}
       {d.deletionRequest && <PendingDeletion request={d.deletionRequest} onDone={q.reload} />}

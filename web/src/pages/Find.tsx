@@ -204,6 +204,17 @@ export function Find() {
               )}
             </div>
           )}
+          {!selection.all && selection.ids.length > 0 && (
+            <p>
+              <a class="button" href={`/publish?datasets=${selection.ids.map(encodeURIComponent).join(',')}`}>
+                Publish…
+              </a>{' '}
+              <span class="hint">
+                the {selection.ids.length} selected dataset{selection.ids.length === 1 ? '' : 's'} as a
+                publication
+              </span>
+            </p>
+          )}
           {(selection.all || selection.ids.length > 0) && (
             <BatchPanel
               ids={selection.ids}
