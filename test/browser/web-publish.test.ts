@@ -131,8 +131,11 @@ suite(`publishing in the web app${available ? '' : ` (skipped: ${reason})`}`, ()
     await form.getByTestId('description-count').getByText('10 of 50–5,000 characters').waitFor();
     await form.getByLabel(exactly('Creator 1 ORCID iD')).fill('0000-0002-1825-0098');
     await form.getByRole('button', { name: 'Add a related identifier' }).click();
+    await form.getByLabel('Embargo until').fill('next spring');
     await form.getByRole('button', { name: 'Create the draft' }).click();
     await form.getByText(/problems to fix .*nothing was sent/).waitFor();
+    await form.getByText(/must be null or an ISO 8601 date-time with an offset/).waitFor();
+    expect(await form.getByLabel('Embargo until').getAttribute('aria-invalid')).toBe('true');
     await form.getByText('must be 50 to 5000 characters').waitFor();
     await form.getByText(/whose check digit is right/).waitFor();
     await form.getByText('must be 1 to 500 characters').waitFor();
@@ -152,11 +155,27 @@ suite(`publishing in the web app${available ? '' : ` (skipped: ${reason})`}`, ()
     await form.getByLabel('Keywords').fill('crystallography, lysozyme');
     await form.getByLabel('Version').fill('1.0');
     await form.getByLabel('License').selectOption('CC0-1.0');
+    await form.getByLabel('Embargo until').fill('2099-01-01');
     await form.getByRole('button', { name: 'Create the draft' }).click();
     await page.getByRole('heading', { level: 1, name: `${tag} lysozyme` }).waitFor();
     expect(sent).toEqual(['CreatePublication']);
     const id = /\/publish\/([^/?]+)$/.exec(page.url())?.[1] ?? '';
     expect(await state(id)).toBe('draft');
+    // the embargo as sent (a date: midnight UTC), shown as the reader reads dates
+    const embargo = await must<{ publication: { embargoUntil: string } }>(
+      t,
+      ada.key,
+      'query($id: ID!) { publication(id: $id) { embargoUntil } }',
+      { id },
+    );
+    expect(embargo.publication.embargoUntil).toBe('2099-01-01T00:00:00.000Z');
+    expect(
+      await page
+        .locator('dt', { hasText: 'Files embargoed until' })
+        .locator('xpath=..')
+        .locator('time')
+        .getAttribute('datetime'),
+    ).toBe('2099-01-01T00:00:00.000Z');
     await page
       .getByTestId('manifest-summary')
       .getByText(/^2 datasets, 2 files/)

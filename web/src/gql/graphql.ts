@@ -988,7 +988,7 @@ export type PublicationToEditQueryVariables = Exact<{
 }>;
 
 
-export type PublicationToEditQuery = { publication: { id: string, state: string, canChange: boolean, title: string, description: string, license: string, keywords: Array<string>, version: string | null, creators: Array<{ name: string, orcid: string | null, affiliations: Array<{ name: string, rorId: string | null }> }>, funding: Array<{ funderName: string, funderIdentifier: string | null, awardNumber: string | null, awardTitle: string | null }>, relatedIdentifiers: Array<{ relatedIdentifier: string, relatedIdentifierType: string, relationType: string }>, datasets: Array<{ datasetId: string, name: string | null }> } };
+export type PublicationToEditQuery = { publication: { id: string, state: string, canChange: boolean, title: string, description: string, license: string, keywords: Array<string>, version: string | null, embargoUntil: string | null, creators: Array<{ name: string, orcid: string | null, affiliations: Array<{ name: string, rorId: string | null }> }>, funding: Array<{ funderName: string, funderIdentifier: string | null, awardNumber: string | null, awardTitle: string | null }>, relatedIdentifiers: Array<{ relatedIdentifier: string, relatedIdentifierType: string, relationType: string }>, datasets: Array<{ datasetId: string, name: string | null }> } };
 
 export type CreatePublicationMutationVariables = Exact<{
   datasetIds: Array<string | number> | string | number;
@@ -2397,6 +2397,7 @@ export const PublicationToEditDocument = new TypedDocumentString(`
       relationType
     }
     version
+    embargoUntil
     datasets {
       datasetId
       name

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
+import { When } from '../components/When';
 import { graphql } from '../gql';
 import { request } from '../client';
 import { useAction, useQuery } from '../hooks';
@@ -290,7 +291,9 @@ export function PublicationManagePage({ id }: { id: string }) {
         {p.embargoUntil && (
           <div>
             <dt>Files embargoed until</dt>
-            <dd>{p.embargoUntil}</dd>
+            <dd>
+              <When iso={p.embargoUntil} />
+            </dd>
           </div>
         )}
       </dl>

@@ -70,6 +70,7 @@ export const PublicationFields = graphql(`
         relationType
       }
       version
+      embargoUntil
       datasets {
         datasetId
         name
@@ -442,6 +443,13 @@ function MetadataForm({
         hint="Optional, e.g. 1.0"
         error={p('version')}
         onInput={(v) => set({ version: v })}
+      />
+      <TextField
+        label="Embargo until"
+        value={f.embargo}
+        hint="Optional: a date (2027-01-01, midnight UTC) or a date-time with its offset. Until then the files stay closed to readers without a role on the datasets; the publication itself is public."
+        error={p('embargo_until')}
+        onInput={(v) => set({ embargo: v })}
       />
       <fieldset>
         <legend>Funding</legend>

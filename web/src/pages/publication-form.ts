@@ -8,6 +8,7 @@ import {
   RELATED_IDENTIFIER_TYPES,
   RELATION_TYPES,
 } from '../../../src/modules/publication/publication-input';
+import { parseEmbargoDate } from '../../../src/modules/access/embargo-date';
 import { SPDX_LICENSES } from '../../../src/modules/publication/spdx-licenses';
 import type { PublicationMetadataInput } from '../gql/graphql';
 
@@ -49,6 +50,8 @@ export interface PublishForm {
   funding: FundingRow[];
   related: RelatedRow[];
   version: string;
+  /** a date or a date-time with its offset; empty: none */
+  embargo: string;
 }
 
 /** The licenses offered first (the rest of the SPDX list follows). */
@@ -71,6 +74,7 @@ export const emptyForm = (creator: string): PublishForm => ({
   funding: [],
   related: [],
   version: '',
+  embargo: '',
 });
 
 const orNull = (s: string): string | null => (s.trim() === '' ? null : s);
@@ -102,6 +106,7 @@ export function toInput(f: PublishForm): PublicationMetadataInput {
       relationType: r.relation,
     })),
     version: orNull(f.version),
+    embargoUntil: orNull(f.embargo.trim()),
   };
 }
 
@@ -124,6 +129,7 @@ export function fromPublication(p: {
   }[];
   relatedIdentifiers: { relatedIdentifier: string; relatedIdentifierType: string; relationType: string }[];
   version?: string | null;
+  embargoUntil?: string | null;
 }): PublishForm {
   return {
     title: p.title,
@@ -147,7 +153,15 @@ export function fromPublication(p: {
       relation: r.relationType,
     })),
     version: p.version ?? '',
+    embargo: embargoText(p.embargoUntil),
   };
+}
+
+/** An embargo date as the form shows it: the date alone when it is midnight UTC (as a date is read). */
+function embargoText(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const m = /^(\d{4}-\d{2}-\d{2})T00:00:00(\.000)?Z$/.exec(iso);
+  return m ? m[1] : iso;
 }
 
 /** Problems by field name (the service's names: `creators[0].orcid`, `related_identifiers[1].relation_type`). */
@@ -161,13 +175,19 @@ function collect(fields: readonly { field: string; message: string }[]): Problem
 
 /** What the service would refuse in this form, by field: its own checks, run in the page. */
 export function problemsOf(f: PublishForm): Problems {
-  try {
-    checkMetadata(toInput(f));
-    return {};
-  } catch (e) {
-    if (e instanceof AppError) return collect(e.fields);
-    return { form: e instanceof Error ? e.message : String(e) };
+  const out: Problems = {};
+  for (const check of [
+    () => checkMetadata(toInput(f)),
+    () => (f.embargo.trim() === '' ? null : parseEmbargoDate(f.embargo, 'embargo_until')),
+  ]) {
+    try {
+      check();
+    } catch (e) {
+      if (e instanceof AppError) Object.assign(out, collect(e.fields));
+      else out.form = e instanceof Error ? e.message : String(e);
+    }
   }
+  return out;
 }
 
 /** The withdrawal reason's problem (the service's check), or null. */
