@@ -38,25 +38,9 @@ export class EmbargoService {
 
   async ofDataset(ctx: RequestContext, datasetId: string): Promise<DatasetEmbargo> {
     const ds = await this.deps.datasets.get(ctx, datasetId);
-    const rows = await rawQuery<{
-      own: Date | string | null;
-      open_at: Date | string | null;
-      closed: boolean;
-    }>(
-      ctx.em,
-      `select d.embargo_until as own, ${embargoEndSql('d')} as open_at, ${embargoedSql('d')} as closed
-       from dataset d where d.unique_id = ?`,
-      [ds.uniqueId],
-    );
-    const row = rows.at(0);
+    const row = (await datesOf(ctx, [ds.uniqueId])).get(ds.uniqueId);
     if (!row) throw notFound('Dataset', datasetId);
-    return {
-      datasetId: ds.uniqueId,
-      embargoUntil: date(row.own),
-      filesOpenAt: date(row.open_at),
-      embargoed: row.closed,
-      bytesReadable: (await this.deps.gate.closedUntil(ctx, ds.uniqueId)) === null,
-    };
+    return embargoOf(ds.uniqueId, row, (await this.deps.gate.closedUntil(ctx, ds.uniqueId)) === null);
   }
 
   /**
@@ -68,31 +52,14 @@ export class EmbargoService {
     return ctx.memo('embargo.ofReadDatasets', async () => {
       const bytes = await this.deps.gate.bytesLoader(ctx);
       return new DataLoader<string, DatasetEmbargo | null>(async (ids) => {
-        const rows = await rawQuery<{
-          unique_id: string;
-          own: Date | string | null;
-          open_at: Date | string | null;
-          closed: boolean;
-        }>(
-          ctx.em,
-          `select d.unique_id, d.embargo_until as own, ${embargoEndSql('d')} as open_at, ${embargoedSql('d')} as closed
-           from dataset d where d.unique_id in (?)`,
-          [[...ids]],
-        );
-        const byId = new Map(rows.map((r) => [r.unique_id, r]));
+        const byId = await datesOf(ctx, ids);
         const states = await bytes.loadMany([...ids]);
         return ids.map((id, i) => {
           const row = byId.get(id);
           if (!row) return null;
           const state = states[i];
           if (state instanceof Error) throw state;
-          return {
-            datasetId: id,
-            embargoUntil: date(row.own),
-            filesOpenAt: date(row.open_at),
-            embargoed: row.closed,
-            bytesReadable: state !== 'closed',
-          };
+          return embargoOf(id, row, state !== 'closed');
         });
       });
     });
@@ -148,3 +115,29 @@ export class EmbargoService {
 }
 
 const date = (v: Date | string | null) => (v === null ? null : new Date(v));
+
+interface DatesRow {
+  unique_id: string;
+  own: Date | string | null;
+  open_at: Date | string | null;
+  closed: boolean;
+}
+
+/** Datasets' own embargo dates, when their files open and whether they are closed now, by MFID (absent: no such dataset). */
+async function datesOf(ctx: RequestContext, ids: readonly string[]): Promise<Map<string, DatesRow>> {
+  const rows = await rawQuery<DatesRow>(
+    ctx.em,
+    `select d.unique_id, d.embargo_until as own, ${embargoEndSql('d')} as open_at, ${embargoedSql('d')} as closed
+     from dataset d where d.unique_id in (?)`,
+    [[...ids]],
+  );
+  return new Map(rows.map((r) => [r.unique_id, r]));
+}
+
+const embargoOf = (datasetId: string, row: DatesRow, bytesReadable: boolean): DatasetEmbargo => ({
+  datasetId,
+  embargoUntil: date(row.own),
+  filesOpenAt: date(row.open_at),
+  embargoed: row.closed,
+  bytesReadable,
+});
