@@ -11,6 +11,7 @@ import { Dataset } from './dataset/dataset.entity';
 import { DatasetText } from './dataset/dataset-text.entity';
 import { DatasetTally } from './dataset/dataset-tally.entity';
 import { DatasetTotal } from './dataset/dataset-total.entity';
+import { VisibilityTotal } from './permission/visibility-total.entity';
 import { SampleTotal } from './sample/sample-total.entity';
 import { KeywordTally } from './keyword/keyword-tally.entity';
 import { AccessGrant } from './access/access-grant.entity';
@@ -53,6 +54,7 @@ export const ENTITIES = [
   OwnedRecordEntity,
   ReviewedRequest,
   ProvenanceLink,
+  VisibilityTotal,
   User,
   ApiKey,
   Project,

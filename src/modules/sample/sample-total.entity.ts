@@ -1,4 +1,5 @@
-import { BigIntType, Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, Index } from '@mikro-orm/core';
+import { VisibilityTotal } from '../permission/visibility-total.entity';
 
 /**
  * How many samples carry one value of one facet field (`dim`: `all` with a null value, `owner`,
@@ -17,28 +18,4 @@ import { BigIntType, Entity, Index, PrimaryKey, Property } from '@mikro-orm/core
 })
 @Index({ name: 'sample_total_scope_idx', properties: ['dim', 'scope', 'ownerId', 'projectMfid'] })
 @Index({ name: 'sample_total_scope_project_idx', properties: ['dim', 'scope', 'projectMfid'] })
-export class SampleTotal {
-  @PrimaryKey({ autoincrement: true })
-  id!: number;
-
-  @Property({ length: 16 })
-  dim!: string;
-
-  @Property({ length: 200, nullable: true })
-  value?: string | null;
-
-  @Property({ length: 1 })
-  scope!: string;
-
-  @Property({ length: 32, nullable: true })
-  ownerId?: string | null;
-
-  @Property({ length: 26, nullable: true })
-  projectMfid?: string | null;
-
-  @Property({ type: 'smallint' })
-  shard!: number;
-
-  @Property({ type: new BigIntType('number') })
-  n!: number;
-}
+export class SampleTotal extends VisibilityTotal {}

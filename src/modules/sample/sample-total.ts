@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../core/context';
 import { and, sql, type Sql } from '../../core/db/sql';
 import type { AccessService } from '../permission/access.service';
+import { visibilityTotalRows } from '../permission/visibility-total.entity';
 import { visibleTotals } from '../permission/visible-totals';
 
 /** What these functions read of a sample filter (sample.query.ts's `SampleFilter`): its keys, and `public`. */
@@ -14,16 +15,11 @@ type SampleFilter = { public?: boolean };
  * and project, shard 0). The trigger that keeps the table, its backfill and its test use this.
  */
 export function sampleTotalRows(source: string): string {
-  return `select dims.dim, dims.value, sc.scope, sc.owner_id, sc.project_mfid, sc.shard, sum(c.n) as n
-    from ${source} c
-    cross join lateral (values ('all', null::varchar), ('owner', c.owner_id::varchar),
-      ('project', c.project_mfid::varchar), ('sample_type', c.sample_type::varchar)) dims(dim, value)
-    cross join lateral (values ('A', null::varchar, null::varchar, hashtext(c.unique_id) & 7),
-      (case when c.public then 'P' else 'V' end, case when c.public then null else c.owner_id end,
-       case when c.public then null else c.project_mfid end,
-       case when c.public then hashtext(c.unique_id) & 7 else 0 end)) sc(scope, owner_id, project_mfid, shard)
-    where dims.dim = 'all' or dims.value is not null
-    group by 1, 2, 3, 4, 5, 6`;
+  return visibilityTotalRows(source, [
+    ['owner', 'owner_id'],
+    ['project', 'project_mfid'],
+    ['sample_type', 'sample_type'],
+  ]);
 }
 
 /** The `sample_total` dimension of each sample column a field facet groups by. */
