@@ -1,9 +1,9 @@
 import type { Extraction, Ingestor } from './ingestor';
-import { H5_EXTENSIONS, hasH5Signature, openH5, treeMetadata } from './h5/file';
+import { H5_EXTENSIONS, hasH5Signature, openH5, treeMetadata, treeStructure } from './h5/file';
 
 /**
  * HDF5 files (by extension or signature): the group/dataset tree with every attribute, under
- * `hdf5` in the metadata; data format `H5`. No thumbnail: a generic file says nothing about
+ * `hdf5` in the metadata and as the file's own structure (its preview); data format `H5`. No thumbnail: a generic file says nothing about
  * which dataset to show (the ScopeFoundry variant does).
  */
 export const hdf5Ingestor: Ingestor = {
@@ -16,6 +16,10 @@ export const hdf5Ingestor: Ingestor = {
 
   async extract(source): Promise<Extraction> {
     const { tree } = await openH5(source);
-    return { fields: { dataFormat: 'H5' }, metadata: { hdf5: treeMetadata(tree) } };
+    return {
+      fields: { dataFormat: 'H5' },
+      metadata: { hdf5: treeMetadata(tree) },
+      structure: treeStructure(tree),
+    };
   },
 };

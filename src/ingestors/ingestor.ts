@@ -1,3 +1,4 @@
+import type { StructureTree } from '../modules/file/file-structure';
 import type { Readable } from 'node:stream';
 
 /**
@@ -53,6 +54,11 @@ export interface Extraction {
   metadata?: Record<string, unknown>;
   thumbnails?: ExtractedThumbnail[];
   keywords?: string[];
+  /**
+   * The file's own structure (an HDF5 file's groups and datasets), recorded per file for its
+   * preview: a new run replaces what an earlier one recorded (src/modules/file/file-structure.ts)
+   */
+  structure?: StructureTree;
 }
 
 /**

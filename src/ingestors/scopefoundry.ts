@@ -1,5 +1,13 @@
 import type { Extraction, Ingestor, Source } from './ingestor';
-import { H5_EXTENSIONS, hasH5Signature, openH5, readH5Array, treeMetadata, type OpenH5 } from './h5/file';
+import {
+  H5_EXTENSIONS,
+  hasH5Signature,
+  openH5,
+  readH5Array,
+  treeMetadata,
+  treeStructure,
+  type OpenH5,
+} from './h5/file';
 import type { H5DatasetInfo, H5Tree } from './h5/read';
 import { greyImage, linePlot } from './render';
 
@@ -86,6 +94,7 @@ export const scopeFoundryIngestor: Ingestor = {
         ...(timestamp ? { timestamp } : {}),
       },
       metadata: { hdf5: treeMetadata(open.tree) },
+      structure: treeStructure(open.tree),
       thumbnails: thumbnail ? [{ name: source.filename, image: thumbnail }] : [],
       keywords: [measurement, ...(typeof app === 'string' && app ? [app] : [])],
     };

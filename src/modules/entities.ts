@@ -28,6 +28,7 @@ import { MetadataVersion } from './metadata-store/metadata-version.entity';
 import { DeletionRequest } from './deletion/deletion-request.entity';
 import { DeletionAudit } from './deletion/deletion-audit.entity';
 import { AssociatedFile } from './file/file.entity';
+import { FileStructure } from './file/file-structure.entity';
 import { UploadSession } from './upload/upload-session.entity';
 import { Thumbnail } from './thumbnail/thumbnail.entity';
 import { ServiceSetting } from './setting/setting.entity';
@@ -80,6 +81,7 @@ export const ENTITIES = [
   DeletionRequest,
   DeletionAudit,
   AssociatedFile,
+  FileStructure,
   UploadSession,
   Thumbnail,
   ServiceSetting,

@@ -4,14 +4,14 @@ import { browserAvailability, launchBrowser, openPage, retryStalledPages } from 
 import { rest } from '../support/http';
 import { makeUser, unique, type TestUser } from '../support/factories';
 import { formUpload } from '../support/files';
-import { plainH5, png } from '../support/fixtures';
+import { h5, plainH5, png } from '../support/fixtures';
 import { drainJobs } from '../support/jobs';
 import { createDataset, must, screenshot, seriousViolations, signInWith } from '../support/web';
 
 /**
  * Issue 27, items 2, 4, 10, 11 and the batch panel of item 5 in the system Chromium, at 1280 px
- * and at 390 px: previews of a CSV, a JSON, a text, an image and an HDF5 file (its structure from
- * what ingestion extracted); thumbnails loaded by URL and revalidated from the browser's cache
+ * and at 390 px: previews of a CSV, a JSON, a text, an image and two HDF5 files (each its own
+ * structure, as its ingestion recorded it); thumbnails loaded by URL and revalidated from the browser's cache
  * (If-None-Match) on a second load; a field change reverted and a batch undone from the history;
  * the ingestion status kept by the session's subscription (not the fallback); the batch panel at
  * 390 px without sideways scrolling. Every change is read back through the API.
@@ -54,12 +54,20 @@ suite(
         { name: 'notes.txt', data: Buffer.from('first line of the notes\nsecond line\n') },
         { name: 'picture.png', data: await png(40, 30, '#cc3333') },
         { name: 'scan.h5', data: await plainH5() },
+        // a second HDF5 file of another layout: each preview shows its own file's structure
+        {
+          name: 'frames.h5',
+          data: await h5({
+            attrs: { detector: 'pilatus' },
+            groups: { raw: { datasets: { frames: { data: new Int32Array(12), shape: [3, 4] } } } },
+          }),
+        },
       ];
       for (const f of files) {
         const up = await formUpload(t.url, ada.key, ds, [f]);
         expect(up.status).toBeLessThan(300);
       }
-      await drainJobs(t); // ingestion: the HDF5 structure lands in the metadata
+      await drainJobs(t); // ingestion: each HDF5 file's structure is recorded for its preview
       const thumb = await rest(t.url, 'POST', `/datasets/${ds}/thumbnails`, {
         key: ada.key,
         body: {
@@ -126,13 +134,26 @@ suite(
         await loadedAt(img, 40);
         expect(await img.getAttribute('src')).toMatch(/^\/api\/v2\/files\/\w+\/preview\/image$/);
 
-        const h5 = await open('scan.h5');
-        const row = h5.getByRole('row').filter({ hasText: '/entry/counts' });
+        const scan = await open('scan.h5');
+        const row = scan.getByRole('row').filter({ hasText: '/entry/counts' });
         await row.waitFor();
         expect(await row.textContent()).toContain('(16)');
-        await h5.getByRole('row').filter({ hasText: '/entry' }).first().waitFor();
+        expect(await row.textContent()).toContain('units = "counts"');
+        await scan.getByRole('row').filter({ hasText: '/entry' }).first().waitFor();
+        expect(await scan.getByRole('row').filter({ hasText: '/raw' }).count()).toBe(0);
         expect(await seriousViolations(page)).toEqual([]);
         await screenshot(page, `previews-h5-${name}`);
+        expect(await noSideways(page)).toBe(true);
+
+        // the other HDF5 file of the same dataset: its own groups and datasets, not scan.h5's
+        const frames = await open('frames.h5');
+        const framesRow = frames.getByRole('row').filter({ hasText: '/raw/frames' });
+        await framesRow.waitFor();
+        expect(await framesRow.textContent()).toContain('(3 × 4)');
+        expect(await framesRow.textContent()).toContain('int32');
+        expect(await frames.getByRole('row').filter({ hasText: '/entry' }).count()).toBe(0);
+        expect(await seriousViolations(page)).toEqual([]);
+        await screenshot(page, `previews-h5-second-${name}`);
         expect(await noSideways(page)).toBe(true);
         await page.close();
       });

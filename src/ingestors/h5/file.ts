@@ -1,3 +1,4 @@
+import type { StructureTree } from '../../modules/file/file-structure';
 import { startsWith, type Source } from '../ingestor';
 import { H5Session } from './session';
 import { h5ReadArray, h5ReadTree, type H5Array, type H5Node, type H5Tree } from './read';
@@ -62,4 +63,13 @@ export function treeMetadata(tree: H5Tree): Record<string, unknown> {
   };
   const root = node({ kind: 'group', attrs: tree.attrs, children: tree.children });
   return tree.truncated ? { ...root, _truncated: true } : root;
+}
+
+/** The tree as the file's own structure (recorded per file for its preview; the file module bounds it). */
+export function treeStructure(tree: H5Tree): StructureTree {
+  return {
+    format: 'hdf5',
+    root: { kind: 'group', attrs: tree.attrs, children: tree.children },
+    truncated: tree.truncated,
+  };
 }

@@ -6,6 +6,7 @@ import type { ObjectStore } from '../../core/storage/object-store';
 import type { SignedObject, UrlSigner } from '../../core/storage/url-signer';
 import type { AssociatedFile } from './file.entity';
 import type { FileService } from './file.service';
+import { previewFile, previewKind, type FilePreview } from './file-preview';
 import type { EmbargoGate } from '../access/embargo';
 
 /** What a download of one stored file needs. */
@@ -130,6 +131,17 @@ export class DownloadService {
     const file = await this.deps.files.get(ctx, fileId);
     await this.deps.embargo.assertBytesReadable(ctx, file.dataset.uniqueId);
     return file;
+  }
+
+  /**
+   * The preview of a file whose bytes the caller may read (the one byte check above: an
+   * unreadable file is 404 as a missing one); an HDF5 file's is its own recorded structure.
+   */
+  async preview(ctx: RequestContext, fileId: string): Promise<FilePreview> {
+    const file = await this.readableFile(ctx, fileId);
+    const recorded =
+      previewKind(file) === 'hdf5' ? await this.deps.files.structureOf(ctx.em, file.uniqueId) : null;
+    return previewFile(this.store, file, recorded);
   }
 
   /** Whether a dataset the caller may read the bytes of is under embargo now (the caller exempt). */

@@ -2,6 +2,8 @@ import type { Readable } from 'node:stream';
 import type { ObjectStore } from '../../core/storage/object-store';
 import { AppError, notFound } from '../../core/errors';
 import type { AssociatedFile } from './file.entity';
+import type { FileStructure } from './file-structure.entity';
+import type { StructureNode } from './file-structure';
 
 /** At most this many bytes of a file are read for a text, CSV/TSV or JSON preview (one range read). */
 export const PREVIEW_MAX_BYTES = 64 * 1024;
@@ -9,6 +11,18 @@ export const PREVIEW_MAX_BYTES = 64 * 1024;
 export const PREVIEW_IMAGE_MAX_BYTES = 8 * 1024 * 1024;
 
 export type PreviewKind = 'csv' | 'tsv' | 'json' | 'text' | 'image' | 'hdf5' | 'none';
+
+/** An HDF5 file's own structure, as its last ingestion recorded it (file-structure.ts bounds it). */
+export interface PreviewStructure {
+  format: string;
+  /** groups, datasets and other objects in tree order; `/` is the root */
+  nodes: StructureNode[];
+  /** something was left out (file-structure.ts limits) */
+  truncated: boolean;
+  /** the ingestor that read it */
+  ingestor: string | null;
+  recordedAt: Date;
+}
 
 /** What a preview of a file shows (docs/web-app.md, "Previews"). */
 export interface FilePreview {
@@ -24,8 +38,10 @@ export interface FilePreview {
   truncated: boolean;
   /** image: the service path serving its bytes */
   imagePath: string | null;
-  /** none: why there is nothing to show */
+  /** none: why there is nothing to show; hdf5: why there is no structure (not ingested yet, or it failed) */
   reason: string | null;
+  /** hdf5: this file's own structure, once ingestion has read it */
+  structure: PreviewStructure | null;
 }
 
 const TEXT = new Set([
@@ -102,10 +118,15 @@ function textOf(bytes: Buffer, cut: boolean): string | null {
  * The preview of a file whose bytes the caller may read (`readable`: the one byte check,
  * DownloadService.readableFile). Text kinds read at most {@link PREVIEW_MAX_BYTES} from the start
  * of the object (a range read: the whole file is never read); an image is only named (its bytes
- * go by {@link previewImage}); an HDF5 file's structure is what ingestion extracted (the
- * dataset's `hdf5` metadata), so nothing is read here.
+ * go by {@link previewImage}); an HDF5 file's structure is what the file's own last ingestion
+ * recorded (`recorded`, its `file_structure` row), so nothing is read here: without a row it is
+ * not ingested yet, and a failed ingestion gives its reason.
  */
-export async function previewFile(store: ObjectStore, file: AssociatedFile): Promise<FilePreview> {
+export async function previewFile(
+  store: ObjectStore,
+  file: AssociatedFile,
+  recorded: FileStructure | null = null,
+): Promise<FilePreview> {
   const size = file.size ?? 0;
   const base: FilePreview = {
     fileId: file.uniqueId,
@@ -117,11 +138,19 @@ export async function previewFile(store: ObjectStore, file: AssociatedFile): Pro
     truncated: false,
     imagePath: null,
     reason: null,
+    structure: null,
   };
   const none = (reason: string): FilePreview => ({ ...base, kind: 'none', reason });
   if (!file.storageKey) return none('a remote file: its bytes are not in the service storage');
   if (base.kind === 'none') return none('no preview for this kind of file');
-  if (base.kind === 'hdf5') return base;
+  if (base.kind === 'hdf5') {
+    if (recorded?.nodes) {
+      const { format, nodes, truncated, ingestor, recordedAt } = recorded;
+      return { ...base, structure: { format, nodes, truncated, ingestor: ingestor ?? null, recordedAt } };
+    }
+    if (recorded?.error) return { ...base, reason: `ingestion failed on this file: ${recorded.error}` };
+    return { ...base, reason: 'not ingested yet: its structure is shown once ingestion has read this file' };
+  }
   if (base.kind === 'image') {
     if (size > PREVIEW_IMAGE_MAX_BYTES) return none(`an image over ${PREVIEW_IMAGE_MAX_BYTES / 1048576} MiB`);
     return { ...base, imagePath: `/api/v2/files/${file.uniqueId}/preview/image` };

@@ -1,6 +1,5 @@
 import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
-import { previewFile } from './file-preview';
 import { FilePreviewType } from './preview.types';
 
 @Resolver(() => FilePreviewType)
@@ -13,6 +12,6 @@ export class FilePreviewResolver {
     @Arg('file', () => ID, { description: 'The file MFID.' }) file: string,
     @Ctx() ctx: RequestContext,
   ): Promise<FilePreviewType> {
-    return previewFile(ctx.services.download.store, await ctx.services.download.readableFile(ctx, file));
+    return ctx.services.download.preview(ctx, file);
   }
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../../core/db/raw';
 import type { Extraction, ExtractedFields, Source } from '../../ingestors/ingestor';
+import type { StructureTree } from '../file/file-structure';
 import { toMetadata } from '../../ingestors/sanitize';
 import type { DatasetService } from '../dataset/dataset.service';
 import type { FileService } from '../file/file.service';
@@ -28,6 +29,8 @@ export interface PreparedResults {
   metadata: Record<string, unknown>;
   thumbnails: { name: string; jpeg: Buffer }[];
   keywords: string[];
+  /** the file's own structure, recorded per file (null: the run read none, and an earlier record goes) */
+  structure: StructureTree | null;
 }
 
 /**
@@ -65,6 +68,7 @@ export async function prepareResults(
     metadata: extraction.metadata ? toMetadata(extraction.metadata) : {},
     thumbnails,
     keywords: [...new Set(keywords)],
+    structure: extraction.structure ?? null,
   };
 }
 
@@ -74,7 +78,8 @@ export async function prepareResults(
  * re-running a finished job changes nothing). The rules (spec 1.5): structured fields are only
  * filled where empty, so nothing set at creation (or since) is overwritten; metadata is
  * merged on top-level keys, a parsed key replacing the whole existing value of that key; thumbnails replace those of the same
- * name (a re-run does not duplicate them); keywords are added once.
+ * name (a re-run does not duplicate them); keywords are added once; the file's own structure
+ * replaces what an earlier run recorded for the file (or goes, when this run read none).
  */
 export async function applyResults(
   services: ResultServices,
@@ -101,6 +106,11 @@ export async function applyResults(
     }
     for (const t of results.thumbnails) await services.thumbnails.replaceIn(tx, datasetId, t.name, t.jpeg);
     for (const k of results.keywords) await services.keywords.addIn(tx, datasetId, k);
+    await services.files.recordStructureIn(
+      tx,
+      file,
+      results.structure ? { tree: results.structure, ingestor } : null,
+    );
     await services.files.recordIngestedIn(tx, file.uniqueId);
     await emitIngestion(services.events, tx, {
       requestId,

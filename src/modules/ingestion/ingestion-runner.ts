@@ -201,7 +201,16 @@ export class IngestionRunner implements JobHandler {
           error: outcome.error ?? null,
         });
       }
-      if (updated.length && outcome.file) await this.deps.files.recordIngestedIn(tx, outcome.file.uniqueId);
+      if (updated.length && outcome.file) {
+        // a failed run on an HDF5 file replaces its recorded structure with the reason (its preview says so)
+        if (outcome.status === 'failed') {
+          await this.deps.files.recordStructureIn(tx, outcome.file, {
+            error: outcome.error ?? 'ingestion failed',
+            ingestor: outcome.ingestor ?? null,
+          });
+        }
+        await this.deps.files.recordIngestedIn(tx, outcome.file.uniqueId);
+      }
     });
   }
 }

@@ -14,6 +14,17 @@ const PreviewQuery = graphql(`
       truncated
       imagePath
       reason
+      structure {
+        nodes {
+          path
+          kind
+          shape
+          dtype
+          attributes
+        }
+        truncated
+        ingestor
+      }
     }
   }
 `);
@@ -55,34 +66,17 @@ export function parseDelimited(text: string, sep: string, cut: boolean): string[
   return rows.slice(0, MAX_ROWS + 1);
 }
 
-interface H5Entry {
-  path: string;
-  kind: 'group' | 'dataset';
-  shape: string;
-  dtype: string;
+/** A node's shape as the page shows it: `(16 × 4)`, `scalar`, or nothing for a group. */
+export function shapeText(kind: string, shape: readonly number[] | null | undefined): string {
+  if (kind !== 'dataset') return '';
+  return shape && shape.length ? `(${shape.join(' × ')})` : 'scalar';
 }
 
-/** The groups and datasets of the `hdf5` metadata ingestion writes (a dataset has `_shape` and `_dtype`). */
-export function hdf5Entries(tree: unknown): H5Entry[] {
-  const out: H5Entry[] = [];
-  const walk = (node: Record<string, unknown>, path: string) => {
-    for (const [name, child] of Object.entries(node)) {
-      if (out.length >= MAX_NODES) return;
-      if (typeof child !== 'object' || child === null || Array.isArray(child)) continue; // an attribute
-      const c = child as Record<string, unknown>;
-      const p = `${path}/${name}`;
-      if ('_shape' in c || '_dtype' in c) {
-        const shape = Array.isArray(c._shape) ? `(${c._shape.join(' × ')})` : 'scalar';
-        out.push({ path: p, kind: 'dataset', shape, dtype: typeof c._dtype === 'string' ? c._dtype : '' });
-      } else {
-        out.push({ path: p, kind: 'group', shape: '', dtype: '' });
-        walk(c, p);
-      }
-    }
-  };
-  if (typeof tree === 'object' && tree !== null && !Array.isArray(tree))
-    walk(tree as Record<string, unknown>, '');
-  return out;
+/** A node's attributes in one line: `units = "counts", version = 3`. */
+function attributesText(attributes: Record<string, unknown>): string {
+  return Object.entries(attributes)
+    .map(([k, v]) => `${k} = ${JSON.stringify(v)}`)
+    .join(', ');
 }
 
 function prettyJson(text: string): string | null {
@@ -96,17 +90,10 @@ function prettyJson(text: string): string | null {
 /**
  * The preview of one file (`filePreview`): the first rows of a CSV/TSV as a table, the first
  * bytes of text, JSON pretty-printed (as read when cut short), an image from its address, and an
- * HDF5 file's groups and datasets from the `hdf5` metadata ingestion extracted.
+ * HDF5 file's own groups, datasets and attributes as its last ingestion recorded them (or why
+ * there are none yet).
  */
-export function FilePreview({
-  fileId,
-  metadata,
-  onClose,
-}: {
-  fileId: string;
-  metadata: Record<string, unknown> | null;
-  onClose: () => void;
-}) {
+export function FilePreview({ fileId, onClose }: { fileId: string; onClose: () => void }) {
   const q = useQuery(PreviewQuery, { file: fileId });
   const p = q.data?.filePreview;
   const headingId = `preview-${fileId}`;
@@ -166,35 +153,48 @@ export function FilePreview({
     } else if (p.kind === 'image' && p.imagePath) {
       body = <img class="preview-image" src={p.imagePath} alt={p.filename} />;
     } else if (p.kind === 'hdf5') {
-      const entries = hdf5Entries(metadata?.hdf5);
-      body = entries.length ? (
-        <div class="table-scroll">
-          <table class="preview-table">
-            <caption>Groups and datasets (from the metadata ingestion extracted)</caption>
-            <thead>
-              <tr>
-                <th scope="col">Path</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Shape</th>
-                <th scope="col">Type</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((e) => (
-                <tr key={e.path}>
-                  <td>
-                    <code>{e.path}</code>
-                  </td>
-                  <td>{e.kind}</td>
-                  <td>{e.shape}</td>
-                  <td>{e.dtype}</td>
+      const nodes = p.structure?.nodes ?? [];
+      const shown = nodes.slice(0, MAX_NODES);
+      body = p.structure ? (
+        <>
+          <div class="table-scroll" tabIndex={0} role="region" aria-label={`The structure of ${p.filename}`}>
+            <table class="preview-table">
+              <caption>Groups and datasets of {p.filename}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Path</th>
+                  <th scope="col">Kind</th>
+                  <th scope="col">Shape</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Attributes</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {shown.map((n) => (
+                  <tr key={n.path}>
+                    <td>
+                      <code>{n.path}</code>
+                    </td>
+                    <td>{n.kind}</td>
+                    <td>{shapeText(n.kind, n.shape)}</td>
+                    <td>{n.dtype ?? ''}</td>
+                    <td>{attributesText(n.attributes)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {(p.structure.truncated || nodes.length > shown.length) && (
+            <p class="note">
+              {nodes.length > shown.length
+                ? `The first ${shown.length} of ${nodes.length} nodes recorded. `
+                : ''}
+              {p.structure.truncated ? 'The recorded structure was cut at the service limits.' : ''}
+            </p>
+          )}
+        </>
       ) : (
-        <p>Its structure is shown once ingestion has read it (the dataset's metadata has no `hdf5` yet).</p>
+        <p>No structure: {p.reason ?? 'not ingested yet'}.</p>
       );
     } else {
       body = <p>No preview: {p.reason ?? 'nothing to show'}.</p>;

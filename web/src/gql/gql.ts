@@ -20,7 +20,7 @@ type Documents = {
     "\n  mutation ApplyBatch($id: ID!, $token: String!) {\n    applyDatasetBatch(id: $id, token: $token) {\n      ...BatchFields\n    }\n  }\n": typeof types.ApplyBatchDocument,
     "\n  mutation UndoBatch($id: ID!) {\n    undoDatasetBatch(id: $id) {\n      ...BatchFields\n    }\n  }\n": typeof types.UndoBatchDocument,
     "\n  query RecentBatches {\n    datasetBatches(first: 10) {\n      ...BatchFields\n    }\n  }\n": typeof types.RecentBatchesDocument,
-    "\n  query FilePreview($file: ID!) {\n    filePreview(file: $file) {\n      fileId\n      filename\n      kind\n      size\n      text\n      bytesRead\n      truncated\n      imagePath\n      reason\n    }\n  }\n": typeof types.FilePreviewDocument,
+    "\n  query FilePreview($file: ID!) {\n    filePreview(file: $file) {\n      fileId\n      filename\n      kind\n      size\n      text\n      bytesRead\n      truncated\n      imagePath\n      reason\n      structure {\n        nodes {\n          path\n          kind\n          shape\n          dtype\n          attributes\n        }\n        truncated\n        ingestor\n      }\n    }\n  }\n": typeof types.FilePreviewDocument,
     "\n  mutation HistoryUndoBatch($id: ID!) {\n    undoDatasetBatch(id: $id) {\n      id\n      status\n    }\n  }\n": typeof types.HistoryUndoBatchDocument,
     "\n  mutation HistoryRevertDataset($id: ID!, $input: UpdateDatasetInput!) {\n    updateDataset(id: $id, input: $input) {\n      uniqueId\n    }\n  }\n": typeof types.HistoryRevertDatasetDocument,
     "\n  mutation HistoryRevertSample($id: ID!, $input: UpdateSampleInput!) {\n    updateSample(id: $id, input: $input) {\n      uniqueId\n    }\n  }\n": typeof types.HistoryRevertSampleDocument,
@@ -111,7 +111,7 @@ const documents: Documents = {
     "\n  mutation ApplyBatch($id: ID!, $token: String!) {\n    applyDatasetBatch(id: $id, token: $token) {\n      ...BatchFields\n    }\n  }\n": types.ApplyBatchDocument,
     "\n  mutation UndoBatch($id: ID!) {\n    undoDatasetBatch(id: $id) {\n      ...BatchFields\n    }\n  }\n": types.UndoBatchDocument,
     "\n  query RecentBatches {\n    datasetBatches(first: 10) {\n      ...BatchFields\n    }\n  }\n": types.RecentBatchesDocument,
-    "\n  query FilePreview($file: ID!) {\n    filePreview(file: $file) {\n      fileId\n      filename\n      kind\n      size\n      text\n      bytesRead\n      truncated\n      imagePath\n      reason\n    }\n  }\n": types.FilePreviewDocument,
+    "\n  query FilePreview($file: ID!) {\n    filePreview(file: $file) {\n      fileId\n      filename\n      kind\n      size\n      text\n      bytesRead\n      truncated\n      imagePath\n      reason\n      structure {\n        nodes {\n          path\n          kind\n          shape\n          dtype\n          attributes\n        }\n        truncated\n        ingestor\n      }\n    }\n  }\n": types.FilePreviewDocument,
     "\n  mutation HistoryUndoBatch($id: ID!) {\n    undoDatasetBatch(id: $id) {\n      id\n      status\n    }\n  }\n": types.HistoryUndoBatchDocument,
     "\n  mutation HistoryRevertDataset($id: ID!, $input: UpdateDatasetInput!) {\n    updateDataset(id: $id, input: $input) {\n      uniqueId\n    }\n  }\n": types.HistoryRevertDatasetDocument,
     "\n  mutation HistoryRevertSample($id: ID!, $input: UpdateSampleInput!) {\n    updateSample(id: $id, input: $input) {\n      uniqueId\n    }\n  }\n": types.HistoryRevertSampleDocument,
@@ -220,7 +220,7 @@ export function graphql(source: "\n  query RecentBatches {\n    datasetBatches(f
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query FilePreview($file: ID!) {\n    filePreview(file: $file) {\n      fileId\n      filename\n      kind\n      size\n      text\n      bytesRead\n      truncated\n      imagePath\n      reason\n    }\n  }\n"): typeof import('./graphql').FilePreviewDocument;
+export function graphql(source: "\n  query FilePreview($file: ID!) {\n    filePreview(file: $file) {\n      fileId\n      filename\n      kind\n      size\n      text\n      bytesRead\n      truncated\n      imagePath\n      reason\n      structure {\n        nodes {\n          path\n          kind\n          shape\n          dtype\n          attributes\n        }\n        truncated\n        ingestor\n      }\n    }\n  }\n"): typeof import('./graphql').FilePreviewDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -542,7 +542,7 @@ export type FilePreviewQueryVariables = Exact<{
 }>;
 
 
-export type FilePreviewQuery = { filePreview: { fileId: string, filename: string, kind: string, size: number, text: string | null, bytesRead: number, truncated: boolean, imagePath: string | null, reason: string | null } };
+export type FilePreviewQuery = { filePreview: { fileId: string, filename: string, kind: string, size: number, text: string | null, bytesRead: number, truncated: boolean, imagePath: string | null, reason: string | null, structure: { truncated: boolean, ingestor: string | null, nodes: Array<{ path: string, kind: string, shape: Array<number> | null, dtype: string | null, attributes: Record<string, unknown> }> } | null } };
 
 export type HistoryUndoBatchMutationVariables = Exact<{
   id: string | number;
@@ -1460,6 +1460,17 @@ export const FilePreviewDocument = new TypedDocumentString(`
     truncated
     imagePath
     reason
+    structure {
+      nodes {
+        path
+        kind
+        shape
+        dtype
+        attributes
+      }
+      truncated
+      ingestor
+    }
   }
 }
     `) as unknown as TypedDocumentString<FilePreviewQuery, FilePreviewQueryVariables>;

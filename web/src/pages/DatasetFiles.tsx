@@ -290,7 +290,7 @@ export function DatasetFiles({
         </div>
       )}
       {previewing && files.some((f) => f.uniqueId === previewing) && (
-        <FilePreview fileId={previewing} metadata={metadata} onClose={() => setPreviewing(null)} />
+        <FilePreview fileId={previewing} onClose={() => setPreviewing(null)} />
       )}
       {action.error && (
         <p role="alert" class="error">
