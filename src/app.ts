@@ -15,7 +15,8 @@ import type { Logger } from './core/logger';
 import { createOrm, migrate } from './core/db/orm';
 import { ENTITIES } from './modules/entities';
 import { holdLiveness } from './core/db/liveness';
-import type { RequestContext } from './core/context';
+import { identityOf, type RequestContext } from './core/context';
+import { copyCaller } from './core/auth/privilege';
 import { ContextFactory, type CallerSource } from './core/context-factory';
 import { accessLog, authenticate, rebindScope, requestId, wireVersion } from './core/http/middleware';
 import { API_MOUNTS } from './core/rest/openapi';
@@ -100,9 +101,10 @@ export function createContexts(
     async authenticate(em, token) {
       const caller = await services.user.authenticate(em, token, scope, cache);
       if (!caller) return null;
-      const access = emptyScope(caller.user);
+      const access = emptyScope(identityOf(caller));
       for (const row of caller.attached as ScopeRow[]) addScopeRow(access, row);
-      return { user: caller.user, apiKey: caller.apiKey, token, scope: access };
+      // a copy that keeps the user entity made on first use (copyCaller)
+      return copyCaller(caller, { token, scope: access, attached: undefined });
     },
     async authenticateSession(em, secret) {
       const caller = await services.session.authenticate(em, secret, scope);

@@ -21,7 +21,7 @@ import { measure, ok, percentile, scratchDatabase, type Stats } from './lib';
  * `dataset` is the very condition our service applies to that caller's dataset lists (built by
  * the service's own visibility code, parameters inlined), and answer the same document. Each case runs BENCH_ROUNDS rounds alternating the targets; p50/p95
  * pool the rounds' latencies, throughput is the median of the rounds. BENCH_CPU_PROF=<dir> writes
- * both servers' CPU profiles there.
+ * every server's CPU profile there; BENCH_TARGETS and BENCH_BASELINE below.
  */
 const N = Number(process.env.BENCH_DATASETS ?? 10000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -29,6 +29,17 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 /** only the cases whose name contains one of these (comma separated), e.g. `BENCH_CASES=GraphQL` */
 const ONLY = (process.env.BENCH_CASES ?? '').split(',').filter((c) => c !== '');
+/**
+ * only these targets besides `ours` (comma separated, by the start of their name), e.g.
+ * `BENCH_TARGETS=PostGraphile 5,baseline`
+ */
+const TARGETS = (process.env.BENCH_TARGETS ?? '').split(',').filter((c) => c !== '');
+/**
+ * Another build of this service (the directory holding its `dist`, e.g. main's checkout built
+ * with `npm run build`) measured beside ours as the target `baseline`, on the same database and
+ * caller: an A/B of a change in the same alternated rounds.
+ */
+const BASELINE = process.env.BENCH_BASELINE;
 
 const OURS_LIST = `{ datasets(first: 50) { totalCount edges { cursor node {
   uniqueId datasetName measurement ownerOrcid owner { username } project { projectId title }
@@ -121,8 +132,8 @@ interface Server {
 async function startServer(
   mode: 'ours' | 'postgraphile' | 'postgraphile5',
   env: Record<string, string>,
+  script = path.join(__dirname, 'compare-server.js'),
 ): Promise<Server> {
-  const script = path.join(__dirname, 'compare-server.js');
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF]
     : [];
@@ -199,6 +210,14 @@ async function main(): Promise<void> {
     const pgl = await startServer('postgraphile', { PGL_URL: pglUrl.toString() });
     const pgl5 = await startServer('postgraphile5', { PGL_URL: pglUrl.toString() });
     servers.push(ours, oursJs, pgl, pgl5);
+    const baseline = BASELINE
+      ? await startServer(
+          'ours',
+          { DATABASE_URL: db.url, GRAPHQL_COMPILED: 'true' },
+          path.join(path.resolve(BASELINE), 'dist/scripts/bench/compare-server.js'),
+        )
+      : undefined;
+    if (baseline) servers.push(baseline);
     const auth = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
     const post = (base: string, query: string, headers: Record<string, string>) =>
       fetch(`${base}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query }) })
@@ -231,6 +250,11 @@ async function main(): Promise<void> {
     ];
     if (pages.some((p) => p !== pages[0] || p === '[]')) {
       throw new Error(`pages differ (ours, PostGraphile 4, PostGraphile 5):\n${pages.join('\n')}`);
+    }
+    if (baseline) {
+      const base = await post(baseline.base, OURS_LIST, auth);
+      if (JSON.stringify(base.data) !== JSON.stringify(a.data))
+        throw new Error('the baseline answers otherwise');
     }
 
     const rawList = `select coalesce(json_agg(x), '[]'::json) as items,
@@ -265,6 +289,9 @@ async function main(): Promise<void> {
           ['PostGraphile 5', () => post(pgl5.base, PGL5_LIST, pglHeaders).then(() => undefined)],
           ['PostGraphile 4', () => post(pgl.base, PGL_LIST, pglHeaders).then(() => undefined)],
           ['raw SQL', rawTask(rawNested)],
+          ...(baseline
+            ? [['baseline', () => post(baseline.base, OURS_LIST, auth).then(() => undefined)] as Target]
+            : []),
         ],
       });
     }
@@ -299,7 +326,14 @@ async function main(): Promise<void> {
       oursRest: await count(ours, cases[2].targets[0][1]),
     };
 
-    const selected = cases.filter(({ name }) => ONLY.length === 0 || ONLY.some((o) => name.includes(o)));
+    const selected = cases
+      .filter(({ name }) => ONLY.length === 0 || ONLY.some((o) => name.includes(o)))
+      .map((c) => ({
+        ...c,
+        targets: c.targets.filter(
+          ([t]) => t === 'ours' || TARGETS.length === 0 || TARGETS.some((o) => t.startsWith(o)),
+        ),
+      }));
     console.log(`\n| case | target | p50 ms | p95 ms | req/s | p50 ratio | req/s ratio |`);
     console.log('|---|---|---:|---:|---:|---:|---:|');
     for (const { name, c, targets } of selected) {

@@ -4,6 +4,7 @@ import type { Logger } from './logger';
 import { unauthenticated } from './errors';
 import {
   canElevate,
+  copyCaller,
   effectiveMode,
   effectiveRole,
   type PlatformRole,
@@ -36,7 +37,18 @@ export type WireVersion = 2 | 3;
 
 /** Who is calling: the user behind the API key of this request. */
 export interface Caller {
+  /**
+   * The user's entity in the request's EntityManager. May be a getter that makes it on first
+   * use (a cached key's row, `identity` then set): copy a caller with {@link copyCaller}, never by
+   * spreading it, so that a copy does not make it.
+   */
   user: ContextTypes['user'];
+  /**
+   * The user's id and stored role, when known without the entity: what every request reads
+   * (`ctx.userId`, `ctx.platformRole`, the access scope), so a request that needs no more makes
+   * no entity (docs/performance.md, "The cached caller").
+   */
+  identity?: CallerIdentity;
   apiKey: CallerKey;
   /** The API key secret the caller presented on this request (never stored); '' for a session. */
   token: string;
@@ -59,6 +71,17 @@ export interface Caller {
    * administrator acts as one); set by `withPrivilegeMode` (core/auth/privilege.ts).
    */
   privilegeMode?: PrivilegeMode | null;
+}
+
+/** The caller's user as every request reads it: id and stored platform role. */
+export interface CallerIdentity {
+  uniqueId: string;
+  platformRole: PlatformRole;
+}
+
+/** The caller's id and stored role: `identity` when set, else read from the entity. */
+export function identityOf(caller: Pick<Caller, 'user' | 'identity'>): CallerIdentity {
+  return caller.identity ?? caller.user;
 }
 
 /** What every request context of a process shares, handed to core by the application. */
@@ -128,7 +151,10 @@ export class RequestContext {
     preloaded: { scope?: ContextTypes['scope']; grants?: ContextTypes['grants'] } = {},
   ): RequestContext {
     // the caller seen as themself keeps the mode of this request; anyone else acts with their role
-    const privilegeMode = user.uniqueId === this.currentCaller?.user.uniqueId ? this.requestedMode : null;
+    const privilegeMode =
+      this.currentCaller && user.uniqueId === identityOf(this.currentCaller).uniqueId
+        ? this.requestedMode
+        : null;
     const caller: Caller = { user, apiKey: this.caller.apiKey, token: '', privilegeMode };
     const context = new RequestContext(this.requestId, this.em, caller, this.setup, preloaded.grants);
     if (preloaded.scope) context.cache.scope = Promise.resolve(preloaded.scope);
@@ -143,7 +169,7 @@ export class RequestContext {
    * holds the first (which deadlocks the embedded database). Has its own loaders and scope.
    */
   within(tx: EntityManager): RequestContext {
-    const caller = this.currentCaller ? { ...this.currentCaller, scope: undefined } : null;
+    const caller = this.currentCaller ? copyCaller(this.currentCaller, { scope: undefined }) : null;
     const context = new RequestContext(this.requestId, tx, caller, this.setup, this.grants);
     context.wireVersion = this.wireVersion;
     return context;
@@ -160,7 +186,7 @@ export class RequestContext {
   }
 
   get userId(): string {
-    return this.caller.user.uniqueId;
+    return identityOf(this.caller).uniqueId;
   }
 
   /** The privilege mode the caller asked for on this request (null: none). */
@@ -176,17 +202,18 @@ export class RequestContext {
    */
   get platformRole(): PlatformRole {
     if (!this.currentCaller) return 'none';
-    return effectiveRole(this.currentCaller.user.platformRole, this.requestedMode);
+    return effectiveRole(identityOf(this.currentCaller).platformRole, this.requestedMode);
   }
 
   /** The mode the caller is in: `elevated` only for an administrator who did not ask for `normal`. */
   get privilegeMode(): PrivilegeMode {
-    return effectiveMode(this.currentCaller?.user.platformRole ?? 'none', this.requestedMode);
+    const role = this.currentCaller ? identityOf(this.currentCaller).platformRole : 'none';
+    return effectiveMode(role, this.requestedMode);
   }
 
   /** Whether the caller may act elevated (their stored role is `admin`), whatever this request's mode. */
   get canElevate(): boolean {
-    return !!this.currentCaller && canElevate(this.currentCaller.user.platformRole);
+    return !!this.currentCaller && canElevate(identityOf(this.currentCaller).platformRole);
   }
 
   get isPlatformAdmin(): boolean {

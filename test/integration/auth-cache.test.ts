@@ -148,3 +148,27 @@ test('grants reach lists: at once on the replica that wrote them, within the TTL
   await rawQuery(a.app.orm.em.fork(), 'delete from access_grant where resource_id = ?', [id]);
   expect(await listed(a)).toBe(0);
 });
+
+test("a cached key's request makes its user's entity only when it is asked for, once, in the request's EntityManager", async () => {
+  const u = await makeUser(c.app);
+  const usersIn = (ctx: Awaited<ReturnType<typeof c.app.contexts.forRequest>>) =>
+    [...ctx.em.getUnitOfWork().getIdentityMap()].filter((e) => e.constructor.name === 'User');
+  await c.app.contexts.forRequest('warm', `Bearer ${u.key}`); // fills the cache
+  const ctx = await c.app.contexts.forRequest('cached', `Bearer ${u.key}`);
+  // what every request reads, with no entity made
+  expect(ctx.userId).toBe(u.user.uniqueId);
+  expect(ctx.platformRole).toBe(u.user.platformRole);
+  expect((await ctx.scope()).userId).toBe(u.user.uniqueId);
+  expect(ctx.within(ctx.em).userId).toBe(u.user.uniqueId);
+  expect(usersIn(ctx)).toEqual([]);
+  // asked for: the same entity each time, also through a copy of the caller, managed by the request's em
+  const user = ctx.caller.user;
+  expect(user.uniqueId).toBe(u.user.uniqueId);
+  expect(user.username).toBe(u.user.username);
+  expect(ctx.within(ctx.em).caller.user).toBe(user);
+  expect(ctx.caller.user).toBe(user);
+  expect(usersIn(ctx)).toEqual([user]);
+  // another request gets an entity of its own
+  const next = await c.app.contexts.forRequest('next', `Bearer ${u.key}`);
+  expect(next.caller.user).not.toBe(user);
+});

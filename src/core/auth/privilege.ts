@@ -53,6 +53,8 @@ export function effectiveMode(stored: PlatformRole, mode: PrivilegeMode | null):
 /** What the switch reads and sets on a caller (`Caller` in core/context.ts). */
 export interface PrivilegedCaller {
   user: { platformRole: PlatformRole };
+  /** the user's stored role known without `user` (a getter that makes an entity: see Caller) */
+  identity?: { platformRole: PlatformRole };
   scope?: { isPlatformAdmin: boolean };
   privilegeMode?: PrivilegeMode | null;
 }
@@ -65,16 +67,24 @@ export interface PrivilegedCaller {
  * the effective role.
  */
 export function withPrivilegeMode<C extends PrivilegedCaller>(caller: C, mode: PrivilegeMode | null): C {
-  const stored = caller.user.platformRole;
+  const stored = (caller.identity ?? caller.user).platformRole;
   if (mode === 'elevated' && !canElevate(stored)) {
     throw forbidden(
       `Elevated privilege mode is for platform administrators (your platform role is ${stored})`,
     );
   }
   const admin = effectiveRole(stored, mode) === 'admin';
-  return {
-    ...caller,
+  return copyCaller(caller, {
     privilegeMode: mode,
     scope: caller.scope ? { ...caller.scope, isPlatformAdmin: admin } : undefined,
-  };
+  } as Partial<C>);
+}
+
+/**
+ * A copy of `caller` with `changes`, property by property as they are defined: a `user` made on
+ * first use (Caller in core/context.ts) stays a getter, where spreading would call it.
+ */
+export function copyCaller<C extends object>(caller: C, changes: Partial<C>): C {
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(caller)) as C;
+  return Object.assign(copy, changes);
 }

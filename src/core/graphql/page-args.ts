@@ -25,13 +25,22 @@ export function pageOf(ctx: RequestContext, args: PageArgs): { limit: number; cu
   return { limit, cursor: decodeCursor(args.after, 'after') };
 }
 
+/** At most this many argument values are remembered as valid (the cursor is the caller's text). */
+const VALID_MAX = 512;
+const valid = new Set<string>();
+
 /**
  * `args` validated as type-graphql validates `@Args()` (class-validator, the same error), once per
- * request and value: for a page field resolved once per node of a list (`Dataset.files`), which
- * declares its `@Args({ validate: false })` and awaits this instead of a validation per node.
+ * value for the process: for a page field resolved once per node of a list (`Dataset.files`),
+ * which declares its `@Args({ validate: false })` and awaits this instead of a validation per
+ * node. A value seen valid before answers undefined at once (no promise to wait for); else the
+ * validation runs once per request and value, and a valid value is remembered (the oldest of
+ * more than VALID_MAX is forgotten). Refused values are never remembered.
  */
-export function validatedOnce(ctx: RequestContext, args: PageArgs): Promise<void> {
-  return ctx.memo(`page-args:${String(args.first)}:${String(args.after)}`, async () => {
+export function validatedOnce(ctx: RequestContext, args: PageArgs): Promise<void> | undefined {
+  const key = `${String(args.first)}:${String(args.after)}`;
+  if (valid.has(key)) return undefined;
+  return ctx.memo(`page-args:${key}`, async () => {
     try {
       // as type-graphql runs it under the schema's settings (schema.ts)
       await validateOrReject(Object.assign(new PageArgs(), args), {
@@ -41,5 +50,7 @@ export function validatedOnce(ctx: RequestContext, args: PageArgs): Promise<void
     } catch (errors) {
       throw new ArgumentValidationError(errors as ValidationError[]);
     }
+    if (valid.size >= VALID_MAX) valid.delete(valid.values().next().value as string);
+    valid.add(key);
   });
 }

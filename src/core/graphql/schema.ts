@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { buildSchema, getMetadataStorage, type BuildSchemaOptions, type PubSub } from 'type-graphql';
 import {
   assertValidSchema,
+  GraphQLScalarType,
   isInterfaceType,
   isObjectType,
   isUnionType,
@@ -72,10 +73,15 @@ type TypeClass = Function;
  * metadata, converting the root). For a page of 50 records that is hundreds of calls per request.
  * Where that does nothing the method would not see, the field calls the method itself:
  *
- * - a field resolver of a resolver class whose parameters are only `@Root`, `@Ctx` and `@Info`
- *   (arguments keep type-graphql's path: it validates them) and that has no middleware or role;
- *   a root that type-graphql would convert (not an instance of the parameter's class) takes
+ * - a field resolver of a resolver class whose parameters are only `@Root`, `@Ctx`, `@Info` and
+ *   an `@Args({ validate: false })` class of scalar fields (converted as type-graphql converts
+ *   it; the method validates it itself, as `Dataset.files` does once per value: other arguments
+ *   keep type-graphql's path, which validates them) and that has no middleware or role; a root
+ *   that type-graphql would convert (not an instance of the parameter's class) takes
  *   type-graphql's path as well;
+ * - a method of an object type without parameters, middleware or role (a connection's
+ *   `totalCount`) is called on the root when the root is an instance of the type's class (else
+ *   type-graphql converts it, as before);
  * - a plain `@Field` without middleware or role reads the property, as type-graphql's basic
  *   resolver does.
  *
@@ -86,7 +92,7 @@ function directResolvers(schema: GraphQLSchema, resolverClasses: readonly TypeCl
   const storage = getMetadataStorage();
   const byClass = new Map<TypeClass, Map<string, (typeof storage.fieldResolvers)[number]>>();
   for (const fr of storage.fieldResolvers) {
-    // internal ones (a method of the object type itself) are indexed too, and left to type-graphql
+    // internal ones (a method of the object type itself) are indexed too
     if (
       !fr.getObjectType ||
       (fr.kind === 'external' &&
@@ -144,24 +150,43 @@ function directFieldResolver(
   instanceOf: (target: TypeClass) => Record<string, (...args: unknown[]) => unknown>,
   original: Resolve,
 ): Resolve | undefined {
-  if (fr.kind !== 'external' || fr.middlewares?.length || fr.roles) return undefined;
+  if (fr.middlewares?.length || fr.roles) return undefined;
+  const method = fr.methodName;
   const params = [...(fr.params ?? [])].sort((a, b) => a.index - b.index);
-  if (params.some((p, i) => p.index !== i || !['root', 'context', 'info'].includes(p.kind))) return undefined;
+  if (fr.kind === 'internal') {
+    // a method of the object type itself without parameters (a connection's `totalCount`):
+    // type-graphql converts the root to the class (an instance is kept) and calls the method
+    const cls = fr.getObjectType?.();
+    if (params.length || !cls) return undefined;
+    return (root, args, ctx, info) => {
+      if (!(root instanceof cls)) return original(root, args, ctx, info);
+      const value = (root as Record<string, unknown>)[method];
+      return typeof value === 'function' ? (value as () => unknown).call(root) : value;
+    };
+  }
+  if (params.some((p, i) => p.index !== i)) return undefined;
   const rootParam = params.find((p) => p.kind === 'root') as
     { propertyName?: string; getType?: () => unknown } | undefined;
   if (rootParam?.propertyName) return undefined;
   const rootType = rootParam?.getType?.();
   // type-graphql converts a root that is not an instance of a class type (convertToType)
   const rootClass = typeof rootType === 'function' && rootType !== Object ? rootType : undefined;
-  const kinds = params.map((p) =>
-    p.kind === 'context' ? ((p as { propertyName?: string }).propertyName ?? null) : p.kind,
-  );
-  if (kinds.some((k) => k !== 'root' && k !== 'info' && k !== null)) return undefined;
-  const method = fr.methodName;
+  type Kind = 'root' | 'info' | 'ctx' | ((args: Record<string, unknown>) => unknown);
+  const kinds: Kind[] = [];
+  for (const p of params) {
+    if (p.kind === 'root' || p.kind === 'info') kinds.push(p.kind);
+    else if (p.kind === 'context' && !p.propertyName) kinds.push('ctx');
+    else if (p.kind === 'args' && p.validateSettings === false && !p.validateFn) {
+      const convert = scalarArgsConverter(p.getType() as TypeClass);
+      if (!convert) return undefined;
+      kinds.push(convert);
+    } else return undefined;
+  }
   const target = fr.target;
   const call = (
     instance: Record<string, (...args: unknown[]) => unknown>,
     root: unknown,
+    args: Record<string, unknown>,
     ctx: unknown,
     info: unknown,
   ) => {
@@ -169,14 +194,50 @@ function directFieldResolver(
       case 0:
         return instance[method]();
       case 2:
-        if (kinds[0] === 'root' && kinds[1] === null) return instance[method](root, ctx);
+        if (kinds[0] === 'root' && kinds[1] === 'ctx') return instance[method](root, ctx);
         break;
     }
-    return instance[method](...kinds.map((k) => (k === 'root' ? root : k === 'info' ? info : ctx)));
+    return instance[method](
+      ...kinds.map((k) => (k === 'root' ? root : k === 'info' ? info : k === 'ctx' ? ctx : k(args))),
+    );
   };
   return (root, args, ctx, info) => {
     if (rootClass && root != null && !(root instanceof rootClass)) return original(root, args, ctx, info);
-    return call(instanceOf(target), root, ctx, info);
+    return call(instanceOf(target), root, args as Record<string, unknown>, ctx, info);
+  };
+}
+
+/**
+ * For an `@Args({ validate: false })` class whose fields are all scalars: the instance
+ * type-graphql's `convertArgsToInstance` makes (a new instance, its own keys left undefined and
+ * not given deleted, the given values assigned as they are: scalars are not converted), without
+ * its per-call walk over the class's metadata. Undefined for any other class (inheritance, input
+ * objects, enums, lists): type-graphql's path keeps those.
+ */
+function scalarArgsConverter(ArgsClass: TypeClass): ((args: Record<string, unknown>) => unknown) | undefined {
+  const storage = getMetadataStorage();
+  const argsType = storage.argumentTypes.find((a) => a.target === ArgsClass);
+  if (!argsType || Object.getPrototypeOf(ArgsClass) !== Function.prototype) return undefined;
+  const names: string[] = [];
+  for (const field of argsType.fields ?? []) {
+    const type = field.getType();
+    const scalar =
+      type instanceof GraphQLScalarType || type === String || type === Number || type === Boolean;
+    if (!scalar || field.typeOptions.array) return undefined;
+    names.push(field.name);
+  }
+  const Ctor = ArgsClass as new () => Record<string, unknown>;
+  return (args) => {
+    const instance = new Ctor();
+    for (const key of Object.keys(instance)) {
+      if (instance[key] === undefined && !(names.includes(key) && args[key] !== undefined))
+        Reflect.deleteProperty(instance, key);
+    }
+    for (const name of names) {
+      const value = args[name];
+      if (value !== undefined) instance[name] = value;
+    }
+    return instance;
   };
 }
 

@@ -139,16 +139,23 @@ export class FileResolver {
 @Resolver(() => DatasetType)
 export class DatasetFilesResolver {
   @FieldResolver(() => FileConnection, { description: 'The files of this dataset, newest first.' })
-  async files(@Root() ds: DatasetRow, @Args({ validate: false }) args: PageArgs, @Ctx() ctx: RequestContext) {
-    // a page's nodes share their arguments: validated once per request
-    await validatedOnce(ctx, args);
+  files(@Root() ds: DatasetRow, @Args({ validate: false }) args: PageArgs, @Ctx() ctx: RequestContext) {
+    // a page's nodes share their arguments: validated once per value (at most once per request)
+    const checked = validatedOnce(ctx, args);
+    return checked ? checked.then(() => this.connection(ds, args, ctx)) : this.connection(ds, args, ctx);
+  }
+
+  private connection(ds: DatasetRow, args: PageArgs, ctx: RequestContext) {
     const { limit, cursor } = pageOf(ctx, args);
     // the count comes with the row when a list asked for it; else `files(first: 1) { totalCount }`
     // runs the batched count alone (no page query)
     return toConnection(
       FileConnection,
       () => ctx.loaders.files.page(limit, cursor).load(ds.uniqueId),
-      async () => ds.fileCount ?? ctx.loaders.files.count.load(ds.uniqueId),
+      () =>
+        ds.fileCount === undefined
+          ? ctx.loaders.files.count.load(ds.uniqueId)
+          : Promise.resolve(ds.fileCount),
     );
   }
 }
