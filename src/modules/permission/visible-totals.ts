@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../core/context';
-import { sql, type Sql } from '../../core/db/sql';
+import { and, sql, type Sql } from '../../core/db/sql';
 import type { AccessService } from './access.service';
 
 /**
@@ -35,5 +35,64 @@ export async function visibleTotals(
       }
     }
   }
+  return parts;
+}
+
+/** A kind of record with a visibility totals table: its resource type, table (alias `s` in `value`) and totals table. */
+export interface TotalsTable {
+  type: 'sample';
+  table: string;
+  totals: string;
+}
+
+/**
+ * The parts `(value, n)` whose sum is what the caller reads of dimension `dim` of a totals table
+ * whose records are reached by ownership, projects and grants alone (samples): the table's rows
+ * ({@link visibleTotals}), the records only a grant opens (`value`, an expression over the
+ * record's alias `s`), and the readable ones a deletion request hides (negated). `isPublic`
+ * narrows to public or private records.
+ */
+export async function visibleTotalParts(
+  ctx: RequestContext,
+  access: AccessService,
+  kind: TotalsTable,
+  isPublic: boolean | undefined,
+  dim: string,
+  value: string,
+): Promise<Sql[]> {
+  const parts = await visibleTotals(ctx, access, isPublic, (cond, sign) =>
+    sql(
+      `select t.value, ${sign}t.n as n from ${kind.totals} t where t.dim = ? and ${cond.sql}`,
+      dim,
+      ...cond.params,
+    ),
+  );
+  const visibility = isPublic !== undefined ? sql('s.public = ?', isPublic) : null;
+  const rows = (where: Sql, n: string): Sql => ({
+    sql: `select ${value} as value, ${n} as n from ${kind.table} s where ${where.sql}`,
+    params: where.params,
+  });
+  if (!(await access.readableTerms(ctx)).everything) {
+    const grants = access.grantPrincipals(await ctx.scope(), 'g');
+    const direct = await access.readableCondition(ctx, kind.type, 's', { grants: false });
+    const only = and(
+      sql(
+        `s.unique_id in (select g.resource_id from access_grant g where g.resource_type = ? and (${grants.sql}))`,
+        kind.type,
+        ...grants.params,
+      ),
+      direct ? sql(`not coalesce((${direct.sql}), false)`, ...direct.params) : sql('false'),
+      visibility,
+    );
+    parts.push(rows(only, '1'));
+  }
+  const hidden = and(
+    sql(
+      `s.unique_id in (select dr.resource_id from deletion_request dr where dr.status in ('pending', 'approved'))`,
+    ),
+    await access.readableCondition(ctx, kind.type, 's'),
+    visibility,
+  );
+  parts.push(rows(hidden, '-1'));
   return parts;
 }

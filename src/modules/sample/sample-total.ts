@@ -1,8 +1,8 @@
 import type { RequestContext } from '../../core/context';
-import { and, sql, type Sql } from '../../core/db/sql';
+import type { Sql } from '../../core/db/sql';
 import type { AccessService } from '../permission/access.service';
 import { visibilityTotalRows } from '../permission/visibility-total.entity';
-import { visibleTotals } from '../permission/visible-totals';
+import { visibleTotalParts, type TotalsTable } from '../permission/visible-totals';
 
 /** What these functions read of a sample filter (sample.query.ts's `SampleFilter`): its keys, and `public`. */
 type SampleFilter = { public?: boolean };
@@ -21,6 +21,9 @@ export function sampleTotalRows(source: string): string {
     ['sample_type', 'sample_type'],
   ]);
 }
+
+/** Samples and their totals table, as the visibility rule reads them (alias `s`). */
+const SAMPLE_TOTALS: TotalsTable = { type: 'sample', table: 'sample', totals: 'sample_total' };
 
 /** The `sample_total` dimension of each sample column a field facet groups by. */
 const FIELD_DIMENSIONS: Record<string, string> = {
@@ -44,7 +47,7 @@ export async function sampleFieldTotals(
 ): Promise<Sql | null> {
   const dim = FIELD_DIMENSIONS[column] as string | undefined;
   if (dim === undefined || !alone(f)) return null;
-  const parts = await visibleParts(ctx, access, f, dim, `s.${column}::varchar`);
+  const parts = await visibleTotalParts(ctx, access, SAMPLE_TOTALS, f.public, dim, `s.${column}::varchar`);
   return {
     sql: `select u.value, sum(u.n) as n from (${parts.map((p) => `(${p.sql})`).join(' union all ')}) u
           where u.value is not null group by 1 having sum(u.n) > 0`,
@@ -64,7 +67,7 @@ export async function sampleCountTotal(
   f: SampleFilter,
 ): Promise<Sql | null> {
   if (!alone(f)) return null;
-  const parts = await visibleParts(ctx, access, f, 'all', 'null::varchar');
+  const parts = await visibleTotalParts(ctx, access, SAMPLE_TOTALS, f.public, 'all', 'null::varchar');
   return {
     sql: `select coalesce(sum(u.n), 0)::int as n from (${parts.map((p) => `(${p.sql})`).join(' union all ')}) u`,
     params: parts.flatMap((p) => p.params),
@@ -80,52 +83,4 @@ function alone(f: SampleFilter): boolean {
       value === null ||
       (Array.isArray(value) && value.length === 0),
   );
-}
-
-/**
- * The parts `(value, n)` whose sum is what the caller reads of dimension `dim`: the totals
- * table's rows, the samples only a grant opens (`value` from them), the readable ones a deletion
- * request hides (negated).
- */
-async function visibleParts(
-  ctx: RequestContext,
-  access: AccessService,
-  f: SampleFilter,
-  dim: string,
-  value: string,
-): Promise<Sql[]> {
-  const parts = await visibleTotals(ctx, access, f.public, (cond, sign) =>
-    sql(
-      `select t.value, ${sign}t.n as n from sample_total t where t.dim = ? and ${cond.sql}`,
-      dim,
-      ...cond.params,
-    ),
-  );
-  const visibility = f.public !== undefined ? sql('s.public = ?', f.public) : null;
-  const rows = (where: Sql, n: string): Sql => ({
-    sql: `select ${value} as value, ${n} as n from sample s where ${where.sql}`,
-    params: where.params,
-  });
-  if (!(await access.readableTerms(ctx)).everything) {
-    const grants = access.grantPrincipals(await ctx.scope(), 'g');
-    const direct = await access.readableCondition(ctx, 'sample', 's', { grants: false });
-    const only = and(
-      sql(
-        `s.unique_id in (select g.resource_id from access_grant g where g.resource_type = 'sample' and (${grants.sql}))`,
-        ...grants.params,
-      ),
-      direct ? sql(`not coalesce((${direct.sql}), false)`, ...direct.params) : sql('false'),
-      visibility,
-    );
-    parts.push(rows(only, '1'));
-  }
-  const hidden = and(
-    sql(
-      `s.unique_id in (select dr.resource_id from deletion_request dr where dr.status in ('pending', 'approved'))`,
-    ),
-    await access.readableCondition(ctx, 'sample', 's'),
-    visibility,
-  );
-  parts.push(rows(hidden, '-1'));
-  return parts;
 }
