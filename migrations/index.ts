@@ -45,6 +45,7 @@ import { Migration20261126230000_publication_sets as M42 } from './Migration2026
 import { Migration20261127013000_facet_field_totals as M43 } from './Migration20261127013000_facet_field_totals';
 import { Migration20261127020000_metadata_search_by_kind as M44 } from './Migration20261127020000_metadata_search_by_kind';
 import { Migration20261127043745_file_structure as M45 } from './Migration20261127043745_file_structure';
+import { Migration20261127050000_dataset_total_grouped as M46 } from './Migration20261127050000_dataset_total_grouped';
 
 /** Every migration, in order. `npm run migration:create` rewrites this list. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -94,4 +95,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127013000_facet_field_totals', class: M43 },
   { name: 'Migration20261127020000_metadata_search_by_kind', class: M44 },
   { name: 'Migration20261127043745_file_structure', class: M45 },
+  { name: 'Migration20261127050000_dataset_total_grouped', class: M46 },
 ];

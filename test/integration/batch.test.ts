@@ -2,6 +2,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { gql, rest } from '../support/http';
 import { grant, makeUser, randomOrcid, type TestUser } from '../support/factories';
 import { newDataset } from '../support/catalog';
+import { rawQuery } from '../../src/core/db/raw';
 
 let t: TestApp;
 let owner: TestUser;
@@ -202,6 +203,72 @@ describe('batch edits', () => {
     });
     expect(JSON.stringify(meta.body)).not.toContain('batchmark');
     expect(await hotter(session, '340 K')).toEqual([]);
+    expect(await hotter(session, '290 K')).toEqual([a]);
+  });
+
+  test('a merge rewrites the side-index rows of the keys whose value changes only; undo restores exactly', async () => {
+    const session = `same${Date.now()}`;
+    const a = await newDataset(t.url, owner.key, {
+      session_name: session,
+      scientific_metadata: { temperature: '300 K', label: 'x', keep: 1 },
+    });
+    const b = await newDataset(t.url, owner.key, {
+      session_name: session,
+      scientific_metadata: { temperature: '280 K' },
+    });
+    const em = t.app.orm.em.fork();
+    const rows = (id: string) =>
+      rawQuery<{ t: string; id: string; path: string; v: string }>(
+        em,
+        `select 'v' as t, id::text, path, num::text as v from metadata_value where resource_id = ?
+         union all select 's', id::text, path, str from metadata_string where resource_id = ?
+         order by 1, 3, 4, 2`,
+        [id, id],
+      );
+    const at = <T extends { path: string }>(all: T[], path: string) => all.filter((r) => r.path === path);
+    const values = (all: { t: string; path: string; v: string }[]) =>
+      all.map(({ t, path, v }) => ({ t, path, v }));
+    const [beforeA, beforeB] = [await rows(a), await rows(b)];
+    expect(at(beforeA, 'temperature').length).toBeGreaterThan(0);
+    const p = await preview(owner.key, {
+      dataset_ids: [a, b],
+      operation: { kind: 'merge_metadata', metadata: { temperature: '300 K', label: 'y' } },
+    });
+    expect(p.body.changed_count).toBe(2);
+    expect((await apply(owner.key, p.body.batch_id, p.body.token)).status).toBe(200);
+    const [afterA, afterB] = [await rows(a), await rows(b)];
+    // a's temperature keeps its value: its rows are the same rows, not written again
+    expect(at(afterA, 'temperature')).toEqual(at(beforeA, 'temperature'));
+    expect(values(at(afterA, 'label'))).toEqual([{ t: 's', path: 'label', v: 'y' }]);
+    expect(at(afterA, 'keep')).toEqual(at(beforeA, 'keep'));
+    // b's temperature changes: its rows follow, and both are found by the new value
+    expect(values(at(afterB, 'temperature'))).toEqual(values(at(afterA, 'temperature')));
+    expect(await hotter(session, '290 K')).toEqual([a, b].sort());
+    // each event names the keys that changed
+    const keys = await rawQuery<{ resource_id: string; keys: string[] }>(
+      em,
+      `select resource_id, payload->'keys' as keys from domain_event
+       where type = 'metadata.changed' and payload->>'batch_id' = ? order by resource_id`,
+      [p.body.batch_id],
+    );
+    expect(Object.fromEntries(keys.map((k) => [k.resource_id, k.keys]))).toEqual({
+      [a]: ['label'],
+      [b]: ['label', 'temperature'],
+    });
+    expect((await undo(owner.key, p.body.batch_id)).status).toBe(200);
+    // undo: the documents and their side-index rows as they were (a's temperature rows never moved)
+    const [undoneA, undoneB] = [await rows(a), await rows(b)];
+    expect(values(undoneA)).toEqual(values(beforeA));
+    expect(values(undoneB)).toEqual(values(beforeB));
+    expect(at(undoneA, 'temperature')).toEqual(at(beforeA, 'temperature'));
+    for (const [id, doc] of [
+      [a, { temperature: '300 K', label: 'x', keep: 1 }],
+      [b, { temperature: '280 K' }],
+    ] as const) {
+      const meta = await rest(t.url, 'GET', `/resources/${id}/metadata`, { key: owner.key });
+      const data = (meta.body.data ?? meta.body.scientific_metadata ?? meta.body) as Record<string, unknown>;
+      expect(data).toEqual(doc);
+    }
     expect(await hotter(session, '290 K')).toEqual([a]);
   });
 

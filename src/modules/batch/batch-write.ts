@@ -74,19 +74,21 @@ export async function writeBatch(
       break;
     case 'merge_metadata': {
       const keys = Object.keys(op.metadata);
+      // the keys whose value each dataset changes (its event names them; the side-index rows of
+      // the others stay as they are)
+      const changed = items.map((i) => {
+        const from = i.before as Record<string, unknown>;
+        const to = i.after as Record<string, unknown>;
+        return { id: i.id, keys: keys.filter((k) => canonical(from[k]) !== canonical(to[k])) };
+      });
       if (undo) {
         await writers.metadata.restoreKeysManyIn(
           tx,
           keys,
-          items.map((i) => ({ id: i.id, before: i.after as MetadataDocument })),
+          items.map((i, n) => ({ id: i.id, before: i.after as MetadataDocument, changed: changed[n].keys })),
         );
-      } else await writers.metadata.mergeManyIn(tx, 'dataset', ids, op.metadata);
-      for (const i of items) {
-        const from = i.before as Record<string, unknown>;
-        const to = i.after as Record<string, unknown>;
-        const changed = keys.filter((k) => canonical(from[k]) !== canonical(to[k]));
-        event(i.id, 'metadata.changed', { mode: 'merge', keys: changed });
-      }
+      } else await writers.metadata.mergeManyIn(tx, 'dataset', changed, op.metadata);
+      for (const c of changed) event(c.id, 'metadata.changed', { mode: 'merge', keys: c.keys });
       break;
     }
     case 'grant': {

@@ -116,35 +116,40 @@ export class MetadataStore {
   /**
    * Merges the same top-level keys into the metadata of many records of one type inside `tx`,
    * set-based, without permission checks (batch edits: the caller holds the records' row locks):
-   * the documents and their side indexes for those keys.
+   * the documents, and their side-index rows under the keys whose value each record changes
+   * (`targets[].keys`; the rows of a key whose value stays are left as they are).
    */
   async mergeManyIn(
     tx: EntityManager,
     type: ResourceType,
-    ids: readonly string[],
+    targets: readonly { id: string; keys: readonly string[] }[],
     doc: MetadataDocument,
   ): Promise<void> {
-    if (!ids.length) return;
-    const idList = JSON.stringify(ids);
+    if (!targets.length) return;
     await rawQuery(
       tx,
       `insert into scientific_metadata (resource_id, resource_type, data)
        select id, ?, ?::jsonb from jsonb_array_elements_text(?::jsonb) as id
        on conflict (resource_id) do update set data = scientific_metadata.data || excluded.data,
          modification_time = now()`,
-      [type, JSON.stringify(doc), idList],
+      [type, JSON.stringify(doc), JSON.stringify(targets.map((t) => t.id))],
     );
-    await replaceKeyRows(tx, Object.keys(doc), [{ ids, doc }]);
+    await replaceKeyRows(
+      tx,
+      groupBy(targets, (t) => ({ keys: t.keys, doc })),
+    );
   }
 
   /**
    * Puts back the top-level `keys` of many documents inside `tx` (batch undo): each record's
-   * `before` holds the keys it had (a key absent from it is removed), set-based.
+   * `before` holds the keys it had (a key absent from it is removed), set-based; the side-index
+   * rows only under each record's `changed` keys (those the batch changed: the others' values,
+   * and so their rows, are what they were).
    */
   async restoreKeysManyIn(
     tx: EntityManager,
     keys: readonly string[],
-    items: readonly { id: string; before: MetadataDocument }[],
+    items: readonly { id: string; before: MetadataDocument; changed: readonly string[] }[],
   ): Promise<void> {
     if (!items.length || !keys.length) return;
     await rawQuery(
@@ -152,17 +157,13 @@ export class MetadataStore {
       `update scientific_metadata sm set data = (sm.data - array(select jsonb_array_elements_text(?::jsonb))) || v.before,
          modification_time = now()
        from jsonb_to_recordset(?::jsonb) as v(id text, before jsonb) where sm.resource_id = v.id`,
-      [JSON.stringify(keys), JSON.stringify(items)],
+      [JSON.stringify(keys), JSON.stringify(items.map((i) => ({ id: i.id, before: i.before })))],
     );
-    // records whose `before` documents are alike share their index rows
-    const groups = new Map<string, { ids: string[]; doc: MetadataDocument }>();
-    for (const item of items) {
-      const key = JSON.stringify(item.before);
-      const group = groups.get(key) ?? { ids: [], doc: item.before };
-      group.ids.push(item.id);
-      groups.set(key, group);
-    }
-    await replaceKeyRows(tx, keys, [...groups.values()]);
+    // records whose changed keys and `before` documents are alike share their index rows
+    await replaceKeyRows(
+      tx,
+      groupBy(items, (i) => ({ keys: i.changed, doc: i.before })),
+    );
   }
 
   /**
@@ -217,27 +218,37 @@ export async function writeIndexedValues(tx: EntityManager, id: string, doc: unk
 }
 
 /**
- * Replaces the side-index rows under the top-level `keys` of many records: each group's records
- * get the rows of its document's keys (paths are keys joined by `.`). One delete and one insert
- * per table, whatever the number of groups (a batch undo has one group per distinct earlier
- * document: one insert per group was a third of its time).
+ * Replaces the side-index rows under top-level keys of many records: each group's records get
+ * the rows of its document under its `keys` (paths are keys joined by `.`), and keep the rows
+ * under other keys. One delete per table for each distinct set of keys and one insert per table,
+ * whatever the number of groups (a batch undo has one group per distinct earlier document: one
+ * insert per group was a third of its time).
  */
 async function replaceKeyRows(
   tx: EntityManager,
-  keys: readonly string[],
-  groups: readonly { ids: readonly string[]; doc: MetadataDocument }[],
+  groups: readonly { ids: readonly string[]; keys: readonly string[]; doc: MetadataDocument }[],
 ): Promise<void> {
-  const ids = JSON.stringify(groups.flatMap((g) => g.ids));
+  // one delete a table for each set of keys (a batch has one or a few)
+  const byKeys = new Map<string, { keys: readonly string[]; ids: string[] }>();
+  for (const group of groups) {
+    if (!group.keys.length) continue;
+    const sig = JSON.stringify(group.keys);
+    const one = byKeys.get(sig) ?? { keys: group.keys, ids: [] };
+    one.ids.push(...group.ids);
+    byKeys.set(sig, one);
+  }
   const under = `resource_id in (select jsonb_array_elements_text(?::jsonb))
     and exists (select 1 from jsonb_array_elements_text(?::jsonb) k where path = k or left(path, length(k) + 1) = k || '.')`;
-  for (const table of ['metadata_value', 'metadata_string']) {
-    await rawQuery(tx, `delete from ${table} where ${under}`, [ids, JSON.stringify(keys)]);
+  for (const { keys, ids } of byKeys.values()) {
+    for (const table of ['metadata_value', 'metadata_string']) {
+      await rawQuery(tx, `delete from ${table} where ${under}`, [JSON.stringify(ids), JSON.stringify(keys)]);
+    }
   }
   const values: { ids: readonly string[]; rows: { path: string; dim: string; num: number }[] }[] = [];
   const strings: { ids: readonly string[]; rows: { path: string; str: string }[] }[] = [];
   for (const group of groups) {
     const part: MetadataDocument = {};
-    for (const key of keys) if (key in group.doc) part[key] = group.doc[key];
+    for (const key of group.keys) if (key in group.doc) part[key] = group.doc[key];
     const v = indexedValues(part).map((r) => ({ path: r.path, dim: r.dim, num: r.num }));
     const s = indexedStrings(part).map((r) => ({ path: r.path, str: r.str }));
     if (v.length) values.push({ ids: group.ids, rows: v });
@@ -264,6 +275,25 @@ async function replaceKeyRows(
       [JSON.stringify(strings)],
     );
   }
+}
+
+/**
+ * `items` grouped by what `of` says about each (its keys and document, compared as JSON), with
+ * their ids.
+ */
+function groupBy<T extends { id: string }>(
+  items: readonly T[],
+  of: (item: T) => { keys: readonly string[]; doc: MetadataDocument },
+): { ids: string[]; keys: readonly string[]; doc: MetadataDocument }[] {
+  const groups = new Map<string, { ids: string[]; keys: readonly string[]; doc: MetadataDocument }>();
+  for (const item of items) {
+    const { keys, doc } = of(item);
+    const sig = JSON.stringify([keys, doc]);
+    const group = groups.get(sig) ?? { ids: [], keys, doc };
+    group.ids.push(item.id);
+    groups.set(sig, group);
+  }
+  return [...groups.values()];
 }
 
 /** Replaces the rows of one document in a side index (`table (resource_id, …columns)`), 1 000 a statement. */
