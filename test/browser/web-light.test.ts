@@ -199,6 +199,11 @@ browserSuite('the web page, light and readable', (fx) => {
         `document.querySelector('.graph').cytoscape.nodes().map((n) => n.data('type') + ':' + n.style('shape'))`,
       );
       expect(new Set(shapes)).toEqual(new Set(['dataset:round-rectangle', 'sample:diamond']));
+      // a small graph names every node and edge on the drawing (a big one once zoomed in: Graph.tsx)
+      const unlabelled = await page.evaluate<number>(
+        `document.querySelector('.graph').cytoscape.elements().filter((e) => !e.style('label')).length`,
+      );
+      expect(unlabelled).toBe(0);
       const legend = page.getByRole('definition').filter({ hasText: 'is_derived_from' });
       await expect(legend.textContent()).resolves.toContain('is_part_of');
       await expect(page.locator('.graphlegend').textContent()).resolves.toContain('sample (diamond)');

@@ -21,8 +21,10 @@ import { UNREACHABLE } from './network';
 import { CreatePage, type CreateKind } from './pages/Create';
 import { InstrumentsPage, ProjectsPage, SamplesPage } from './pages/RecordLists';
 import { PageTitle } from './components/PageTitle';
+import { askGraphEarly } from './pages/graph-data';
 
 // the graph drawing (cytoscape) loads only when a graph is opened: it is not initial JavaScript
+// (its data is asked for meanwhile: askGraphEarly)
 const GraphPage = lazy(() =>
   import('./pages/Graph').then(
     (m) => ({ default: m.GraphPage }),
@@ -73,20 +75,24 @@ function Routes({ isAdmin }: { isAdmin: boolean }) {
   if (kind === 'new' && id && ['project', 'instrument', 'sample', 'dataset'].includes(id) && !sub)
     return <CreatePage key={id} kind={id as CreateKind} project={query.get('project')} />;
   if (kind === 'samples' && id) return <SamplePage id={id} />;
-  if (kind === 'projects' && id && sub === 'graph')
+  if (kind === 'projects' && id && sub === 'graph') {
+    askGraphEarly(undefined, id);
     return (
       <Suspense fallback={<p role="status">Loading the graph…</p>}>
         <GraphPage key={`p:${id}`} project={id} />
       </Suspense>
     );
+  }
   if (kind === 'projects' && id) return <ProjectPage id={id} />;
   if (kind === 'instruments' && id) return <InstrumentPage id={id} />;
-  if (kind === 'graph' && id)
+  if (kind === 'graph' && id) {
+    askGraphEarly(id, undefined);
     return (
       <Suspense fallback={<p role="status">Loading the graph…</p>}>
         <GraphPage key={id} root={id} />
       </Suspense>
     );
+  }
   if (kind === 'publish' || (kind === 'publications' && !id)) {
     const loading = <p role="status">Loading…</p>;
     const datasets = (query.get('datasets') ?? '').split(',').filter(Boolean);

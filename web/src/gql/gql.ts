@@ -62,9 +62,6 @@ type Documents = {
     "\n  query DatasetFacets($filter: DatasetFilterInput) {\n    datasetFacets(filter: $filter) {\n      total\n      capped\n      measurement {\n        value\n        label\n        count\n      }\n      dataType {\n        value\n        label\n        count\n      }\n      keyword {\n        value\n        label\n        count\n      }\n      owner {\n        value\n        label\n        count\n      }\n      instrument {\n        value\n        label\n        count\n      }\n      project {\n        value\n        label\n        count\n      }\n      public {\n        value\n        label\n        count\n      }\n    }\n  }\n": typeof types.DatasetFacetsDocument,
     "\n  query DatasetList($first: Int, $after: String, $filter: DatasetFilterInput, $orderBy: DatasetOrderInput) {\n    datasets(first: $first, after: $after, filter: $filter, orderBy: $orderBy) {\n      totalCount\n      totalCountIsExact\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        ...DatasetRow\n      }\n    }\n  }\n": typeof types.DatasetListDocument,
     "\n  fragment DatasetRow on Dataset {\n    uniqueId\n    datasetName\n    measurement\n    dataType\n    creationTime\n    public\n    ownerOrcid\n    owner {\n      uniqueId\n      username\n    }\n    project {\n      projectId\n      title\n    }\n    instrument {\n      uniqueId\n      instrumentName\n    }\n    firstThumbnail {\n      id\n      mimeType\n      url\n      thumbnailName\n    }\n  }\n": typeof types.DatasetRowFragmentDoc,
-    "\n  fragment GraphParts on EntityGraph {\n    nodes {\n      id\n      type\n      name\n      depth\n      measurement\n      sampleType\n      firstThumbnail {\n        mimeType\n        url\n        thumbnailName\n      }\n    }\n    edges {\n      source\n      target\n      kind\n      relationshipType\n    }\n  }\n": typeof types.GraphPartsFragmentDoc,
-    "\n  query EntityGraph($id: ID!, $depth: Int) {\n    entityGraph(id: $id, depth: $depth) {\n      ...GraphParts\n    }\n  }\n": typeof types.EntityGraphDocument,
-    "\n  query ProjectGraph($project: String!) {\n    projectGraph(project: $project) {\n      ...GraphParts\n    }\n  }\n": typeof types.ProjectGraphDocument,
     "\n  query InstrumentPage($id: String!) {\n    instrument(id: $id) {\n      uniqueId\n      instrumentId\n      instrumentName\n      instrumentType\n      description\n      location\n      manufacturer\n      model\n      status\n      otherId\n      otherIdSource\n      public\n      capabilities {\n        canUpdate\n        canManageAccess\n      }\n      owner {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      scientificMetadata\n    }\n  }\n": typeof types.InstrumentPageDocument,
     "\n  mutation UpdateInstrument($id: String!, $input: UpdateInstrumentInput!) {\n    updateInstrument(id: $id, input: $input) {\n      uniqueId\n    }\n  }\n": typeof types.UpdateInstrumentDocument,
     "\n  mutation SetInstrumentStatus($id: String!, $status: InstrumentStatus!) {\n    setInstrumentStatus(id: $id, status: $status) {\n      uniqueId\n      status\n    }\n  }\n": typeof types.SetInstrumentStatusDocument,
@@ -104,6 +101,9 @@ type Documents = {
     "\n  query SamplePage($id: ID!) {\n    sample(id: $id) {\n      uniqueId\n      sampleName\n      sampleType\n      description\n      timestamp\n      public\n      creationTime\n      ownerOrcid\n      owner {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      project {\n        projectId\n        title\n      }\n      scientificMetadata\n      datasets {\n        uniqueId\n        datasetName\n      }\n      parents {\n        uniqueId\n        sampleName\n      }\n      children {\n        uniqueId\n        sampleName\n      }\n      deletionRequest {\n        id\n        status\n        reason\n        requestTime\n        requesterId\n      }\n      capabilities {\n        canUpdate\n        canEditMetadata\n        canManageAccess\n        canTransferOwnership\n        canReassignProject\n        canRequestDeletion\n      }\n    }\n  }\n": typeof types.SamplePageDocument,
     "\n  mutation UpdateSample($id: ID!, $input: UpdateSampleInput!) {\n    updateSample(id: $id, input: $input) {\n      uniqueId\n    }\n  }\n": typeof types.UpdateSampleDocument,
     "\n  query FilterChoices {\n    me {\n      projects {\n        project {\n          uniqueId\n          projectId\n          title\n        }\n      }\n    }\n    instruments(first: 200) {\n      nodes {\n        uniqueId\n        instrumentName\n      }\n    }\n  }\n": typeof types.FilterChoicesDocument,
+    "\n  fragment GraphParts on EntityGraph {\n    nodes {\n      id\n      type\n      name\n      depth\n      measurement\n      sampleType\n      firstThumbnail {\n        mimeType\n        url\n        thumbnailName\n      }\n    }\n    edges {\n      source\n      target\n      kind\n      relationshipType\n    }\n  }\n": typeof types.GraphPartsFragmentDoc,
+    "\n  query EntityGraph($id: ID!, $depth: Int) {\n    entityGraph(id: $id, depth: $depth) {\n      ...GraphParts\n    }\n  }\n": typeof types.EntityGraphDocument,
+    "\n  query ProjectGraph($project: String!) {\n    projectGraph(project: $project) {\n      ...GraphParts\n    }\n  }\n": typeof types.ProjectGraphDocument,
 };
 const documents: Documents = {
     "\n  fragment BatchFields on Batch {\n    id\n    status\n    operation\n    targetCount\n    changedCount\n    refusedCount\n    refused {\n      uniqueId\n      name\n      reason\n    }\n    sample {\n      uniqueId\n      name\n      before\n      after\n      changes\n    }\n    token\n    canApply\n    canUndo\n    createdAt\n  }\n": types.BatchFieldsFragmentDoc,
@@ -153,9 +153,6 @@ const documents: Documents = {
     "\n  query DatasetFacets($filter: DatasetFilterInput) {\n    datasetFacets(filter: $filter) {\n      total\n      capped\n      measurement {\n        value\n        label\n        count\n      }\n      dataType {\n        value\n        label\n        count\n      }\n      keyword {\n        value\n        label\n        count\n      }\n      owner {\n        value\n        label\n        count\n      }\n      instrument {\n        value\n        label\n        count\n      }\n      project {\n        value\n        label\n        count\n      }\n      public {\n        value\n        label\n        count\n      }\n    }\n  }\n": types.DatasetFacetsDocument,
     "\n  query DatasetList($first: Int, $after: String, $filter: DatasetFilterInput, $orderBy: DatasetOrderInput) {\n    datasets(first: $first, after: $after, filter: $filter, orderBy: $orderBy) {\n      totalCount\n      totalCountIsExact\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        ...DatasetRow\n      }\n    }\n  }\n": types.DatasetListDocument,
     "\n  fragment DatasetRow on Dataset {\n    uniqueId\n    datasetName\n    measurement\n    dataType\n    creationTime\n    public\n    ownerOrcid\n    owner {\n      uniqueId\n      username\n    }\n    project {\n      projectId\n      title\n    }\n    instrument {\n      uniqueId\n      instrumentName\n    }\n    firstThumbnail {\n      id\n      mimeType\n      url\n      thumbnailName\n    }\n  }\n": types.DatasetRowFragmentDoc,
-    "\n  fragment GraphParts on EntityGraph {\n    nodes {\n      id\n      type\n      name\n      depth\n      measurement\n      sampleType\n      firstThumbnail {\n        mimeType\n        url\n        thumbnailName\n      }\n    }\n    edges {\n      source\n      target\n      kind\n      relationshipType\n    }\n  }\n": types.GraphPartsFragmentDoc,
-    "\n  query EntityGraph($id: ID!, $depth: Int) {\n    entityGraph(id: $id, depth: $depth) {\n      ...GraphParts\n    }\n  }\n": types.EntityGraphDocument,
-    "\n  query ProjectGraph($project: String!) {\n    projectGraph(project: $project) {\n      ...GraphParts\n    }\n  }\n": types.ProjectGraphDocument,
     "\n  query InstrumentPage($id: String!) {\n    instrument(id: $id) {\n      uniqueId\n      instrumentId\n      instrumentName\n      instrumentType\n      description\n      location\n      manufacturer\n      model\n      status\n      otherId\n      otherIdSource\n      public\n      capabilities {\n        canUpdate\n        canManageAccess\n      }\n      owner {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      scientificMetadata\n    }\n  }\n": types.InstrumentPageDocument,
     "\n  mutation UpdateInstrument($id: String!, $input: UpdateInstrumentInput!) {\n    updateInstrument(id: $id, input: $input) {\n      uniqueId\n    }\n  }\n": types.UpdateInstrumentDocument,
     "\n  mutation SetInstrumentStatus($id: String!, $status: InstrumentStatus!) {\n    setInstrumentStatus(id: $id, status: $status) {\n      uniqueId\n      status\n    }\n  }\n": types.SetInstrumentStatusDocument,
@@ -195,6 +192,9 @@ const documents: Documents = {
     "\n  query SamplePage($id: ID!) {\n    sample(id: $id) {\n      uniqueId\n      sampleName\n      sampleType\n      description\n      timestamp\n      public\n      creationTime\n      ownerOrcid\n      owner {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      project {\n        projectId\n        title\n      }\n      scientificMetadata\n      datasets {\n        uniqueId\n        datasetName\n      }\n      parents {\n        uniqueId\n        sampleName\n      }\n      children {\n        uniqueId\n        sampleName\n      }\n      deletionRequest {\n        id\n        status\n        reason\n        requestTime\n        requesterId\n      }\n      capabilities {\n        canUpdate\n        canEditMetadata\n        canManageAccess\n        canTransferOwnership\n        canReassignProject\n        canRequestDeletion\n      }\n    }\n  }\n": types.SamplePageDocument,
     "\n  mutation UpdateSample($id: ID!, $input: UpdateSampleInput!) {\n    updateSample(id: $id, input: $input) {\n      uniqueId\n    }\n  }\n": types.UpdateSampleDocument,
     "\n  query FilterChoices {\n    me {\n      projects {\n        project {\n          uniqueId\n          projectId\n          title\n        }\n      }\n    }\n    instruments(first: 200) {\n      nodes {\n        uniqueId\n        instrumentName\n      }\n    }\n  }\n": types.FilterChoicesDocument,
+    "\n  fragment GraphParts on EntityGraph {\n    nodes {\n      id\n      type\n      name\n      depth\n      measurement\n      sampleType\n      firstThumbnail {\n        mimeType\n        url\n        thumbnailName\n      }\n    }\n    edges {\n      source\n      target\n      kind\n      relationshipType\n    }\n  }\n": types.GraphPartsFragmentDoc,
+    "\n  query EntityGraph($id: ID!, $depth: Int) {\n    entityGraph(id: $id, depth: $depth) {\n      ...GraphParts\n    }\n  }\n": types.EntityGraphDocument,
+    "\n  query ProjectGraph($project: String!) {\n    projectGraph(project: $project) {\n      ...GraphParts\n    }\n  }\n": types.ProjectGraphDocument,
 };
 
 /**
@@ -388,18 +388,6 @@ export function graphql(source: "\n  fragment DatasetRow on Dataset {\n    uniqu
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment GraphParts on EntityGraph {\n    nodes {\n      id\n      type\n      name\n      depth\n      measurement\n      sampleType\n      firstThumbnail {\n        mimeType\n        url\n        thumbnailName\n      }\n    }\n    edges {\n      source\n      target\n      kind\n      relationshipType\n    }\n  }\n"): typeof import('./graphql').GraphPartsFragmentDoc;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query EntityGraph($id: ID!, $depth: Int) {\n    entityGraph(id: $id, depth: $depth) {\n      ...GraphParts\n    }\n  }\n"): typeof import('./graphql').EntityGraphDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query ProjectGraph($project: String!) {\n    projectGraph(project: $project) {\n      ...GraphParts\n    }\n  }\n"): typeof import('./graphql').ProjectGraphDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
 export function graphql(source: "\n  query InstrumentPage($id: String!) {\n    instrument(id: $id) {\n      uniqueId\n      instrumentId\n      instrumentName\n      instrumentType\n      description\n      location\n      manufacturer\n      model\n      status\n      otherId\n      otherIdSource\n      public\n      capabilities {\n        canUpdate\n        canManageAccess\n      }\n      owner {\n        uniqueId\n        username\n        firstName\n        lastName\n      }\n      scientificMetadata\n    }\n  }\n"): typeof import('./graphql').InstrumentPageDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -553,6 +541,18 @@ export function graphql(source: "\n  mutation UpdateSample($id: ID!, $input: Upd
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query FilterChoices {\n    me {\n      projects {\n        project {\n          uniqueId\n          projectId\n          title\n        }\n      }\n    }\n    instruments(first: 200) {\n      nodes {\n        uniqueId\n        instrumentName\n      }\n    }\n  }\n"): typeof import('./graphql').FilterChoicesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment GraphParts on EntityGraph {\n    nodes {\n      id\n      type\n      name\n      depth\n      measurement\n      sampleType\n      firstThumbnail {\n        mimeType\n        url\n        thumbnailName\n      }\n    }\n    edges {\n      source\n      target\n      kind\n      relationshipType\n    }\n  }\n"): typeof import('./graphql').GraphPartsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query EntityGraph($id: ID!, $depth: Int) {\n    entityGraph(id: $id, depth: $depth) {\n      ...GraphParts\n    }\n  }\n"): typeof import('./graphql').EntityGraphDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ProjectGraph($project: String!) {\n    projectGraph(project: $project) {\n      ...GraphParts\n    }\n  }\n"): typeof import('./graphql').ProjectGraphDocument;
 
 
 export function graphql(source: string) {

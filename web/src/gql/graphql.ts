@@ -843,23 +843,6 @@ export type DatasetListQuery = { datasets: { totalCount: number, totalCountIsExa
 
 export type DatasetRowFragment = { uniqueId: string, datasetName: string | null, measurement: string | null, dataType: string | null, creationTime: string, public: boolean, ownerOrcid: string, owner: { uniqueId: string, username: string | null } | null, project: { projectId: string, title: string | null } | null, instrument: { uniqueId: string, instrumentName: string } | null, firstThumbnail: { id: number, mimeType: string, url: string, thumbnailName: string } | null };
 
-export type GraphPartsFragment = { nodes: Array<{ id: string, type: EntityType, name: string | null, depth: number, measurement: string | null, sampleType: string | null, firstThumbnail: { mimeType: string, url: string, thumbnailName: string } | null }>, edges: Array<{ source: string, target: string, kind: EdgeKind, relationshipType: RelationshipType | null }> };
-
-export type EntityGraphQueryVariables = Exact<{
-  id: string | number;
-  depth?: number | null | undefined;
-}>;
-
-
-export type EntityGraphQuery = { entityGraph: { nodes: Array<{ id: string, type: EntityType, name: string | null, depth: number, measurement: string | null, sampleType: string | null, firstThumbnail: { mimeType: string, url: string, thumbnailName: string } | null }>, edges: Array<{ source: string, target: string, kind: EdgeKind, relationshipType: RelationshipType | null }> } };
-
-export type ProjectGraphQueryVariables = Exact<{
-  project: string;
-}>;
-
-
-export type ProjectGraphQuery = { projectGraph: { nodes: Array<{ id: string, type: EntityType, name: string | null, depth: number, measurement: string | null, sampleType: string | null, firstThumbnail: { mimeType: string, url: string, thumbnailName: string } | null }>, edges: Array<{ source: string, target: string, kind: EdgeKind, relationshipType: RelationshipType | null }> } };
-
 export type InstrumentPageQueryVariables = Exact<{
   id: string;
 }>;
@@ -1130,6 +1113,23 @@ export type FilterChoicesQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type FilterChoicesQuery = { me: { projects: Array<{ project: { uniqueId: string, projectId: string, title: string | null } }> }, instruments: { nodes: Array<{ uniqueId: string, instrumentName: string }> } };
 
+export type GraphPartsFragment = { nodes: Array<{ id: string, type: EntityType, name: string | null, depth: number, measurement: string | null, sampleType: string | null, firstThumbnail: { mimeType: string, url: string, thumbnailName: string } | null }>, edges: Array<{ source: string, target: string, kind: EdgeKind, relationshipType: RelationshipType | null }> };
+
+export type EntityGraphQueryVariables = Exact<{
+  id: string | number;
+  depth?: number | null | undefined;
+}>;
+
+
+export type EntityGraphQuery = { entityGraph: { nodes: Array<{ id: string, type: EntityType, name: string | null, depth: number, measurement: string | null, sampleType: string | null, firstThumbnail: { mimeType: string, url: string, thumbnailName: string } | null }>, edges: Array<{ source: string, target: string, kind: EdgeKind, relationshipType: RelationshipType | null }> } };
+
+export type ProjectGraphQueryVariables = Exact<{
+  project: string;
+}>;
+
+
+export type ProjectGraphQuery = { projectGraph: { nodes: Array<{ id: string, type: EntityType, name: string | null, depth: number, measurement: string | null, sampleType: string | null, firstThumbnail: { mimeType: string, url: string, thumbnailName: string } | null }>, edges: Array<{ source: string, target: string, kind: EdgeKind, relationshipType: RelationshipType | null }> } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -1255,29 +1255,6 @@ export const DatasetRowFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"DatasetRow"}) as unknown as TypedDocumentString<DatasetRowFragment, unknown>;
-export const GraphPartsFragmentDoc = new TypedDocumentString(`
-    fragment GraphParts on EntityGraph {
-  nodes {
-    id
-    type
-    name
-    depth
-    measurement
-    sampleType
-    firstThumbnail {
-      mimeType
-      url
-      thumbnailName
-    }
-  }
-  edges {
-    source
-    target
-    kind
-    relationshipType
-  }
-}
-    `, {"fragmentName":"GraphParts"}) as unknown as TypedDocumentString<GraphPartsFragment, unknown>;
 export const SampleListRowFragmentDoc = new TypedDocumentString(`
     fragment SampleListRow on Sample {
   uniqueId
@@ -1328,6 +1305,29 @@ export const InstrumentListRowFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"InstrumentListRow"}) as unknown as TypedDocumentString<InstrumentListRowFragment, unknown>;
+export const GraphPartsFragmentDoc = new TypedDocumentString(`
+    fragment GraphParts on EntityGraph {
+  nodes {
+    id
+    type
+    name
+    depth
+    measurement
+    sampleType
+    firstThumbnail {
+      mimeType
+      url
+      thumbnailName
+    }
+  }
+  edges {
+    source
+    target
+    kind
+    relationshipType
+  }
+}
+    `, {"fragmentName":"GraphParts"}) as unknown as TypedDocumentString<GraphPartsFragment, unknown>;
 export const PreviewBatchDocument = new TypedDocumentString(`
     mutation PreviewBatch($targets: BatchTargetsInput!, $operation: BatchOperationInput!) {
   previewDatasetBatch(targets: $targets, operation: $operation) {
@@ -2076,60 +2076,6 @@ export const DatasetListDocument = new TypedDocumentString(`
     thumbnailName
   }
 }`) as unknown as TypedDocumentString<DatasetListQuery, DatasetListQueryVariables>;
-export const EntityGraphDocument = new TypedDocumentString(`
-    query EntityGraph($id: ID!, $depth: Int) {
-  entityGraph(id: $id, depth: $depth) {
-    ...GraphParts
-  }
-}
-    fragment GraphParts on EntityGraph {
-  nodes {
-    id
-    type
-    name
-    depth
-    measurement
-    sampleType
-    firstThumbnail {
-      mimeType
-      url
-      thumbnailName
-    }
-  }
-  edges {
-    source
-    target
-    kind
-    relationshipType
-  }
-}`) as unknown as TypedDocumentString<EntityGraphQuery, EntityGraphQueryVariables>;
-export const ProjectGraphDocument = new TypedDocumentString(`
-    query ProjectGraph($project: String!) {
-  projectGraph(project: $project) {
-    ...GraphParts
-  }
-}
-    fragment GraphParts on EntityGraph {
-  nodes {
-    id
-    type
-    name
-    depth
-    measurement
-    sampleType
-    firstThumbnail {
-      mimeType
-      url
-      thumbnailName
-    }
-  }
-  edges {
-    source
-    target
-    kind
-    relationshipType
-  }
-}`) as unknown as TypedDocumentString<ProjectGraphQuery, ProjectGraphQueryVariables>;
 export const InstrumentPageDocument = new TypedDocumentString(`
     query InstrumentPage($id: String!) {
   instrument(id: $id) {
@@ -2740,3 +2686,57 @@ export const FilterChoicesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<FilterChoicesQuery, FilterChoicesQueryVariables>;
+export const EntityGraphDocument = new TypedDocumentString(`
+    query EntityGraph($id: ID!, $depth: Int) {
+  entityGraph(id: $id, depth: $depth) {
+    ...GraphParts
+  }
+}
+    fragment GraphParts on EntityGraph {
+  nodes {
+    id
+    type
+    name
+    depth
+    measurement
+    sampleType
+    firstThumbnail {
+      mimeType
+      url
+      thumbnailName
+    }
+  }
+  edges {
+    source
+    target
+    kind
+    relationshipType
+  }
+}`) as unknown as TypedDocumentString<EntityGraphQuery, EntityGraphQueryVariables>;
+export const ProjectGraphDocument = new TypedDocumentString(`
+    query ProjectGraph($project: String!) {
+  projectGraph(project: $project) {
+    ...GraphParts
+  }
+}
+    fragment GraphParts on EntityGraph {
+  nodes {
+    id
+    type
+    name
+    depth
+    measurement
+    sampleType
+    firstThumbnail {
+      mimeType
+      url
+      thumbnailName
+    }
+  }
+  edges {
+    source
+    target
+    kind
+    relationshipType
+  }
+}`) as unknown as TypedDocumentString<ProjectGraphQuery, ProjectGraphQueryVariables>;

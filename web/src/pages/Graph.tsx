@@ -1,54 +1,12 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import cytoscape, { type Core, type ElementDefinition } from 'cytoscape';
-import { graphql } from '../gql';
-import type { EntityGraphQuery } from '../gql/graphql';
 import { request } from '../client';
 import { navigate } from '../router';
 import { pageOf } from '../components/Fields';
 import { thumbSrc } from '../components/Thumb';
 import { layered, segmentOf } from './graph-layout';
+import { EntityGraph, firstGraph, type Graph } from './graph-data';
 
-graphql(`
-  fragment GraphParts on EntityGraph {
-    nodes {
-      id
-      type
-      name
-      depth
-      measurement
-      sampleType
-      firstThumbnail {
-        mimeType
-        url
-        thumbnailName
-      }
-    }
-    edges {
-      source
-      target
-      kind
-      relationshipType
-    }
-  }
-`);
-
-const EntityGraph = graphql(`
-  query EntityGraph($id: ID!, $depth: Int) {
-    entityGraph(id: $id, depth: $depth) {
-      ...GraphParts
-    }
-  }
-`);
-
-const ProjectGraph = graphql(`
-  query ProjectGraph($project: String!) {
-    projectGraph(project: $project) {
-      ...GraphParts
-    }
-  }
-`);
-
-type Graph = EntityGraphQuery['entityGraph'];
 type GraphNode = Graph['nodes'][number];
 
 const NODE = 26;
@@ -56,9 +14,29 @@ const ROOT_NODE = 34;
 const LABEL_CHARS = 18;
 const CHAR_PX = 6;
 
+/**
+ * Above this many nodes, names and relationship types are styled only where they can be read: on
+ * every element once the view is zoomed in to {@link LABEL_ZOOM}, and around the selected node.
+ * Each styled property costs cytoscape work per element on the first frame (at 1,000 nodes the
+ * labels were half of it), and at the zoom that shows a big graph whole no label is drawn anyway
+ * (`min-zoomed-font-size`). docs/web-app.md, "The graph at 1,000 nodes".
+ */
+const LABELS_ALWAYS_MAX = 300;
+/** below this zoom no label is drawn (10 px × 0.7 = 7 px, the nodes' `min-zoomed-font-size`) */
+const LABEL_ZOOM = 0.7;
+
 const STYLE: cytoscape.StylesheetJson = [
   {
     selector: 'node',
+    style: {
+      width: NODE,
+      height: NODE,
+      'border-width': 2,
+      'border-color': '#1f2937',
+    },
+  },
+  {
+    selector: 'node.lab',
     style: {
       label: 'data(label)',
       'font-size': 10,
@@ -66,10 +44,6 @@ const STYLE: cytoscape.StylesheetJson = [
       'text-valign': 'center',
       'text-halign': 'right',
       'text-margin-x': 4,
-      width: NODE,
-      height: NODE,
-      'border-width': 2,
-      'border-color': '#1f2937',
     },
   },
   { selector: 'node[type = "dataset"]', style: { shape: 'round-rectangle', 'background-color': '#2563eb' } },
@@ -87,10 +61,22 @@ const STYLE: cytoscape.StylesheetJson = [
       'line-color': '#4b5563',
       'target-arrow-color': '#4b5563',
       'target-arrow-shape': 'triangle',
+      'curve-style': 'straight',
+    },
+  },
+  {
+    // only edges with bends map them (a mapping without its data costs a warning per edge)
+    selector: 'edge[weights]',
+    style: {
       'curve-style': 'segments',
       'edge-distances': 'node-position',
       'segment-weights': 'data(weights)',
       'segment-distances': 'data(distances)',
+    },
+  },
+  {
+    selector: 'edge.lab',
+    style: {
       label: 'data(label)',
       'font-size': 9,
       'min-zoomed-font-size': 8,
@@ -100,7 +86,6 @@ const STYLE: cytoscape.StylesheetJson = [
       color: '#111827',
     },
   },
-  { selector: 'edge[!weights]', style: { 'curve-style': 'straight' } },
   {
     selector: 'edge[kind = "sample_dataset"]',
     style: { 'line-style': 'dashed', 'line-color': '#b45309', 'target-arrow-color': '#b45309' },
@@ -140,6 +125,7 @@ function placedElements(
   nodes: Map<string, GraphNode>,
   edges: Map<string, GraphEdge>,
   root: string | undefined,
+  labelled: boolean,
 ): { elements: ElementDefinition[]; extent: { x1: number; y1: number; x2: number; y2: number } } {
   const laid = [...nodes.values()].map((n) => ({
     id: n.id,
@@ -163,7 +149,8 @@ function placedElements(
     extent.y2 = Math.max(extent.y2, position.y + l.size / 2);
     const data: Record<string, unknown> = { id: n.id, label: shortLabel(n), type: n.type };
     if (n.firstThumbnail) data.image = thumbSrc(n.firstThumbnail);
-    elements.push({ group: 'nodes', data, position, classes: n.id === root ? 'root' : undefined });
+    const classes = [n.id === root ? 'root' : '', labelled ? 'lab' : ''].filter(Boolean).join(' ');
+    elements.push({ group: 'nodes', data, position, classes });
   }
   for (const [id, e] of edges) {
     const data: Record<string, unknown> = {
@@ -181,9 +168,20 @@ function placedElements(
       data.weights = segs.map((q) => q.weight);
       data.distances = segs.map((q) => q.distance);
     }
-    elements.push({ group: 'edges', data });
+    elements.push({ group: 'edges', data, classes: labelled ? 'lab' : '' });
   }
   return { elements, extent };
+}
+
+/**
+ * Selects `id` alone, and styles the labels of it, its links and its neighbours (a big graph's
+ * labels are otherwise only styled once zoomed in: {@link LABELS_ALWAYS_MAX}).
+ */
+function select(c: Core, id: string): void {
+  c.nodes(':selected').unselect();
+  const n = c.getElementById(id);
+  n.closedNeighborhood().addClass('lab');
+  n.select();
 }
 
 /**
@@ -192,7 +190,17 @@ function placedElements(
  * Selecting a node (click, or the list for keyboard users) offers its page and its neighbours.
  */
 export function GraphPage({ root, project }: { root?: string; project?: string }) {
+  /** the drawing's frame (the tests' `.graph`, with its state in data- attributes) */
+  const frame = useRef<HTMLDivElement>(null);
+  /**
+   * cytoscape's container, inside the frame: cytoscape watches its container's attributes and
+   * redraws everything on any change (a MutationObserver calling resize()), so the attributes
+   * that change with the graph (data-ready, data-nodes, the label) stay off it
+   */
   const box = useRef<HTMLDivElement>(null);
+  /** labels styled on every element (a small graph, or one zoomed in to read them) */
+  const labelAll = useRef(false);
+  const [listOpen, setListOpen] = useState(false);
   const cy = useRef<Core | null>(null);
   const [nodes, setNodes] = useState<Map<string, GraphNode>>(new Map());
   const [selected, setSelected] = useState<string | null>(null);
@@ -224,11 +232,12 @@ export function GraphPage({ root, project }: { root?: string; project?: string }
     const c = cy.current;
     if (!added || !c) return;
     performance.mark('graph:layout');
-    const { elements, extent } = placedElements(all, edges, root);
+    if (all.size <= LABELS_ALWAYS_MAX) labelAll.current = true;
+    const { elements, extent } = placedElements(all, edges, root, labelAll.current);
     c.batch(() => {
       c.elements().remove();
       c.add(elements);
-      if (selectedRef.current) c.getElementById(selectedRef.current).select();
+      if (selectedRef.current) select(c, selectedRef.current);
     });
     // the view from the layout's extent: fit() would measure every label's bounds
     const pad = 30;
@@ -253,6 +262,8 @@ export function GraphPage({ root, project }: { root?: string; project?: string }
   };
 
   useEffect(() => {
+    // asked before cytoscape starts (usually already asked while this page's code loaded)
+    const load = firstGraph(root, project);
     const c = cytoscape({
       container: box.current,
       style: STYLE,
@@ -264,15 +275,18 @@ export function GraphPage({ root, project }: { root?: string; project?: string }
     });
     cy.current = c;
     // the drawing, for the browser tests' geometric checks (what is drawn, not what was computed)
-    if (box.current) (box.current as HTMLDivElement & { cytoscape?: Core }).cytoscape = c;
+    if (frame.current) (frame.current as HTMLDivElement & { cytoscape?: Core }).cytoscape = c;
+    // a big graph's labels, once the view is zoomed in far enough to draw them
+    c.on('zoom', () => {
+      if (labelAll.current || c.zoom() < LABEL_ZOOM) return;
+      labelAll.current = true;
+      c.batch(() => c.elements().addClass('lab'));
+    });
     c.on('tap', 'node', (e) => setSelected((e.target as cytoscape.NodeSingular).id()));
     c.on('dbltap', 'node', (e) => {
       const n = e.target as cytoscape.NodeSingular;
       navigate(pageOf(n.data('type') as string, n.id()));
     });
-    const load = root
-      ? request(EntityGraph, { id: root, depth: 2 }).then((r) => r.entityGraph)
-      : request(ProjectGraph, { project: project ?? '' }).then((r) => r.projectGraph);
     load.then(
       (g) => {
         performance.mark('graph:answer');
@@ -293,8 +307,7 @@ export function GraphPage({ root, project }: { root?: string; project?: string }
   useEffect(() => {
     const c = cy.current;
     if (!c || !selected) return;
-    c.nodes(':selected').unselect();
-    c.getElementById(selected).select();
+    select(c, selected);
   }, [selected]);
 
   const expand = async (id: string) => {
@@ -317,6 +330,8 @@ export function GraphPage({ root, project }: { root?: string; project?: string }
       <p class="hint">
         Arrows point from parent to child. Click a node to select it, double-click to open its page; drag to
         pan, scroll to zoom.
+        {nodes.size > LABELS_ALWAYS_MAX &&
+          ' Names and relationship types are drawn once zoomed in, and around the selected node.'}
       </p>
       {error && (
         <p role="alert" class="error">
@@ -325,13 +340,15 @@ export function GraphPage({ root, project }: { root?: string; project?: string }
       )}
       <div class="graphwrap">
         <div
-          ref={box}
+          ref={frame}
           class="graph"
           role="img"
           aria-label={`${title}: ${nodes.size} nodes`}
           data-ready={ready ? 'true' : undefined}
           data-nodes={nodes.size}
-        />
+        >
+          <div ref={box} class="graphcanvas" />
+        </div>
         <aside class="graphside" aria-label="Selected node">
           {sel ? (
             <>
@@ -351,10 +368,11 @@ export function GraphPage({ root, project }: { root?: string; project?: string }
           ) : (
             <p>No node selected.</p>
           )}
-          <details>
+          <details onToggle={(e) => setListOpen(e.currentTarget.open)}>
             <summary>All nodes ({nodes.size})</summary>
             <ul class="nodelist">
-              {[...nodes.values()].map((n) => (
+              {/* its buttons made when opened: a thousand of them cost the first drawing time */}
+              {(listOpen ? [...nodes.values()] : []).map((n) => (
                 <li key={n.id}>
                   <button type="button" aria-pressed={n.id === selected} onClick={() => setSelected(n.id)}>
                     {nodeLabel(n)} ({n.type})
