@@ -2,6 +2,8 @@ import type { Page } from 'playwright-core';
 import { browserSuite } from '../support/browser';
 import { addMember, makeProject, makeUser, unique, type TestUser } from '../support/factories';
 import { png } from '../support/fixtures';
+import { rawQuery } from '../../src/core/db/raw';
+import { newMfid } from '../../src/core/ids';
 import { createDataset, must, screenshot, seriousViolations } from '../support/web';
 
 /**
@@ -217,6 +219,80 @@ browserSuite('the web page, light and readable', (fx) => {
     await page.locator('.graph[data-ready="true"]').waitFor();
     expect((await crossings(page)).found).toEqual([]);
     await screenshot(page, 'light-03-graph-around');
+    await page.close();
+  });
+
+  test('a graph of 320 datasets: names and relationship types drawn around the selection and once zoomed in', async () => {
+    // a tree (fan-out 3) written straight to the tables, as bench:web seeds its 1,000 nodes
+    const big = await makeProject(fx.t.app, owner.user);
+    await addMember(fx.t.app, big, owner.user, 'admin');
+    const tree = Array.from({ length: 320 }, () => newMfid());
+    const em = fx.t.app.orm.em.fork();
+    await rawQuery(
+      em,
+      `insert into dataset (unique_id, dataset_name, measurement, owner_id, project_mfid, public)
+       select id, 'node ' || g, 'xrd', ?, ?, false from unnest(string_to_array(?, ',')) with ordinality as t(id, g)`,
+      [owner.user.uniqueId, big.uniqueId, tree.join(',')],
+    );
+    await rawQuery(
+      em,
+      `insert into dataset_link (parent_mfid, child_mfid, relationship_type)
+       select split_part(l, ':', 1), split_part(l, ':', 2), 'is_derived_from' from unnest(string_to_array(?, ',')) as t(l)`,
+      [
+        tree
+          .slice(1)
+          .map((child, i) => `${tree[Math.floor(i / 3)]}:${child}`)
+          .join(','),
+      ],
+    );
+    const page = await fx.page({ key: owner.key });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${fx.t.url}/projects/${big.projectId}/graph`);
+    await page.locator('.graph[data-ready="true"]').waitFor();
+    await page
+      .getByText('Names and relationship types are drawn once zoomed in, and around the selected node.')
+      .waitFor();
+    const drawn = () =>
+      page.evaluate<{ zoom: number; elements: number; labelled: string[] }>(`(() => {
+        const cy = document.querySelector('.graph').cytoscape;
+        return {
+          zoom: cy.zoom(),
+          elements: cy.elements().length,
+          labelled: cy.elements().filter((e) => e.style('label')).map((e) => e.isEdge() ? 'edge:' + e.style('label') : 'node:' + e.style('label')),
+        };
+      })()`);
+    // the whole tree in view: too small to read, nothing labelled
+    const whole = await drawn();
+    expect(whole.elements).toBe(320 + 319);
+    expect(whole.zoom).toBeLessThan(0.7);
+    expect(whole.labelled).toEqual([]);
+    // a node selected (as a click does): it, its parent, its three children and their four links
+    await page.evaluate(
+      `document.querySelector('.graph').cytoscape.getElementById('${tree[1]}').emit('tap')`,
+    );
+    // the selection is styled after the page's state changes: wait for its labels
+    for (let tries = 0; tries < 100 && (await drawn()).labelled.length === 0; tries++)
+      await new Promise((r) => setTimeout(r, 100));
+    const around = await drawn();
+    expect(around.labelled.filter((l) => l.startsWith('node:')).sort()).toEqual([
+      'node:node 1',
+      'node:node 2',
+      'node:node 5',
+      'node:node 6',
+      'node:node 7',
+    ]);
+    expect(around.labelled.filter((l) => l.startsWith('edge:'))).toEqual(
+      Array(4).fill('edge:is_derived_from'),
+    );
+    // zoomed in far enough to read: every name and relationship type
+    await screenshot(page, 'light-04-graph-big-selected');
+    await page.evaluate(
+      `(() => { const cy = document.querySelector('.graph').cytoscape; cy.zoom({ level: 1, position: cy.getElementById('${tree[1]}').position() }); })()`,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    const zoomed = await drawn();
+    expect(zoomed.labelled).toHaveLength(320 + 319);
+    await screenshot(page, 'light-05-graph-big-zoomed');
     await page.close();
   });
 
