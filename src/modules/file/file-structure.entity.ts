@@ -7,7 +7,7 @@ import type { StructureNode } from './file-structure';
  * shapes, types and attributes), or why that ingestion failed (`error`). A side table keyed by
  * the file, not a column of `associated_file`: file pages and lists never carry it, only HDF5
  * files have a row, and the row goes with the file (`on delete cascade`). Written by
- * `FileService.recordStructureIn` alone, inside ingestion's transaction: a run replaces the row.
+ * `recordStructureIn` of structure-store.ts (through `FileService.recordStructureIn`) alone, inside ingestion's transaction: a run replaces the row.
  * Bounded by src/modules/file/file-structure.ts (docs/web-app.md, "Previews").
  */
 @Entity({ tableName: 'file_structure' })

@@ -10,8 +10,7 @@ import type { Dataset } from '../dataset/dataset.entity';
 import type { DatasetService } from '../dataset/dataset.service';
 import { AssociatedFile } from './file.entity';
 import { FileStructure } from './file-structure.entity';
-import { boundStructure, type StructureTree } from './file-structure';
-import { previewKind } from './file-preview';
+import { recordStructureIn, type StructureFile, type StructureFound } from './structure-store';
 import type { FilePolicy } from './file.policy';
 import { FileQuery, type FileFilter } from './file.query';
 import { cleanContentType, cleanFilename, ingestorName } from './filename';
@@ -262,37 +261,11 @@ export class FileService {
 
   /**
    * Records what the latest ingestion of a file read of its structure, inside ingestion's
-   * transaction `tx`, replacing what an earlier run recorded: the tree bounded by
-   * file-structure.ts; `{ error }` when the run failed on an HDF5 file (its preview then says so);
-   * null when the run read no structure (the row, if any, goes).
+   * transaction `tx`, replacing what an earlier run recorded (`recordStructureIn` of
+   * structure-store.ts).
    */
-  async recordStructureIn(
-    tx: EntityManager,
-    file: Pick<AssociatedFile, 'uniqueId' | 'filename' | 'contentType'>,
-    found: { tree: StructureTree; ingestor: string } | { error: string; ingestor: string | null } | null,
-  ): Promise<void> {
-    if (found && 'tree' in found) {
-      const bounded = boundStructure(found.tree);
-      await rawQuery(
-        tx,
-        `insert into file_structure (file_mfid, format, nodes, truncated, error, ingestor, recorded_at)
-         values (?, ?, ?::jsonb, ?, null, ?, now())
-         on conflict (file_mfid) do update set format = excluded.format, nodes = excluded.nodes,
-           truncated = excluded.truncated, error = null, ingestor = excluded.ingestor, recorded_at = now()`,
-        [file.uniqueId, bounded.format, JSON.stringify(bounded.nodes), bounded.truncated, found.ingestor],
-      );
-    } else if (found && previewKind(file) === 'hdf5') {
-      await rawQuery(
-        tx,
-        `insert into file_structure (file_mfid, format, nodes, truncated, error, ingestor, recorded_at)
-         values (?, 'hdf5', null, false, ?, ?, now())
-         on conflict (file_mfid) do update set nodes = null, truncated = false, error = excluded.error,
-           ingestor = excluded.ingestor, recorded_at = now()`,
-        [file.uniqueId, found.error.slice(0, 4000), found.ingestor],
-      );
-    } else {
-      await rawQuery(tx, 'delete from file_structure where file_mfid = ?', [file.uniqueId]);
-    }
+  recordStructureIn(tx: EntityManager, file: StructureFile, found: StructureFound): Promise<void> {
+    return recordStructureIn(tx, file, found);
   }
 
   /** The recorded structure of a file the caller has already been allowed to read (null when none). */
