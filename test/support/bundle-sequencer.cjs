@@ -1,0 +1,15 @@
+// The order `npm test` starts its bundles in: the longest expected first (their files' weights,
+// bundles.cjs), so that the two workers finish together instead of one waiting on a long bundle
+// started last. Files that are not bundles keep jest's order, after the bundles.
+const Sequencer = require('@jest/test-sequencer').default;
+const { bundleShare } = require('./bundles.cjs');
+
+class BundleSequencer extends Sequencer {
+  sort(tests) {
+    const ordered = super.sort(tests);
+    const weight = new Map(ordered.map((t) => [t, bundleShare(t.path)?.weight ?? -1]));
+    return [...ordered].sort((a, b) => weight.get(b) - weight.get(a));
+  }
+}
+
+module.exports = BundleSequencer;
