@@ -2,10 +2,13 @@ const os = require('node:os');
 
 /** @type {import('jest').Config} */
 module.exports = {
-  // At least two workers: with one, jest runs the files in its own process, beside the embedded
-  // database (global-setup.ts), so the service, the test and the database share one thread. Two
-  // workers keep both cores busy; each has a database of its own (test/support/worker-db.ts).
-  maxWorkers: Math.max(2, os.availableParallelism() - 1),
+  // One worker more than the cores, at least three: with one, jest runs the files in its own
+  // process, beside the embedded database (global-setup.ts), so the service, the test and the
+  // database share one thread; the browser tests wait on Chromium about half of their time, and a
+  // third worker on two cores fills that (npm test: 700 s with two workers, 603 s with three, on
+  // 2026-11-27; docs/development.md "Test suite time"). Each has a database of its own
+  // (test/support/worker-db.ts).
+  maxWorkers: Math.max(3, os.availableParallelism() + 1),
   testEnvironment: 'node',
   // the slowest files are printed at the end of every run (test/support/slowest-files-reporter.cjs)
   reporters: ['default', '<rootDir>/test/support/slowest-files-reporter.cjs'],

@@ -1,6 +1,8 @@
 // The order `npm test` starts its bundles in: the longest expected first (their files' weights,
-// bundles.cjs), so that the two workers finish together instead of one waiting on a long bundle
-// started last. Files that are not bundles keep jest's order, after the bundles.
+// bundles.cjs), so that the workers finish together instead of one running a long bundle alone at
+// the end. (Planning the order so that browser bundles, which wait on Chromium about half of
+// their time, run beside busy ones measured no better: 639 s against 603 s, one run each.)
+// Files that are not bundles keep jest's order, after the bundles.
 const Sequencer = require('@jest/test-sequencer').default;
 const { bundleShare } = require('./bundles.cjs');
 
