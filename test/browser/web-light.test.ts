@@ -301,6 +301,24 @@ browserSuite('the web page, light and readable', (fx) => {
     await page.close();
   });
 
+  test('the accessibility check finds serious violations, after a navigation too', async () => {
+    // the check every page test here relies on (seriousViolations, axe-core run in the page)
+    const page = await fx.page();
+    const bad =
+      '<!doctype html><html><body><img src="x.png"><button></button><a href="/x"></a></body></html>';
+    await page.setContent(bad);
+    const found = (await seriousViolations(page)).map((v) => v.split(':')[0]);
+    expect(found).toEqual(expect.arrayContaining(['image-alt', 'button-name', 'link-name']));
+    await page.goto(`${fx.t.url}/`);
+    await page.setContent(bad);
+    expect((await seriousViolations(page)).map((v) => v.split(':')[0])).toContain('image-alt');
+    await page.setContent(
+      '<!doctype html><html lang="en"><head><title>ok</title></head><body><main><h1>Fine</h1></main></body></html>',
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.close();
+  });
+
   test('every page at 390, 768 and 1280 px: no horizontal scrolling, no serious axe violation', async () => {
     const page = await fx.page({ key: owner.key });
     const pages: [string, string][] = [
