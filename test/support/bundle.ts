@@ -1,6 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { childrenCpuMs, cpuDir } from './cpu-time';
+import { childrenCpuMs, writeCpuRecord } from './cpu-time';
 
 /**
  * `npm test` runs the test files in bundles (jest.suite.config.js): each tier's files (every
@@ -55,18 +54,14 @@ export function runBundle(bundleFile: string): void {
       const loadMs = (load.user + load.system) / 1000;
       const loadWall = Date.now() - loadStarted;
       afterAll(() => {
-        const dirOut = cpuDir();
-        if (!dirOut) return;
         const used = process.cpuUsage(cpu);
-        const line = JSON.stringify({
+        writeCpuRecord({
           file,
           bundle: bundleFile,
-          pid: process.pid,
           ms: (used.user + used.system) / 1000 + loadMs,
           wall: Date.now() - started + loadWall,
           children: childrenCpuMs() - children,
         });
-        fs.appendFileSync(path.join(dirOut, `${process.pid}.jsonl`), `${line}\n`);
       });
     });
   }

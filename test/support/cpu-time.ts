@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 
 /** Where the per-file CPU records go (made by global-setup.ts), if anywhere. */
 export function cpuDir(): string | undefined {
@@ -15,4 +16,17 @@ export function childrenCpuMs(): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * Appends one record for the slowest-files reporter to this process's file in {@link cpuDir}
+ * (nothing when there is none): a jest file's (file-cpu.ts) or a bundled file's (bundle.ts).
+ */
+export function writeCpuRecord(record: Record<string, unknown>): void {
+  const dir = cpuDir();
+  if (!dir) return;
+  fs.appendFileSync(
+    path.join(dir, `${process.pid}.jsonl`),
+    `${JSON.stringify({ pid: process.pid, ...record })}\n`,
+  );
 }

@@ -1,6 +1,4 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { childrenCpuMs, cpuDir } from './cpu-time';
+import { childrenCpuMs, cpuDir, writeCpuRecord } from './cpu-time';
 
 /**
  * Records the CPU time the worker spent on this test file (from before its modules load to the
@@ -9,18 +7,15 @@ import { childrenCpuMs, cpuDir } from './cpu-time';
  * embedded databases run in jest's own process: the reporter shows that process's time apart.
  * A bundle (bundle.ts) also records each of its files apart.
  */
-const dir = cpuDir();
-if (dir) {
+if (cpuDir()) {
   const start = process.cpuUsage();
   const children = childrenCpuMs();
   afterAll(() => {
     const used = process.cpuUsage(start);
-    const line = JSON.stringify({
+    writeCpuRecord({
       file: expect.getState().testPath,
-      pid: process.pid,
       ms: (used.user + used.system) / 1000,
       children: childrenCpuMs() - children,
     });
-    fs.appendFileSync(path.join(dir, `${process.pid}.jsonl`), `${line}\n`);
   });
 }
