@@ -48,6 +48,23 @@ const gqlFacets = (key: string, filter: Record<string, unknown>) =>
       public { value label count } } }`,
     { f: filter },
   );
+/**
+ * The rows of dataset_total that differ from those computed afresh from every dataset, each way;
+ * one statement: one snapshot, whatever other test files write meanwhile.
+ */
+const totalsDrift = async (em: Parameters<typeof rawQuery>[0]) => {
+  const [diff] = await rawQuery<{ stored: number; computed: number }>(
+    em,
+    `with stored as (
+       select dim, value, scope, owner_id, project_mfid, shard, sum(n)::int as n from dataset_total
+       group by 1, 2, 3, 4, 5, 6 having sum(n) <> 0),
+     computed as (${datasetTotalRows('(select *, 1 as n from dataset)')})
+     select (select count(*) from (select * from stored except select * from computed) x)::int as stored,
+            (select count(*) from (select * from computed except select * from stored) x)::int as computed`,
+  );
+  return diff;
+};
+
 const counts = (facet: Facet[]) => Object.fromEntries(facet.map((v) => [v.value, v.count]));
 const names = async (key: string, query: Record<string, string>) => {
   const res = await rest(t.url, 'GET', '/datasets', { key, query: { ...query, limit: 100 } });
@@ -396,17 +413,7 @@ describe('totals and facets from the tally', () => {
       query: { force: true },
     });
     expect(removed.status).toBe(200);
-    // one statement: one snapshot, whatever other test files write meanwhile
-    const [diff] = await rawQuery<{ stored: number; computed: number }>(
-      em,
-      `with stored as (
-         select dim, value, scope, owner_id, project_mfid, shard, sum(n)::int as n from dataset_total
-         group by 1, 2, 3, 4, 5, 6 having sum(n) <> 0),
-       computed as (${datasetTotalRows('(select *, 1 as n from dataset)')})
-       select (select count(*) from (select * from stored except select * from computed) x)::int as stored,
-              (select count(*) from (select * from computed except select * from stored) x)::int as computed`,
-    );
-    expect(diff).toEqual({ stored: 0, computed: 0 });
+    expect(await totalsDrift(em)).toEqual({ stored: 0, computed: 0 });
   });
 
   test('dataset_total stays exact when one statement changes many datasets alike (a batch edit)', async () => {
@@ -446,16 +453,7 @@ describe('totals and facets from the tally', () => {
            session_name, data_format, -1 from dataset)`,
       ),
     ).toEqual([{ a: 0, b: 0 }]);
-    const [diff] = await rawQuery<{ stored: number; computed: number }>(
-      em,
-      `with stored as (
-         select dim, value, scope, owner_id, project_mfid, shard, sum(n)::int as n from dataset_total
-         group by 1, 2, 3, 4, 5, 6 having sum(n) <> 0),
-       computed as (${datasetTotalRows('(select *, 1 as n from dataset)')})
-       select (select count(*) from (select * from stored except select * from computed) x)::int as stored,
-              (select count(*) from (select * from computed except select * from stored) x)::int as computed`,
-    );
-    expect(diff).toEqual({ stored: 0, computed: 0 });
+    expect(await totalsDrift(em)).toEqual({ stored: 0, computed: 0 });
   });
 
   test('grants, deletion requests, changes and removal keep them exact', async () => {
