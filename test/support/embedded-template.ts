@@ -31,9 +31,31 @@ export function templateDir(): string {
   return path.join(ROOT, 'node_modules', '.cache', 'catalog-test', `embedded-${key}`);
 }
 
-/** Hands the template's directory to the test workers (called by global-setup.ts). */
+/** A template of other migrations left alone for this long is removed (see {@link announceTemplate}). */
+const UNUSED_TEMPLATE_MS = 60 * 60 * 1000;
+
+/**
+ * Hands the template's directory to the test workers (called by global-setup.ts), marks it used
+ * now, and removes the templates of other migration sets (about 80 MB each) that no run has used
+ * for an hour: one is left behind by every change of a migration. An hour spares a template that
+ * another run of this checkout (another branch's migrations) is using: each run marks its own at
+ * its start and lasts minutes.
+ */
 export function announceTemplate(dir: string): void {
   process.env[TEMPLATE_ENV] = dir;
+  const now = new Date();
+  fs.utimesSync(dir, now, now);
+  const cache = path.dirname(dir);
+  for (const name of fs.readdirSync(cache)) {
+    const other = path.join(cache, name);
+    if (!/^embedded-[0-9a-f]+(\.tmp-\d+)?$/.test(name) || other === dir) continue;
+    try {
+      if (now.getTime() - fs.statSync(other).mtimeMs > UNUSED_TEMPLATE_MS)
+        fs.rmSync(other, { recursive: true, force: true });
+    } catch {
+      // removed by another run meanwhile
+    }
+  }
 }
 
 /**
