@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { TestApp } from '../support/app';
-import { browserAvailability, launchBrowser, openPage, retryStalledPages } from '../support/browser';
+import { browserAvailability, launchBrowser, openPage } from '../support/browser';
 import { unique } from '../support/factories';
 import { must, screenshot, seriousViolations, signInWith } from '../support/web';
 import { seedEmbeddedDb } from '../support/embedded-template';
@@ -20,7 +20,6 @@ import { ServiceProcesses, freePort, type Running } from '../support/process';
  * every page is checked with axe.
  */
 const { available, reason } = browserAvailability();
-retryStalledPages();
 if (!available && process.env.CI) {
   test('a headless browser is available for the web app tests', () => {
     throw new Error(`CI must run the browser tests: ${reason}`);

@@ -1,6 +1,6 @@
 import type { BrowserContext } from 'playwright-core';
 import { startTestApp, type TestApp } from '../support/app';
-import { browserAvailability, launchBrowser, openPage, retryStalledPages } from '../support/browser';
+import { browserAvailability, launchBrowser, openPage } from '../support/browser';
 import { makeUser, unique, type TestUser } from '../support/factories';
 import { rest } from '../support/http';
 import { screenshot, seriousViolations, signInWith } from '../support/web';
@@ -11,7 +11,6 @@ import { screenshot, seriousViolations, signInWith } from '../support/web';
  * test-artifacts/web.
  */
 const { available, reason } = browserAvailability();
-retryStalledPages();
 if (!available && process.env.CI) {
   test('a headless browser is available for the web app tests', () => {
     throw new Error(`CI must run the browser tests: ${reason}`);

@@ -1,6 +1,6 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../support/app';
-import { browserAvailability, launchBrowser, openPage, retryStalledPages } from '../support/browser';
+import { browserAvailability, launchBrowser, openPage } from '../support/browser';
 import { rest } from '../support/http';
 import { makeUser, unique, type TestUser } from '../support/factories';
 import { formUpload } from '../support/files';
@@ -17,7 +17,6 @@ import { createDataset, must, screenshot, seriousViolations, signInWith } from '
  * 390 px without sideways scrolling. Every change is read back through the API.
  */
 const { available, reason } = browserAvailability();
-retryStalledPages();
 if (!available && process.env.CI) {
   test('a headless browser is available for the web app tests', () => {
     throw new Error(`CI must run the browser tests: ${reason}`);

@@ -5,7 +5,6 @@ import {
   CHROMIUM,
   launchBrowser,
   openPage,
-  retryStalledPages,
 } from '../support/browser';
 import { makeUser, unique, type TestUser } from '../support/factories';
 import { formUpload, makeDataset } from '../support/files';
@@ -21,7 +20,6 @@ import { createDataset, must, screenshot, seriousViolations, signInWith } from '
  * Every new page is checked with axe; screenshots are test-artifacts/web/publish-*.png.
  */
 const { available, reason } = browserAvailability();
-retryStalledPages();
 if (!available && process.env.CI) {
   test('a headless browser is available for the web app tests', () => {
     throw new Error(`CI must run the browser tests: ${reason}`);

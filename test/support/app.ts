@@ -65,9 +65,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
 const SLOW_REQUEST_MS = 15_000;
 
 /**
- * Prints every request the test app has left unanswered for {@link SLOW_REQUEST_MS}: an
- * occasional browser step stalls past its timeout in full runs, and this tells a request stuck in
- * the service (printed here) from a page that never asked (docs/development.md "Test tiers").
+ * Prints every request the test app has left unanswered for {@link SLOW_REQUEST_MS}: should a
+ * browser step stall past its timeout, this tells a request stuck in the service (printed here)
+ * from a page that never asked (docs/development.md "Test tiers").
  * Long-lived responses (event streams, WebSocket upgrades) are not requests that stall.
  */
 function watchSlowRequests(app: App): () => void {

@@ -39,19 +39,7 @@ const ARGS = [
  */
 export const PAGE_TIMEOUT = 60_000;
 
-/**
- * Browser tests run each failed test once more, its first failure printed. About one browser
- * step in a full run has stalled past {@link PAGE_TIMEOUT} on a page load that passes alone and in
- * every other run (a sign-in form or a result count that never rendered; CI runs of 2026-11-26,
- * docs/development.md "Test tiers"). The cause is not found yet: the retry keeps CI telling a
- * broken page from a stalled one while it is looked for, and the printed first failure keeps the
- * stall visible. A test that fails twice fails the run.
- */
-export function retryStalledPages(): void {
-  jest.retryTimes(1, { logErrorsBeforeRetry: true });
-}
-
-/** A request in flight longer than this is printed with its age (the stall hunt, above). */
+/** A request in flight longer than this is printed with its age (docs/development.md "Test tiers"). */
 const SLOW_REQUEST_MS = 15_000;
 
 /**
@@ -149,9 +137,8 @@ export interface BrowserSuiteOptions {
 
 /**
  * The setup every browser test file shares: skipped without Chromium on a developer's machine
- * (the reason in the suite's name) and a failing test under CI; failed tests retried once
- * ({@link retryStalledPages}); one service and one Chromium for the file, started before its
- * tests and closed after them. `body` declares the file's tests, and its own `beforeAll` (seeding
+ * (the reason in the suite's name) and a failing test under CI; one service and one Chromium
+ * for the file, started before its tests and closed after them. `body` declares the file's tests, and its own `beforeAll` (seeding
  * records) runs once the service and the browser are up.
  */
 export function browserSuite(
@@ -160,7 +147,6 @@ export function browserSuite(
   options: BrowserSuiteOptions = {},
 ): void {
   const { available, reason } = browserAvailability();
-  retryStalledPages();
   if (!available && process.env.CI) {
     test('a headless browser is available for the web app tests', () => {
       throw new Error(`CI must run the browser tests: ${reason}`);
