@@ -1,11 +1,6 @@
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { startTestApp, type TestApp } from '../support/app';
-import {
-  browserAvailability,
-  CHROMIUM,
-  launchBrowser,
-  openPage,
-} from '../support/browser';
+import { browserAvailability, CHROMIUM, launchBrowser, openPage } from '../support/browser';
 import { makeUser, unique, type TestUser } from '../support/factories';
 import { formUpload, makeDataset } from '../support/files';
 import { createDataset, must, screenshot, seriousViolations, signInWith } from '../support/web';
