@@ -916,12 +916,14 @@ export type RemoveProjectMemberMutationVariables = Exact<{
 
 export type RemoveProjectMemberMutation = { removeProjectMember: Array<{ role: string }> };
 
+export type PublicationDescriptionFragment = { id: string, state: string, canChange: boolean, title: string, description: string, license: string, keywords: Array<string>, version: string | null, embargoUntil: string | null, creators: Array<{ name: string, orcid: string | null, affiliations: Array<{ name: string, rorId: string | null }> }>, datasets: Array<{ datasetId: string, name: string | null }> };
+
 export type PublicationPageQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type PublicationPageQuery = { publication: { id: string, state: string, canChange: boolean, title: string, description: string, citation: string, license: string, keywords: Array<string>, version: string | null, doi: string | null, registrationState: string, registrationError: string | null, embargoUntil: string | null, publishedAt: string | null, withdrawnAt: string | null, withdrawalReason: string | null, creators: Array<{ name: string, orcid: string | null, affiliations: Array<{ name: string, rorId: string | null }> }>, datasets: Array<{ datasetId: string, name: string | null, fileCount: number, size: number }>, manifest: Array<{ datasetId: string, name: string | null, files: Array<{ size: number }> }> | null, previousVersion: { id: string, title: string, version: string | null } | null, nextVersion: { id: string, state: string, version: string | null } | null } };
+export type PublicationPageQuery = { publication: { citation: string, doi: string | null, registrationState: string, registrationError: string | null, publishedAt: string | null, withdrawnAt: string | null, withdrawalReason: string | null, id: string, state: string, canChange: boolean, title: string, description: string, license: string, keywords: Array<string>, version: string | null, embargoUntil: string | null, datasets: Array<{ fileCount: number, size: number, datasetId: string, name: string | null }>, manifest: Array<{ datasetId: string, name: string | null, files: Array<{ size: number }> }> | null, previousVersion: { id: string, title: string, version: string | null } | null, nextVersion: { id: string, state: string, version: string | null } | null, creators: Array<{ name: string, orcid: string | null, affiliations: Array<{ name: string, rorId: string | null }> }> } };
 
 export type PublishPublicationMutationVariables = Exact<{
   id: string | number;
@@ -971,7 +973,7 @@ export type PublicationToEditQueryVariables = Exact<{
 }>;
 
 
-export type PublicationToEditQuery = { publication: { id: string, state: string, canChange: boolean, title: string, description: string, license: string, keywords: Array<string>, version: string | null, embargoUntil: string | null, creators: Array<{ name: string, orcid: string | null, affiliations: Array<{ name: string, rorId: string | null }> }>, funding: Array<{ funderName: string, funderIdentifier: string | null, awardNumber: string | null, awardTitle: string | null }>, relatedIdentifiers: Array<{ relatedIdentifier: string, relatedIdentifierType: string, relationType: string }>, datasets: Array<{ datasetId: string, name: string | null }> } };
+export type PublicationToEditQuery = { publication: { id: string, state: string, canChange: boolean, title: string, description: string, license: string, keywords: Array<string>, version: string | null, embargoUntil: string | null, funding: Array<{ funderName: string, funderIdentifier: string | null, awardNumber: string | null, awardTitle: string | null }>, relatedIdentifiers: Array<{ relatedIdentifier: string, relatedIdentifierType: string, relationType: string }>, creators: Array<{ name: string, orcid: string | null, affiliations: Array<{ name: string, rorId: string | null }> }>, datasets: Array<{ datasetId: string, name: string | null }> } };
 
 export type CreatePublicationMutationVariables = Exact<{
   datasetIds: Array<string | number> | string | number;
@@ -1255,6 +1257,31 @@ export const DatasetRowFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"DatasetRow"}) as unknown as TypedDocumentString<DatasetRowFragment, unknown>;
+export const PublicationDescriptionFragmentDoc = new TypedDocumentString(`
+    fragment PublicationDescription on Publication {
+  id
+  state
+  canChange
+  title
+  description
+  creators {
+    name
+    orcid
+    affiliations {
+      name
+      rorId
+    }
+  }
+  license
+  keywords
+  version
+  embargoUntil
+  datasets {
+    datasetId
+    name
+  }
+}
+    `, {"fragmentName":"PublicationDescription"}) as unknown as TypedDocumentString<PublicationDescriptionFragment, unknown>;
 export const SampleListRowFragmentDoc = new TypedDocumentString(`
     fragment SampleListRow on Sample {
   uniqueId
@@ -2218,33 +2245,15 @@ export const RemoveProjectMemberDocument = new TypedDocumentString(`
 export const PublicationPageDocument = new TypedDocumentString(`
     query PublicationPage($id: ID!) {
   publication(id: $id) {
-    id
-    state
-    canChange
-    title
-    description
+    ...PublicationDescription
     citation
-    creators {
-      name
-      orcid
-      affiliations {
-        name
-        rorId
-      }
-    }
-    license
-    keywords
-    version
     doi
     registrationState
     registrationError
-    embargoUntil
     publishedAt
     withdrawnAt
     withdrawalReason
     datasets {
-      datasetId
-      name
       fileCount
       size
     }
@@ -2267,7 +2276,29 @@ export const PublicationPageDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<PublicationPageQuery, PublicationPageQueryVariables>;
+    fragment PublicationDescription on Publication {
+  id
+  state
+  canChange
+  title
+  description
+  creators {
+    name
+    orcid
+    affiliations {
+      name
+      rorId
+    }
+  }
+  license
+  keywords
+  version
+  embargoUntil
+  datasets {
+    datasetId
+    name
+  }
+}`) as unknown as TypedDocumentString<PublicationPageQuery, PublicationPageQueryVariables>;
 export const PublishPublicationDocument = new TypedDocumentString(`
     mutation PublishPublication($id: ID!) {
   publishPublication(id: $id) {
@@ -2327,21 +2358,7 @@ export const PublishDatasetNameDocument = new TypedDocumentString(`
 export const PublicationToEditDocument = new TypedDocumentString(`
     query PublicationToEdit($id: ID!) {
   publication(id: $id) {
-    id
-    state
-    canChange
-    title
-    description
-    creators {
-      name
-      orcid
-      affiliations {
-        name
-        rorId
-      }
-    }
-    license
-    keywords
+    ...PublicationDescription
     funding {
       funderName
       funderIdentifier
@@ -2353,15 +2370,31 @@ export const PublicationToEditDocument = new TypedDocumentString(`
       relatedIdentifierType
       relationType
     }
-    version
-    embargoUntil
-    datasets {
-      datasetId
-      name
-    }
   }
 }
-    `) as unknown as TypedDocumentString<PublicationToEditQuery, PublicationToEditQueryVariables>;
+    fragment PublicationDescription on Publication {
+  id
+  state
+  canChange
+  title
+  description
+  creators {
+    name
+    orcid
+    affiliations {
+      name
+      rorId
+    }
+  }
+  license
+  keywords
+  version
+  embargoUntil
+  datasets {
+    datasetId
+    name
+  }
+}`) as unknown as TypedDocumentString<PublicationToEditQuery, PublicationToEditQueryVariables>;
 export const CreatePublicationDocument = new TypedDocumentString(`
     mutation CreatePublication($datasetIds: [ID!]!, $input: PublicationMetadataInput!) {
   createPublication(datasetIds: $datasetIds, input: $input) {

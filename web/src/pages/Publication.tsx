@@ -6,36 +6,49 @@ import { useAction, useQuery } from '../hooks';
 import { navigate, replaceAddress, useLocation } from '../router';
 import { reasonProblem } from './publication-form';
 
+/**
+ * What this page and the publish form editing a draft (Publish.tsx, `PublicationToEdit`) both
+ * read of a publication: its state, whether the caller may change it, its description and its
+ * datasets. Each query adds what only it shows.
+ */
+graphql(`
+  fragment PublicationDescription on Publication {
+    id
+    state
+    canChange
+    title
+    description
+    creators {
+      name
+      orcid
+      affiliations {
+        name
+        rorId
+      }
+    }
+    license
+    keywords
+    version
+    embargoUntil
+    datasets {
+      datasetId
+      name
+    }
+  }
+`);
+
 const PublicationQuery = graphql(`
   query PublicationPage($id: ID!) {
     publication(id: $id) {
-      id
-      state
-      canChange
-      title
-      description
+      ...PublicationDescription
       citation
-      creators {
-        name
-        orcid
-        affiliations {
-          name
-          rorId
-        }
-      }
-      license
-      keywords
-      version
       doi
       registrationState
       registrationError
-      embargoUntil
       publishedAt
       withdrawnAt
       withdrawalReason
       datasets {
-        datasetId
-        name
         fileCount
         size
       }

@@ -40,24 +40,11 @@ const PublishDatasetName = graphql(`
   }
 `);
 
+// `PublicationDescription`: Publication.tsx
 export const PublicationFields = graphql(`
   query PublicationToEdit($id: ID!) {
     publication(id: $id) {
-      id
-      state
-      canChange
-      title
-      description
-      creators {
-        name
-        orcid
-        affiliations {
-          name
-          rorId
-        }
-      }
-      license
-      keywords
+      ...PublicationDescription
       funding {
         funderName
         funderIdentifier
@@ -68,12 +55,6 @@ export const PublicationFields = graphql(`
         relatedIdentifier
         relatedIdentifierType
         relationType
-      }
-      version
-      embargoUntil
-      datasets {
-        datasetId
-        name
       }
     }
   }
