@@ -77,6 +77,30 @@ async function crossings(
 }
 
 /**
+ * The pairs of labels (nodes' names, edges' relationship types) whose boxes, text background
+ * included, overlap by more than a pixel: labels drawn over each other.
+ */
+async function overlappingLabels(page: Page): Promise<string[]> {
+  return page.evaluate(`(() => {
+    const cy = document.querySelector('.graph').cytoscape;
+    const only = { includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false, includeUnderlays: false };
+    const boxes = cy
+      .elements()
+      .map((e) => ({ what: (e.isEdge() ? 'edge ' : 'node ') + e.id(), b: e.boundingBox(only) }))
+      .filter((x) => x.b.w > 0 && x.b.h > 0);
+    const found = [];
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i].b;
+        const c = boxes[j].b;
+        if (a.x1 < c.x2 - 1 && c.x1 < a.x2 - 1 && a.y1 < c.y2 - 1 && c.y1 < a.y2 - 1)
+          found.push(boxes[i].what + ' ~ ' + boxes[j].what);
+      }
+    return found;
+  })()`);
+}
+
+/**
  * Nothing scrolls sideways: empty when the document is no wider than the window, else the widest
  * elements that stick out past its right edge (to say what to fix).
  */
@@ -208,9 +232,10 @@ browserSuite('the web page, light and readable', (fx) => {
       expect(new Set(shapes)).toEqual(new Set(['dataset:round-rectangle', 'sample:diamond']));
       // a small graph names every node and edge on the drawing (a big one once zoomed in: Graph.tsx)
       const unlabelled = await page.evaluate<number>(
-        `document.querySelector('.graph').cytoscape.elements().filter((e) => !e.style('label')).length`,
+        `document.querySelector('.graph').cytoscape.elements().filter((e) => !e.style('label') && !(e.isEdge() && e.style('target-label'))).length`,
       );
       expect(unlabelled).toBe(0);
+      expect(await overlappingLabels(page)).toEqual([]);
       const legend = page.getByRole('definition').filter({ hasText: 'is_derived_from' });
       await expect(legend.textContent()).resolves.toContain('is_part_of');
       await expect(page.locator('.graphlegend').textContent()).resolves.toContain('sample (diamond)');
@@ -263,7 +288,11 @@ browserSuite('the web page, light and readable', (fx) => {
         return {
           zoom: cy.zoom(),
           elements: cy.elements().length,
-          labelled: cy.elements().filter((e) => e.style('label')).map((e) => e.isEdge() ? 'edge:' + e.style('label') : 'node:' + e.style('label')),
+          // an edge's name is its label, or on a bent edge its target label (Graph.tsx)
+          labelled: cy.elements().map((e) => {
+            const label = e.isEdge() ? e.style('label') || e.style('target-label') : e.style('label');
+            return label ? (e.isEdge() ? 'edge:' : 'node:') + label : '';
+          }).filter(Boolean),
         };
       })()`);
     // the whole tree in view: too small to read, nothing labelled
@@ -297,6 +326,8 @@ browserSuite('the web page, light and readable', (fx) => {
     await new Promise((r) => setTimeout(r, 300));
     const zoomed = await drawn();
     expect(zoomed.labelled).toHaveLength(320 + 319);
+    // and readable: no two labels (names, relationship types) drawn over each other
+    expect(await overlappingLabels(page)).toEqual([]);
     await screenshot(page, 'light-05-graph-big-zoomed');
     await page.close();
   });

@@ -87,6 +87,17 @@ const STYLE: cytoscape.StylesheetJson = [
     },
   },
   {
+    // a bent edge names its relationship on its last leg, above its arrow, when that leg is its
+    // own (its target has no other link in: links into one node share their last leg): bent
+    // edges share horizontal channels, and labels at their midpoints were drawn over each other
+    selector: 'edge[weights][?sole].lab',
+    style: {
+      label: '',
+      'target-label': 'data(label)',
+      'target-text-offset': 16,
+    },
+  },
+  {
     selector: 'edge[kind = "sample_dataset"]',
     style: { 'line-style': 'dashed', 'line-color': '#b45309', 'target-arrow-color': '#b45309' },
   },
@@ -152,6 +163,8 @@ function placedElements(
     const classes = [n.id === root ? 'root' : '', labelled ? 'lab' : ''].filter(Boolean).join(' ');
     elements.push({ group: 'nodes', data, position, classes });
   }
+  const parents = new Map<string, number>();
+  for (const e of edges.values()) parents.set(e.target, (parents.get(e.target) ?? 0) + 1);
   for (const [id, e] of edges) {
     const data: Record<string, unknown> = {
       id,
@@ -167,6 +180,8 @@ function placedElements(
       const segs = route.map((p) => segmentOf(from, to, p));
       data.weights = segs.map((q) => q.weight);
       data.distances = segs.map((q) => q.distance);
+      // its last leg is its own when it is its target's only link in (see the style)
+      if (parents.get(e.target) === 1) data.sole = true;
     }
     elements.push({ group: 'edges', data, classes: labelled ? 'lab' : '' });
   }
