@@ -88,7 +88,8 @@ async function main(): Promise<void> {
   const app = await createApp({ config, log: createLogger('silent'), databaseUrl: db.url });
   try {
     const [owner, grantee, admin, member] = await users(app, 4, 'bench-');
-    await rawQuery(app.orm.em.fork(), 'update app_user set is_platform_admin = true where unique_id = ?', [
+    await rawQuery(app.orm.em.fork(), 'update app_user set platform_role = ? where unique_id = ?', [
+      'admin',
       admin,
     ]);
     const main = await project(app, owner, 'bench-main', [member]);

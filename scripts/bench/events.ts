@@ -54,11 +54,12 @@ async function receiver(hang = false) {
 }
 
 async function main(): Promise<void> {
-  const service = await benchService('bench_events');
+  // the receivers listen on loopback, which webhooks may not reach by default
+  const service = await benchService('bench_events', { WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8' });
   const { app, base } = service;
   const em = app.orm.em.fork();
   const user = await app.services.user.create(em, { username: 'bench-events' });
-  await rawQuery(em, 'update app_user set is_platform_admin = true where unique_id = ?', [user.uniqueId]);
+  await rawQuery(em, 'update app_user set platform_role = ? where unique_id = ?', ['admin', user.uniqueId]);
   const key = (await app.services.user.issueKey(em, user)).secret;
   const call = async (method: string, path: string, body?: unknown) =>
     ok(

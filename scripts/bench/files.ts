@@ -37,7 +37,7 @@ async function setup(): Promise<Setup> {
   const em = app.orm.em.fork();
   const user = await app.services.user.create(em, { username: 'bench-files-owner' });
   const admin = await app.services.user.create(em, { username: 'bench-files-admin' });
-  await rawQuery(em, 'update app_user set is_platform_admin = true where unique_id = ?', [admin.uniqueId]);
+  await rawQuery(em, 'update app_user set platform_role = ? where unique_id = ?', ['admin', admin.uniqueId]);
   const key = (await app.services.user.issueKey(em, user)).secret;
   const adminKey = (await app.services.user.issueKey(em, admin)).secret;
   const create = async (name: string) =>

@@ -103,6 +103,44 @@ export function corsOrigins(r: Reader): string[] {
   return origins;
 }
 
+/** An address or a CIDR network (`10.20.0.0/16`, `fd00::/8`, `127.0.0.1`), or null when it is neither. */
+export function parseNetwork(
+  item: string,
+): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | null {
+  const parts = item.split('/');
+  const version = isIP(parts[0]);
+  if (!version || parts.length > 2) return null;
+  const max = version === 6 ? 128 : 32;
+  if (parts.length === 2 && !(/^\d{1,3}$/.test(parts[1]) && Number(parts[1]) <= max)) return null;
+  return {
+    address: parts[0],
+    prefix: parts.length === 2 ? Number(parts[1]) : max,
+    family: version === 6 ? 'ipv6' : 'ipv4',
+  };
+}
+
+/**
+ * `WEBHOOK_ALLOW_NETWORKS`: comma-separated addresses and CIDR networks (`10.20.0.0/16`,
+ * `fd00::/8`, `127.0.0.1`) that webhooks may reach although they are not public (loopback,
+ * private, link-local, ...: modules/webhook/receiver-address.ts). Empty by default.
+ */
+export function webhookAllowNetworks(r: Reader): string[] {
+  const raw = r.str('WEBHOOK_ALLOW_NETWORKS');
+  if (raw === undefined) return [];
+  const networks: string[] = [];
+  for (const item of raw
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean)) {
+    if (parseNetwork(item)) networks.push(item);
+    else
+      r.problems.push(
+        `WEBHOOK_ALLOW_NETWORKS: "${item}" is not an address or a network like 10.20.0.0/16 or fd00::/8`,
+      );
+  }
+  return networks;
+}
+
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /** Whether `item` is an address, or an address/prefix length or address/mask, as Express reads them. */

@@ -7,6 +7,7 @@ import {
   Reader,
   storeName,
   trustProxy,
+  webhookAllowNetworks,
   ConfigError,
   type DataciteSettings,
   type Env,
@@ -144,6 +145,8 @@ export interface Config {
     disableAfterFailures: number;
     /** deliveries in flight per worker */
     concurrency: number;
+    /** networks webhooks may reach although they are not public (WEBHOOK_ALLOW_NETWORKS) */
+    allowNetworks: string[];
     /** delivered (and skipped) deliveries are deleted after this many days */
     retentionDays: number;
   };
@@ -366,6 +369,7 @@ export function loadConfig(env: Env = process.env): Config {
       retryBaseMs: r.int('WEBHOOK_RETRY_BASE_MS', 5000, 0, 3_600_000),
       disableAfterFailures: r.int('WEBHOOK_DISABLE_AFTER_FAILURES', 50, 1, 100_000),
       concurrency: r.int('WEBHOOK_CONCURRENCY', 8, 1, 256),
+      allowNetworks: webhookAllowNetworks(r),
       retentionDays: r.int('EVENT_DELIVERY_RETENTION_DAYS', 30, 1, 36_500),
     },
     ingestion: {

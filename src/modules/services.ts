@@ -72,6 +72,7 @@ import { HistoryService } from './event/history.service';
 import { EventFeed } from './event/event-feed';
 import { LiveEvents } from './event/live-events';
 import { RecordReferences } from './event/record-references';
+import { allowedNetworks, ReceiverAddresses } from './webhook/receiver-address';
 import { WebhookService } from './webhook/webhook.service';
 import { WebhookPolicy } from './webhook/webhook.policy';
 import { PublicationService } from './publication/publication.service';
@@ -250,7 +251,12 @@ export function createServices({ config, log }: ServiceDeps) {
     sessions: session,
     references,
   });
-  const webhook = new WebhookService({ resources: resource, projects: project, policy: new WebhookPolicy() });
+  const webhook = new WebhookService({
+    resources: resource,
+    projects: project,
+    policy: new WebhookPolicy(),
+    addresses: new ReceiverAddresses(allowedNetworks(config.webhooks.allowNetworks)),
+  });
   const jobs = new JobQueue({
     prefix: config.jobs.queuePrefix,
     maxAttempts: config.jobs.maxAttempts,

@@ -30,6 +30,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     DB_POOL_MAX: '4',
     // test apps share the database: each drains only its own jobs (its files are in its own store)
     JOB_QUEUE_PREFIX: `t${randomBytes(4).toString('hex')}.`,
+    // the tests' webhook receivers listen on loopback, which a service refuses by default
+    // (modules/webhook/receiver-address.ts; webhook-address.test.ts starts one without this)
+    WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8,::1',
     // GRAPHQL_COMPILE_AFTER=0 runs every query of a suite run compiled (docs/performance.md)
     ...(process.env.GRAPHQL_COMPILE_AFTER
       ? { GRAPHQL_COMPILE_AFTER: process.env.GRAPHQL_COMPILE_AFTER }

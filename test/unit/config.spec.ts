@@ -83,4 +83,22 @@ describe('configuration', () => {
       expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(problem);
     }
   });
+  test('WEBHOOK_ALLOW_NETWORKS: none by default; addresses and CIDR networks, each checked', () => {
+    expect(loadConfig({}).webhooks.allowNetworks).toEqual([]);
+    expect(
+      loadConfig({ WEBHOOK_ALLOW_NETWORKS: ' 10.20.0.0/16, fd00::/8,127.0.0.1 ' }).webhooks.allowNetworks,
+    ).toEqual(['10.20.0.0/16', 'fd00::/8', '127.0.0.1']);
+    for (const value of [
+      'intranet',
+      '10.0.0.0/33',
+      'fd00::/129',
+      '10.0.0.0/8/1',
+      '10.0.0.0/x',
+      '10.0.0.300',
+    ]) {
+      expect(() => loadConfig({ WEBHOOK_ALLOW_NETWORKS: value })).toThrow(
+        `WEBHOOK_ALLOW_NETWORKS: "${value}" is not an address or a network`,
+      );
+    }
+  });
 });

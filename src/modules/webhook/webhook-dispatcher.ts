@@ -9,6 +9,8 @@ import type { DatasetService } from '../dataset/dataset.service';
 import type { ResourceService } from '../resource/resource.service';
 import type { RecordReferences } from '../event/record-references';
 import { searchFilter, type SavedSearch } from './webhook-input';
+import { allowedNetworks, ReceiverAddresses } from './receiver-address';
+import { postToReceiver } from './receiver-post';
 import { sign } from './webhook-signing';
 
 /** The delivery settings (`WEBHOOK_*` in the configuration). */
@@ -54,8 +56,12 @@ export class WebhookDispatcher {
   private readonly log: Logger;
   private lastPurge = 0;
 
+  /** where deliveries may go: public addresses and WEBHOOK_ALLOW_NETWORKS (receiver-address.ts) */
+  private readonly addresses: ReceiverAddresses;
+
   constructor(private readonly deps: DispatcherDeps) {
     this.log = deps.log.child({ component: 'webhooks' });
+    this.addresses = new ReceiverAddresses(allowedNetworks(deps.settings.allowNetworks));
   }
 
   start(): void {
@@ -197,24 +203,16 @@ export class WebhookDispatcher {
     let status: number | null = null;
     let error: string | null = null;
     try {
-      const res = await fetch(d.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'webhook-id': d.event_id,
-          'webhook-timestamp': String(timestamp),
-          'webhook-signature': sign(d.secret, d.event_id, timestamp, body),
-        },
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.deps.settings.timeoutMs),
-      });
-      status = res.status;
-      await res.body?.cancel();
+      const headers = {
+        'content-type': 'application/json',
+        'webhook-id': d.event_id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': sign(d.secret, d.event_id, timestamp, body),
+      };
+      status = await postToReceiver(d.url, headers, body, this.deps.settings.timeoutMs, this.addresses);
       if (status < 200 || status >= 300) error = `the receiver answered ${status}`;
     } catch (err) {
-      error =
-        err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+      error = err instanceof Error ? err.message : String(err);
     }
     await em.transactional(async (tx) => {
       if (!error) {

@@ -6,6 +6,7 @@ import {
 } from '../metadata-store/metadata.filter';
 import type { DatasetFilter } from '../dataset/dataset.query';
 import { EVENT_TYPES } from '../outbox/domain-event';
+import type { ReceiverAddresses } from './receiver-address';
 
 /** A subscription as a client sends it (REST snake_case and GraphQL map onto this). */
 export interface WebhookInput {
@@ -33,19 +34,32 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export function checkUrl(raw: unknown, problems: FieldProblem[]): string | undefined {
-  if (typeof raw !== 'string' || raw.length > 2000) {
-    problems.push({ field: 'url', message: 'must be an http or https URL of at most 2000 characters' });
-    return undefined;
-  }
+/**
+ * A receiver's URL: http or https, at most 2000 characters, and not written to reach an address
+ * `addresses` refuses (an address that is not public, or `localhost`; names are checked again at
+ * each delivery: receiver-address.ts).
+ */
+export function checkUrl(
+  raw: unknown,
+  problems: FieldProblem[],
+  addresses: ReceiverAddresses,
+): string | undefined {
+  let url: URL | undefined;
   try {
-    const url = new URL(raw);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
-    return url.toString();
+    if (typeof raw === 'string' && raw.length <= 2000) url = new URL(raw);
   } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     problems.push({ field: 'url', message: 'must be an http or https URL of at most 2000 characters' });
     return undefined;
   }
+  const refused = addresses.urlRefusal(url);
+  if (refused) {
+    problems.push({ field: 'url', message: `must reach a public address: ${refused}` });
+    return undefined;
+  }
+  return url.toString();
 }
 
 export function checkEventTypes(raw: unknown, problems: FieldProblem[]): string[] | undefined {

@@ -21,7 +21,10 @@ import { isMfid } from '../../core/ids';
 
 @InputType({ description: 'A webhook subscription to create (docs/events.md).' })
 class CreateWebhookInput {
-  @Field({ description: 'Where events are POSTed (http or https).' })
+  @Field({
+    description:
+      'Where events are POSTed (http or https): a public address, or one of WEBHOOK_ALLOW_NETWORKS (docs/events.md).',
+  })
   url!: string;
 
   @Field(() => String, { nullable: true, description: 'A note.' })
@@ -48,7 +51,7 @@ class CreateWebhookInput {
 
 @InputType({ description: 'Changes to a webhook subscription.' })
 class UpdateWebhookInput {
-  @Field(() => String, { nullable: true, description: 'A new URL.' })
+  @Field(() => String, { nullable: true, description: 'A new URL (the same rules as at creation).' })
   url?: string;
 
   @Field(() => String, { nullable: true, description: 'A new note.' })

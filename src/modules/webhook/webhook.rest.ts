@@ -11,7 +11,12 @@ const id = { id: 'the webhook subscription id' };
 /** The fields of a subscription a client sends; the service checks them (docs/events.md). */
 const WEBHOOK_BODY = Type.Object(
   {
-    url: Type.Optional(Checked('the http or https URL events are POSTed to', { type: 'string' })),
+    url: Type.Optional(
+      Checked(
+        'the http or https URL events are POSTed to: a public address, or one of WEBHOOK_ALLOW_NETWORKS (docs/events.md)',
+        { type: 'string' },
+      ),
+    ),
     description: Type.Optional(Checked('at most 500 characters', { type: ['string', 'null'] })),
     event_types: Type.Optional(
       Checked('event types to deliver (empty or absent: every type)', { type: ['array', 'null'] }),

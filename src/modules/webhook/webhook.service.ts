@@ -9,6 +9,7 @@ import type { ProjectService } from '../project/project.service';
 import type { ResourceService } from '../resource/resource.service';
 import { WebhookDelivery, WebhookSubscription } from './webhook.entity';
 import type { WebhookPolicy } from './webhook.policy';
+import type { ReceiverAddresses } from './receiver-address';
 import { checkDescription, checkEventTypes, checkSearch, checkUrl, type WebhookInput } from './webhook-input';
 import { newSecret } from './webhook-signing';
 
@@ -16,6 +17,8 @@ export interface WebhookDeps {
   resources: ResourceService;
   projects: ProjectService;
   policy: WebhookPolicy;
+  /** where receivers may be (public addresses and WEBHOOK_ALLOW_NETWORKS) */
+  addresses: ReceiverAddresses;
 }
 
 /**
@@ -65,7 +68,7 @@ export class WebhookService {
     input: WebhookInput,
   ): Promise<{ subscription: WebhookSubscription; secret: string }> {
     const problems: FieldProblem[] = [];
-    const url = checkUrl(input.url, problems);
+    const url = checkUrl(input.url, problems, this.deps.addresses);
     const eventTypes = checkEventTypes(input.eventTypes, problems);
     const description = checkDescription(input.description, problems);
     if (input.projectId !== undefined && input.projectId !== null && typeof input.projectId !== 'string') {
@@ -119,7 +122,7 @@ export class WebhookService {
   async update(ctx: RequestContext, id: string, input: WebhookInput): Promise<WebhookSubscription> {
     const sub = await this.get(ctx, id);
     const problems: FieldProblem[] = [];
-    const url = input.url !== undefined ? checkUrl(input.url, problems) : undefined;
+    const url = input.url !== undefined ? checkUrl(input.url, problems, this.deps.addresses) : undefined;
     const eventTypes =
       input.eventTypes !== undefined ? checkEventTypes(input.eventTypes, problems) : undefined;
     const description =
