@@ -1,6 +1,6 @@
 import { rawQuery } from '../../src/core/db/raw';
 import { newMfid } from '../../src/core/ids';
-import { benchService, ok } from './lib';
+import { benchService, ok, webhookReceiver } from './lib';
 
 /**
  * Batch edits at size (issue 27, item 5; docs/web-app.md, "Edit many at once"): `BENCH_SIZE`
@@ -10,18 +10,26 @@ import { benchService, ok } from './lib';
  * (the targets named by a search: all results of their session) and removed again, a field set,
  * a metadata merge, a grant and the public flag (the targets named by their list of MFIDs).
  * Prints the figures; with `BENCH_STATEMENTS=1`, also the time each statement took, summed by
- * its text, per phase (the slowest first).
+ * its text, per phase (the slowest first). With `BENCH_WEBHOOK=1` a webhook subscription for
+ * every event type (the owner's, so it matches every event the batch writes) posts to a local
+ * receiver, the service's dispatcher runs, and each apply and undo is also timed until its
+ * events have all been delivered (the fan-out of one batch's events, and the delivery rate).
  */
 const SIZE = Number(process.env.BENCH_SIZE ?? 10_000);
 const KINDS = process.env.BENCH_KINDS?.split(',');
 const STATEMENTS = process.env.BENCH_STATEMENTS === '1';
+const WEBHOOK = process.env.BENCH_WEBHOOK === '1';
 
 /** Statement times by phase and text, when `BENCH_STATEMENTS=1`. */
 const spent = new Map<string, { ms: number; n: number }>();
 let phase = 'seed';
 
 async function main(): Promise<void> {
-  const service = await benchService('bench_batch', { BATCH_MAX_TARGETS: String(Math.max(SIZE, 10_000)) });
+  const service = await benchService('bench_batch', {
+    BATCH_MAX_TARGETS: String(Math.max(SIZE, 10_000)),
+    // the receiver listens on loopback, which webhooks may not reach by default
+    ...(WEBHOOK ? { WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8' } : {}),
+  });
   const { app, base } = service;
   try {
     if (STATEMENTS) timeStatements(app.orm.em.getConnection());
@@ -118,31 +126,57 @@ async function main(): Promise<void> {
         '',
       ],
     ];
-    console.log('\n| operation | datasets | changed | preview ms | apply ms | undo ms | total s |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    const hook = WEBHOOK ? await webhookReceiver() : undefined;
+    if (hook) {
+      await call('/webhooks', { url: hook.url });
+      app.webhooks.start();
+    }
+    /** Waits until `n` more events than `before` have arrived; the seconds since `t`. */
+    const delivered = async (before: number, n: number, t: bigint) => {
+      const end = Date.now() + 600_000;
+      while (hook && hook.arrived.size < before + n && Date.now() < end)
+        await new Promise((r) => setTimeout(r, 20));
+      return ms(t) / 1000;
+    };
+    console.log(
+      `\n| operation | datasets | changed | preview ms | apply ms | undo ms | total s |${WEBHOOK ? ' apply delivered s | undo delivered s | events/s |' : ''}`,
+    );
+    console.log(`|---|---:|---:|---:|---:|---:|---:|${WEBHOOK ? '---:|---:|---:|' : ''}`);
     for (const [kind, label, body, query, setup] of cases) {
       if (KINDS && !KINDS.includes(kind)) continue;
       phase = `${kind} setup`;
-      await setup?.();
+      const beforeSetup = hook?.arrived.size ?? 0;
+      const prepared = (await setup?.()) as { changed_count?: number } | undefined;
+      // the setup's own events (an applied batch) delivered before anything is timed
+      if (hook && prepared?.changed_count)
+        await delivered(beforeSetup, prepared.changed_count, process.hrtime.bigint());
       phase = `${kind} preview`;
       t0 = process.hrtime.bigint();
       const preview = await call('/dataset_batches', body, query);
       const tPreview = ms(t0);
       phase = `${kind} apply`;
+      const beforeApply = hook?.arrived.size ?? 0;
       t0 = process.hrtime.bigint();
       const applied = await call(`/dataset_batches/${preview.batch_id}/apply`, { token: preview.token });
       const tApply = ms(t0);
+      const applyDelivered = await delivered(beforeApply, applied.changed_count, t0);
       phase = `${kind} undo`;
+      const beforeUndo = hook?.arrived.size ?? 0;
       t0 = process.hrtime.bigint();
       const undone = await call(`/dataset_batches/${preview.batch_id}/undo`, {});
       const tUndo = ms(t0);
+      const undoDelivered = await delivered(beforeUndo, applied.changed_count, t0);
       if (applied.status !== 'applied' || undone.status !== 'undone')
         throw new Error(`${label}: not applied and undone`);
+      const hooked = hook
+        ? ` ${applyDelivered.toFixed(1)} | ${undoDelivered.toFixed(1)} | ${((2 * applied.changed_count) / (applyDelivered + undoDelivered)).toFixed(0)} |`
+        : '';
       console.log(
-        `| ${label} | ${SIZE} | ${preview.changed_count} | ${tPreview.toFixed(0)} | ${tApply.toFixed(0)} | ${tUndo.toFixed(0)} | ${((tPreview + tApply + tUndo) / 1000).toFixed(1)} |`,
+        `| ${label} | ${SIZE} | ${preview.changed_count} | ${tPreview.toFixed(0)} | ${tApply.toFixed(0)} | ${tUndo.toFixed(0)} | ${((tPreview + tApply + tUndo) / 1000).toFixed(1)} |${hooked}`,
       );
     }
     if (STATEMENTS) printStatements();
+    await hook?.close();
   } finally {
     await service.close();
   }

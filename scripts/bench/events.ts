@@ -1,9 +1,7 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { createClient } from 'graphql-ws';
 import { rawQuery } from '../../src/core/db/raw';
-import { benchService, ok, percentile } from './lib';
+import { benchService, ok, percentile, webhookReceiver as receiver } from './lib';
 
 /**
  * Events, measured in one process on one database (DATABASE_URL, else embedded):
@@ -26,32 +24,6 @@ const p = (xs: number[], q: number) =>
     [...xs].sort((a, b) => a - b),
     q,
   );
-
-/** A webhook receiver: when each event id arrived; `hang` never answers. */
-async function receiver(hang = false) {
-  const arrived = new Map<string, bigint>();
-  const server = http.createServer((req, res) => {
-    const id = req.headers['webhook-id'];
-    req.resume();
-    req.on('end', () => {
-      if (typeof id === 'string' && !arrived.has(id)) arrived.set(id, process.hrtime.bigint());
-      if (!hang) res.end('ok');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    arrived,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((r) =>
-        server.close(() => {
-          r();
-        }),
-      );
-    },
-  };
-}
 
 async function main(): Promise<void> {
   // the receivers listen on loopback, which webhooks may not reach by default

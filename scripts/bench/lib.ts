@@ -1,5 +1,7 @@
 /** Shared helpers of the benchmark scripts: scratch databases, timing, percentiles and table output. */
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/core/config';
@@ -131,6 +133,32 @@ export async function benchService(
       await app.close();
       if (!keep) await db.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A webhook receiver: when each event id arrived; `hang` never answers. */
+export async function webhookReceiver(hang = false) {
+  const arrived = new Map<string, bigint>();
+  const server = http.createServer((req, res) => {
+    const id = req.headers['webhook-id'];
+    req.resume();
+    req.on('end', () => {
+      if (typeof id === 'string' && !arrived.has(id)) arrived.set(id, process.hrtime.bigint());
+      if (!hang) res.end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    arrived,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((r) =>
+        server.close(() => {
+          r();
+        }),
+      );
     },
   };
 }

@@ -222,9 +222,13 @@ export class WebhookDispatcher {
              last_error = null, locked_until = null where id = ?`,
           [status, d.id],
         );
-        await rawQuery(tx, 'update webhook_subscription set failure_streak = 0 where unique_id = ?', [
-          d.subscription_id,
-        ]);
+        // only when there is a streak to end: not one more write of the subscription's row per
+        // delivery (10,000 for one batch edit)
+        await rawQuery(
+          tx,
+          'update webhook_subscription set failure_streak = 0 where unique_id = ? and failure_streak <> 0',
+          [d.subscription_id],
+        );
         return;
       }
       const { maxAttempts, retryBaseMs, disableAfterFailures } = this.deps.settings;
