@@ -32,6 +32,14 @@ export class Reader {
     return v === undefined || v.trim() === '' ? undefined : v.trim();
   }
 
+  /** A comma-separated setting's items, trimmed, the empty ones dropped (none when unset). */
+  list(name: string): string[] {
+    return (this.str(name) ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
+  }
+
   int(name: string, def: number, min: number, max: number): number {
     const raw = this.str(name);
     if (raw === undefined) return def;
@@ -79,13 +87,8 @@ export class Reader {
 
 /** `CORS_ORIGINS`: comma-separated exact origins, each `http(s)://host[:port]` without a path. */
 export function corsOrigins(r: Reader): string[] {
-  const raw = r.str('CORS_ORIGINS');
-  if (raw === undefined) return [];
   const origins: string[] = [];
-  for (const item of raw
-    .split(',')
-    .map((o) => o.trim())
-    .filter(Boolean)) {
+  for (const item of r.list('CORS_ORIGINS')) {
     let origin: string | undefined;
     try {
       const u = new URL(item);
@@ -125,13 +128,8 @@ export function parseNetwork(
  * private, link-local, ...: modules/webhook/receiver-address.ts). Empty by default.
  */
 export function webhookAllowNetworks(r: Reader): string[] {
-  const raw = r.str('WEBHOOK_ALLOW_NETWORKS');
-  if (raw === undefined) return [];
   const networks: string[] = [];
-  for (const item of raw
-    .split(',')
-    .map((o) => o.trim())
-    .filter(Boolean)) {
+  for (const item of r.list('WEBHOOK_ALLOW_NETWORKS')) {
     if (parseNetwork(item)) networks.push(item);
     else
       r.problems.push(
@@ -170,10 +168,7 @@ export function trustProxy(r: Reader): false | number | string {
     );
     return false;
   }
-  const items = raw
-    .split(',')
-    .map((i) => i.trim())
-    .filter(Boolean);
+  const items = r.list('TRUST_PROXY');
   const bad = items.filter((i) => !isProxyAddress(i));
   if (bad.length || !items.length) {
     r.problems.push(
