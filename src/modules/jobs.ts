@@ -81,5 +81,6 @@ export function createWebhookDispatcher(deps: {
     references: services.references,
     log: deps.log,
     settings: deps.config.webhooks,
+    addresses: services.webhook.addresses,
   });
 }

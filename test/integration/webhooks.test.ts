@@ -262,6 +262,7 @@ describe('webhooks', () => {
       references: t.app.services.references,
       log: createLogger('silent'),
       settings: { ...t.app.config.webhooks, timeoutMs: 60_000 },
+      addresses: t.app.services.webhook.addresses,
     });
     await rest(t.url, 'PATCH', `/datasets/${ds}`, { key: owner.key, body: { measurement: 'once' } });
     await stuck.fanOut();

@@ -9,7 +9,7 @@ import type { DatasetService } from '../dataset/dataset.service';
 import type { ResourceService } from '../resource/resource.service';
 import type { RecordReferences } from '../event/record-references';
 import { searchFilter, type SavedSearch } from './webhook-input';
-import { allowedNetworks, ReceiverAddresses } from './receiver-address';
+import type { ReceiverAddresses } from './receiver-address';
 import { postToReceiver } from './receiver-post';
 import { sign } from './webhook-signing';
 
@@ -24,6 +24,8 @@ export interface DispatcherDeps {
   references: RecordReferences;
   log: Logger;
   settings: WebhookSettings;
+  /** where receivers may be (the subscriptions' own check: WebhookService.addresses) */
+  addresses: ReceiverAddresses;
 }
 
 /** A delivery claimed for sending, with its subscription and its event. */
@@ -56,12 +58,8 @@ export class WebhookDispatcher {
   private readonly log: Logger;
   private lastPurge = 0;
 
-  /** where deliveries may go: public addresses and WEBHOOK_ALLOW_NETWORKS (receiver-address.ts) */
-  private readonly addresses: ReceiverAddresses;
-
   constructor(private readonly deps: DispatcherDeps) {
     this.log = deps.log.child({ component: 'webhooks' });
-    this.addresses = new ReceiverAddresses(allowedNetworks(deps.settings.allowNetworks));
   }
 
   start(): void {
@@ -209,7 +207,7 @@ export class WebhookDispatcher {
         'webhook-timestamp': String(timestamp),
         'webhook-signature': sign(d.secret, d.event_id, timestamp, body),
       };
-      status = await postToReceiver(d.url, headers, body, this.deps.settings.timeoutMs, this.addresses);
+      status = await postToReceiver(d.url, headers, body, this.deps.settings.timeoutMs, this.deps.addresses);
       if (status < 200 || status >= 300) error = `the receiver answered ${status}`;
     } catch (err) {
       error = err instanceof Error ? err.message : String(err);

@@ -58,9 +58,12 @@ function skippedLoader(em: EntityManager): DataLoader<string, number> {
  */
 export class WebhookService {
   readonly policy: WebhookPolicy;
+  /** where receivers may be: checked here at subscription, and by the dispatcher at delivery */
+  readonly addresses: ReceiverAddresses;
 
   constructor(private readonly deps: WebhookDeps) {
     this.policy = deps.policy;
+    this.addresses = deps.addresses;
   }
 
   async create(
